@@ -1,0 +1,98 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const SPECS: &str = "Topology specs: cube:D (hypercube, D <= 40), ring:N, line:N, \
+torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), bintree:P (P leaves), graph:PATH \
+(edge list 'u v' per line). Sizes may be written 2^k. Grid nodes are numbered with the \
+first axis fastest: (i1, i2) is i1 + K1*i2.";
+
+/// Place the processes of a parallel program (the guest graph) on a machine's
+/// interconnect (the host) and measure how good the placement is.
+#[derive(Debug, Parser)]
+#[command(name = "topoembed", version, after_help = SPECS)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the embedding methods, what they take and their preconditions.
+    Methods {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Print where every guest node goes: guest -> host node and host coordinates.
+    #[command(after_help = SPECS)]
+    Embed {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`).
+        #[arg(long, short)]
+        method: String,
+        /// table | json | csv, or layout: the host drawn as rows of guest labels
+        /// (rings and lines on one row; 2-D hosts with axis 2 as rows, like the
+        /// xor paper's figures; 3-D and more as 2-D slices).
+        #[arg(long, value_enum, default_value_t = EmbedFormat::Table)]
+        format: EmbedFormat,
+    },
+    /// Measure one embedding: load, dilation and its spectrum, distances D_i, CC time.
+    #[command(after_help = SPECS)]
+    Metrics {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`).
+        #[arg(long, short)]
+        method: String,
+        #[command(flatten)]
+        costs: Costs,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Measure every method that applies to the pair, one row each; the best CC time is marked.
+    #[command(after_help = SPECS)]
+    Compare {
+        #[command(flatten)]
+        pair: Pair,
+        #[command(flatten)]
+        costs: Costs,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+}
+
+/// The guest and host topologies.
+#[derive(Debug, Args)]
+pub struct Pair {
+    /// The program's communication graph, e.g. cube:10.
+    pub guest: String,
+    /// The machine's interconnect, e.g. torus:32x32.
+    pub host: String,
+}
+
+/// Constants of the CC-time model of compute-and-communicate d-cube algorithms.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct Costs {
+    /// T_a: duration of the compute phase of a stage.
+    #[arg(long, default_value_t = 0.0)]
+    pub ta: f64,
+    /// T_c: cost of sending a message over one link.
+    #[arg(long, default_value_t = 1.0)]
+    pub tc: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmbedFormat {
+    Table,
+    Json,
+    Csv,
+    Layout,
+}

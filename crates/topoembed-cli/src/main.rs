@@ -1,0 +1,75 @@
+//! `topoembed`: the command-line front end of the topoembed library.
+//!
+//! Parsing, output formats, progress and exit codes live here; every number
+//! comes from the library. Exit codes: 0 success, 2 bad input (spec, method,
+//! sizes, options), 1 internal failure.
+
+mod cli;
+mod commands;
+mod progress;
+mod render;
+mod table;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+
+/// What can end a command: a library error, or a failed write to stdout.
+pub enum Failure {
+    Library(topoembed::Error),
+    Io(io::Error),
+}
+
+impl From<topoembed::Error> for Failure {
+    fn from(e: topoembed::Error) -> Self {
+        Failure::Library(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        Command::Methods { format } => commands::methods(format, &mut out),
+        Command::Embed {
+            pair,
+            method,
+            format,
+        } => commands::embed(&pair, &method, format, &mut out),
+        Command::Metrics {
+            pair,
+            method,
+            costs,
+            format,
+        } => commands::metrics(&pair, &method, costs, format, &mut out),
+        Command::Compare {
+            pair,
+            costs,
+            format,
+        } => commands::compare(&pair, costs, format, &mut out),
+    };
+    let result = result.and_then(|()| out.flush().map_err(Failure::Io));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`| head`) is not an error.
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("error: cannot write output: {e}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Library(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(if e.is_user_error() { 2 } else { 1 })
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! Rendering of embeddings and metrics as tables, CSV, JSON and layouts.
+
+use std::io::{self, Write};
+
+use topoembed::embed::Embedding;
+use topoembed::metrics::Metrics;
+use topoembed::spec::Spec;
+use topoembed::topology::Topology;
+
+use crate::cli::Costs;
+use crate::table::{num, Table};
+use crate::Failure;
+
+type Out<'a> = &'a mut dyn Write;
+
+/// Host coordinates as people write them: a bit string (most significant
+/// first) for cube nodes, `(i1, i2, ..)` for grids.
+fn coords_text(host: &dyn Topology, node: u64) -> String {
+    match host.spec() {
+        Spec::Cube(d) => format!("{node:0w$b}", w = *d as usize),
+        _ => {
+            let c = host.coords(node);
+            let inner: Vec<String> = c.iter().map(u64::to_string).collect();
+            format!("({})", inner.join(", "))
+        }
+    }
+}
+
+pub fn embed_table(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    out: Out,
+) -> Result<(), Failure> {
+    writeln!(out, "# {}: {} -> {}", e.method(), g.spec(), h.spec())?;
+    let guest_w = (g.node_count() - 1).to_string().len().max(5);
+    let host_w = (h.node_count() - 1).to_string().len().max(4);
+    writeln!(
+        out,
+        "{:>guest_w$}  {:>host_w$}  host coords",
+        "guest", "host"
+    )?;
+    for n in 0..g.node_count() {
+        let p = e.map(n);
+        writeln!(out, "{n:>guest_w$}  {p:>host_w$}  {}", coords_text(h, p))?;
+    }
+    Ok(())
+}
+
+pub fn embed_csv(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    out: Out,
+) -> Result<(), Failure> {
+    writeln!(out, "guest,host,coords")?;
+    for n in 0..g.node_count() {
+        let p = e.map(n);
+        let c: Vec<String> = h.coords(p).iter().map(u64::to_string).collect();
+        writeln!(out, "{n},{p},{}", c.join(";"))?;
+    }
+    Ok(())
+}
+
+/// `{guest, host, method, map, coords}`, streamed: the map of a large guest is
+/// never held in memory.
+pub fn embed_json(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    out: Out,
+) -> Result<(), Failure> {
+    let q = |s: String| serde_json::to_string(&s).unwrap_or_default();
+    write!(
+        out,
+        "{{\"guest\":{},\"host\":{},\"method\":{},\"map\":[",
+        q(g.spec().to_string()),
+        q(h.spec().to_string()),
+        q(e.method().to_string())
+    )?;
+    for n in 0..g.node_count() {
+        write!(out, "{}{}", if n > 0 { "," } else { "" }, e.map(n))?;
+    }
+    write!(out, "],\"coords\":[")?;
+    for n in 0..g.node_count() {
+        let c: Vec<String> = h.coords(e.map(n)).iter().map(u64::to_string).collect();
+        write!(out, "{}[{}]", if n > 0 { "," } else { "" }, c.join(","))?;
+    }
+    writeln!(out, "]}}")?;
+    Ok(())
+}
+
+/// Largest host the layout view draws.
+const LAYOUT_LIMIT: u64 = 1 << 16;
+
+/// The host drawn as rows of guest labels: axis 1 along a row, axis 2 down the
+/// rows (the xor paper's figures 2, 5 and 6), higher axes as separate slices.
+pub fn embed_layout(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    out: Out,
+) -> Result<(), Failure> {
+    let Some((sides, _)) = h.spec().grid() else {
+        return Err(topoembed::Error::Parameter(format!(
+            "--format layout draws ring, line, torus and mesh hosts, not {}; use --format table",
+            h.spec()
+        ))
+        .into());
+    };
+    if h.node_count() > LAYOUT_LIMIT {
+        return Err(topoembed::Error::Parameter(format!(
+            "{} has {} nodes; --format layout draws hosts of up to {LAYOUT_LIMIT} nodes",
+            h.spec(),
+            h.node_count()
+        ))
+        .into());
+    }
+    let mut on: Vec<Vec<u64>> = vec![Vec::new(); h.node_count() as usize];
+    for n in 0..g.node_count() {
+        on[e.map(n) as usize].push(n);
+    }
+    let label = |p: usize| match on[p].as_slice() {
+        [] => ".".to_string(),
+        list => list
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join("/"),
+    };
+    let width = (0..on.len()).map(|p| label(p).len()).max().unwrap_or(1);
+    let cols = sides[0] as usize;
+    let rows = sides.get(1).copied().unwrap_or(1) as usize;
+    let slices = on.len() / (cols * rows);
+    writeln!(out, "# {}: {} -> {}", e.method(), g.spec(), h.spec())?;
+    for s in 0..slices {
+        if slices > 1 {
+            let rest: Vec<String> = h.coords((s * cols * rows) as u64)[2..]
+                .iter()
+                .map(u64::to_string)
+                .collect();
+            writeln!(out, "# slice (axis 3..) = ({})", rest.join(", "))?;
+        }
+        for r in 0..rows {
+            let line: Vec<String> = (0..cols)
+                .map(|c| format!("{:>width$}", label(s * cols * rows + r * cols + c)))
+                .collect();
+            writeln!(out, "{}", line.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+fn spectrum_text(m: &Metrics) -> String {
+    let parts: Vec<String> = m
+        .dilation
+        .spectrum
+        .iter()
+        .map(|(d, c)| format!("{d}:{c}"))
+        .collect();
+    parts.join(" ")
+}
+
+fn list_text(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
+    writeln!(out, "{}: {} -> {}", m.method, m.guest, m.host)?;
+    let mut t = Table::new(&["", ""]);
+    let mut row = |k: &str, v: String| t.row(vec![format!("  {k}"), v]);
+    row("guest nodes", m.guest_nodes.to_string());
+    row("host nodes", m.host_nodes.to_string());
+    row("guest edges", m.guest_edges.to_string());
+    row("load factor", m.load_factor.to_string());
+    row("expansion", num(m.expansion));
+    row("dilation max", m.dilation.max.to_string());
+    row("dilation average", num(m.dilation.average));
+    row("dilation total", m.dilation.total.to_string());
+    row("spectrum (dil:edges)", spectrum_text(m));
+    if let Some(c) = m.constant_distance {
+        row(
+            "constant distances",
+            if c { "yes" } else { "no" }.to_string(),
+        );
+    }
+    if let Some(d) = &m.distances {
+        row("distances D_i", list_text(d));
+    }
+    if let Some(da) = m.average_distance {
+        row("average distance D_a", num(da));
+    }
+    if let Some(cc) = &m.cc_time {
+        let how = match cc.closed_form {
+            Some(_) => "closed form d(Ta + Tc*D_a)",
+            None => "recurrence, xor paper §2.1",
+        };
+        row(
+            "CC time",
+            format!(
+                "{} (Ta={}, Tc={}; {how})",
+                num(cc.time),
+                num(cc.ta),
+                num(cc.tc)
+            ),
+        );
+        row("waiting (all processes)", num(cc.waiting));
+    }
+    // The header row is blank: skip it by writing into a buffer.
+    let mut buf = Vec::new();
+    t.write(&mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    for line in text.lines().skip(1) {
+        writeln!(out, "{line}")?;
+    }
+    if let Some(dims) = &m.per_dimension {
+        writeln!(out, "  per dimension:")?;
+        let mut t = Table::new(&["    dim", "min", "max", "average"]);
+        for d in dims {
+            t.row(vec![
+                format!("    {}", d.dimension),
+                d.min.to_string(),
+                d.max.to_string(),
+                num(d.average),
+            ]);
+        }
+        t.write(out)?;
+    }
+    for note in &m.notes {
+        writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+/// Indices of the results with the least CC time (ties all marked).
+pub fn best_cc_time(results: &[Metrics]) -> Vec<usize> {
+    let times: Vec<Option<f64>> = results
+        .iter()
+        .map(|m| m.cc_time.as_ref().map(|c| c.time))
+        .collect();
+    let Some(best) = times.iter().flatten().copied().reduce(f64::min) else {
+        return Vec::new();
+    };
+    times
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is_some_and(|t| (t - best).abs() <= 1e-9 * best.abs().max(1.0)))
+        .map(|(k, _)| k)
+        .collect()
+}
+
+pub fn compare_table(
+    results: &[Metrics],
+    best: &[usize],
+    skipped: &[(&str, String)],
+    costs: Costs,
+    out: Out,
+) -> io::Result<()> {
+    let first = &results[0];
+    writeln!(
+        out,
+        "{} -> {}   (CC time with Ta={}, Tc={})",
+        first.guest,
+        first.host,
+        num(costs.ta),
+        num(costs.tc)
+    )?;
+    let mut t = Table::new(&[
+        "method",
+        "load",
+        "dil.max",
+        "dil.avg",
+        "dil.total",
+        "constant",
+        "D_a",
+        "CC time",
+        "waiting",
+        "",
+    ]);
+    for (k, m) in results.iter().enumerate() {
+        let opt = |x: Option<f64>| x.map_or("-".to_string(), num);
+        t.row(vec![
+            m.method.clone(),
+            m.load_factor.to_string(),
+            m.dilation.max.to_string(),
+            num(m.dilation.average),
+            m.dilation.total.to_string(),
+            m.constant_distance
+                .map_or("-".into(), |c| if c { "yes" } else { "no" }.into()),
+            opt(m.average_distance),
+            opt(m.cc_time.as_ref().map(|c| c.time)),
+            opt(m.cc_time.as_ref().map(|c| c.waiting)),
+            if best.contains(&k) {
+                "<- best CC time".into()
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    t.write(out)?;
+    for (name, reason) in skipped {
+        writeln!(out, "not applicable: {name} ({reason})")?;
+    }
+    for m in results {
+        for note in &m.notes {
+            writeln!(out, "note ({}): {note}", m.method)?;
+        }
+    }
+    Ok(())
+}
+
+pub const CSV_HEADER: &str =
+    "guest,host,method,guest_nodes,host_nodes,guest_edges,load_factor,expansion,\
+dilation_max,dilation_average,dilation_total,spectrum,constant_distance,distances,average_distance,\
+cc_ta,cc_tc,cc_time,cc_waiting";
+
+/// One CSV row of the metrics (spectrum as `dil:count` pairs separated by spaces).
+pub fn csv_row(m: &Metrics) -> String {
+    let opt = |x: Option<String>| x.unwrap_or_default();
+    let cc = m.cc_time.as_ref();
+    [
+        m.guest.clone(),
+        m.host.clone(),
+        m.method.clone(),
+        m.guest_nodes.to_string(),
+        m.host_nodes.to_string(),
+        m.guest_edges.to_string(),
+        m.load_factor.to_string(),
+        m.expansion.to_string(),
+        m.dilation.max.to_string(),
+        m.dilation.average.to_string(),
+        m.dilation.total.to_string(),
+        spectrum_text(m),
+        opt(m.constant_distance.map(|c| c.to_string())),
+        opt(m.distances.as_deref().map(list_text)),
+        opt(m.average_distance.map(|x| x.to_string())),
+        opt(cc.map(|c| c.ta.to_string())),
+        opt(cc.map(|c| c.tc.to_string())),
+        opt(cc.map(|c| c.time.to_string())),
+        opt(cc.map(|c| c.waiting.to_string())),
+    ]
+    .map(|f| csv_field(&f))
+    .join(",")
+}
+
+/// Quotes a CSV field when it needs it (RFC 4180).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

@@ -1,0 +1,168 @@
+//! Embeddings and the method registry.
+//!
+//! A *method* is a named construction that turns a (guest, host) pair into an
+//! [`Embedding`]. Each family lives in a file of its own; adding one is a new
+//! file plus one line in [`METHODS`].
+
+mod byweight;
+mod gray;
+mod identity;
+mod standard;
+mod xor;
+
+pub use byweight::ByWeight;
+pub use gray::FieldGray;
+pub use identity::Identity;
+pub use xor::Xor;
+
+use crate::error::{Error, Result};
+use crate::topology::Topology;
+
+/// A map from guest nodes to host nodes.
+pub trait Embedding: Send + Sync {
+    /// The method that built it.
+    fn method(&self) -> &'static str;
+    /// The host node of guest node `guest`.
+    fn map(&self, guest: u64) -> u64;
+    /// `out[k] = map(guest[k])`; one virtual call maps a whole batch.
+    fn map_many(&self, guest: &[u64], out: &mut [u64]) {
+        for (o, &g) in out.iter_mut().zip(guest) {
+            *o = self.map(g);
+        }
+    }
+    /// The guest node placed on host node `host`, for one-to-one embeddings
+    /// (`None` when no guest node is there).
+    fn inverse(&self, host: u64) -> Option<u64>;
+}
+
+/// Why a method does not apply to a pair; becomes [`Error::NotApplicable`].
+pub type NotApplicable = String;
+
+/// Signature of a method's constructor.
+pub type Build = fn(&dyn Topology, &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable>;
+
+/// A registry entry: what a method is for and how to build it.
+pub struct Method {
+    /// Name used on the command line (`--method xor`).
+    pub name: &'static str,
+    /// Guest kinds it takes.
+    pub guest: &'static str,
+    /// Host kinds it takes.
+    pub host: &'static str,
+    /// Conditions on sizes, checked by `build`.
+    pub preconditions: &'static str,
+    /// One line on what it does and where it comes from.
+    pub summary: &'static str,
+    /// Constructor: the embedding, or the reason the method does not apply.
+    pub build: Build,
+}
+
+/// Every method, in the order `compare` lists them.
+pub static METHODS: &[Method] = &[
+    standard::METHOD,
+    xor::METHOD,
+    byweight::METHOD,
+    gray::METHOD,
+    identity::METHOD,
+];
+
+/// Looks a method up by name.
+pub fn method(name: &str) -> Result<&'static Method> {
+    METHODS
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| Error::UnknownMethod {
+            name: name.to_string(),
+            known: METHODS
+                .iter()
+                .map(|m| m.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The methods that apply to a pair, with their embeddings.
+pub fn applicable(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+) -> Vec<(&'static Method, Box<dyn Embedding>)> {
+    METHODS
+        .iter()
+        .filter_map(|m| (m.build)(guest, host).ok().map(|e| (m, e)))
+        .collect()
+}
+
+/// Builds method `name` for the pair, with an error that says why not and
+/// what would work instead.
+pub fn build(name: &str, guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>> {
+    let m = method(name)?;
+    (m.build)(guest, host).map_err(|reason| {
+        if guest.node_count() != host.node_count() {
+            return node_count_mismatch(guest, host);
+        }
+        let names: Vec<&str> = applicable(guest, host)
+            .iter()
+            .map(|(m, _)| m.name)
+            .collect();
+        Error::NotApplicable {
+            method: name.to_string(),
+            guest: guest.spec().to_string(),
+            host: host.spec().to_string(),
+            reason,
+            applicable: match names.len() {
+                0 => "no method applies to this pair".to_string(),
+                _ => format!("methods that apply: {}", names.join(", ")),
+            },
+        }
+    })
+}
+
+/// "cube:6 has 64 nodes but torus:8x4 has 32; use ... torus:8x8".
+pub fn node_count_mismatch(guest: &dyn Topology, host: &dyn Topology) -> Error {
+    let (g, h) = (guest.node_count(), host.node_count());
+    let mut text = format!(
+        "{} has {g} nodes but {} has {h}; the methods here are one-to-one",
+        guest.spec(),
+        host.spec()
+    );
+    if let Some(fit) = host_of_size(host, g) {
+        text.push_str(&format!(", so try {fit}"));
+    }
+    Error::Mismatch(text)
+}
+
+/// A host of the same family as `host` with `nodes` nodes, when one is easy to
+/// name: same number of axes, power-of-two sides as equal as possible.
+fn host_of_size(host: &dyn Topology, nodes: u64) -> Option<String> {
+    use crate::spec::Spec;
+    let spec = host.spec();
+    match spec {
+        Spec::Cube(_) => nodes
+            .is_power_of_two()
+            .then(|| format!("cube:{}", nodes.trailing_zeros())),
+        Spec::Ring(_) => Some(format!("ring:{nodes}")),
+        Spec::Line(_) => Some(format!("line:{nodes}")),
+        Spec::Torus(s) | Spec::Mesh(s) if nodes.is_power_of_two() => {
+            let bits = nodes.trailing_zeros() as usize;
+            let axes = s.len();
+            let sides: Vec<String> = (0..axes)
+                .map(|k| (1u64 << (bits / axes + usize::from(k < bits % axes))).to_string())
+                .collect();
+            Some(format!("{}:{}", spec.kind(), sides.join("x")))
+        }
+        _ => None,
+    }
+}
+
+/// Shared precondition: equal node counts.
+fn same_node_count(guest: &dyn Topology, host: &dyn Topology) -> Result<(), NotApplicable> {
+    if guest.node_count() == host.node_count() {
+        Ok(())
+    } else {
+        Err(format!(
+            "guest has {} nodes, host has {}",
+            guest.node_count(),
+            host.node_count()
+        ))
+    }
+}

@@ -1,0 +1,35 @@
+//! # topoembed
+//!
+//! Places the processes of a parallel program (the *guest* graph: hypercube,
+//! ring, mesh, torus, binary tree) on a machine's interconnect (the *host*),
+//! and says how good the placement is.
+//!
+//! * [`spec`]: the topology spec syntax (`cube:6`, `torus:8x8`, ...).
+//! * [`topology`]: implicit topologies behind one trait, plus stored graphs.
+//! * [`embed`]: the methods (standard, xor, byweight, gray, identity) and their registry.
+//! * [`metrics`]: dilation, spectrum, load, per-dimension distances, streamed in parallel.
+//! * [`model`]: the CC-time model of compute-and-communicate d-cube algorithms.
+//!
+//! The library computes and returns; it never prints or exits.
+//!
+//! ```
+//! use topoembed::{embed, metrics, topology};
+//! let guest = topology::parse("cube:6")?;
+//! let host = topology::parse("torus:8x8")?;
+//! let xor = embed::build("xor", guest.as_ref(), host.as_ref())?;
+//! let m = metrics::measure(guest.as_ref(), host.as_ref(), xor.as_ref(), &Default::default())?;
+//! assert_eq!(m.distances, Some(vec![1, 2, 2, 1, 2, 2]));
+//! # Ok::<(), topoembed::Error>(())
+//! ```
+
+pub mod bits;
+pub mod embed;
+mod error;
+pub mod metrics;
+pub mod model;
+mod progress;
+pub mod spec;
+pub mod topology;
+
+pub use error::{Error, Result};
+pub use progress::Progress;

@@ -1,0 +1,439 @@
+//! Dilation and load metrics of an embedding, streamed over guest edges in
+//! parallel: the guest graph is never materialised.
+//!
+//! The guest's node range is cut into chunks; each rayon task enumerates the
+//! edges its nodes own (`Topology::for_each_edge`), maps and measures them in
+//! batches of [`BATCH`] (one virtual call per batch, not per edge) and keeps
+//! its own accumulator; the accumulators are merged at the end.
+//!
+//! Definitions follow the lecture notes on embedding metrics (§2) and the xor
+//! paper (§2.1-2.2): dilation of an edge = host distance between the images of
+//! its ends; load factor = most guest nodes on one host node; expansion = host
+//! nodes / guest nodes; for a cube guest, D_i(n) = dilation of the dimension-i
+//! edge at n, *constant distances* when every D_i(n) = D_i, and then the
+//! average distance D_a = (sum_i D_i) / d.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::embed::Embedding;
+use crate::error::{Error, Result};
+use crate::model::{self, CcTime};
+use crate::progress::{self, Progress};
+use crate::spec::Spec;
+use crate::topology::Topology;
+
+/// Edges mapped and measured per virtual call.
+const BATCH: usize = 1 << 12;
+/// Dilations below this are counted in an array, larger ones in a hash map.
+const DENSE_SPECTRUM: u64 = 1 << 16;
+
+/// What to compute besides the dilation metrics.
+#[derive(Debug, Clone, Copy)]
+pub struct Options<'a> {
+    /// T_a of the CC model: duration of a compute phase.
+    pub ta: f64,
+    /// T_c of the CC model: cost of a message over one link.
+    pub tc: f64,
+    /// Counter for a progress display (units: guest edges, then recurrence pairs).
+    pub progress: Option<&'a Progress>,
+}
+
+impl Default for Options<'_> {
+    /// T_a = 0, T_c = 1: the CC time is then the communication cost in link hops.
+    fn default() -> Self {
+        Options {
+            ta: 0.0,
+            tc: 1.0,
+            progress: None,
+        }
+    }
+}
+
+/// Dilation summary over all guest edges.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Dilation {
+    /// Largest dilation (the embedding's dilation).
+    pub max: u64,
+    /// Mean dilation over guest edges.
+    pub average: f64,
+    /// Sum of dilations over guest edges.
+    pub total: u128,
+    /// Number of guest edges of each dilation (no cap on the distance).
+    pub spectrum: BTreeMap<u64, u64>,
+}
+
+/// Dilation range of one cube dimension: D_i(n) over all n.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DimensionDilation {
+    /// Cube dimension i.
+    pub dimension: u32,
+    /// Smallest D_i(n).
+    pub min: u64,
+    /// Largest D_i(n).
+    pub max: u64,
+    /// Mean D_i(n).
+    pub average: f64,
+}
+
+/// All metrics of one embedding. JSON keys are stable.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Metrics {
+    /// Guest spec.
+    pub guest: String,
+    /// Host spec.
+    pub host: String,
+    /// Method name.
+    pub method: String,
+    /// Guest node count.
+    pub guest_nodes: u64,
+    /// Host node count.
+    pub host_nodes: u64,
+    /// Guest edge count.
+    pub guest_edges: u64,
+    /// Most guest nodes on one host node.
+    pub load_factor: u64,
+    /// Host nodes / guest nodes.
+    pub expansion: f64,
+    /// Dilation summary.
+    pub dilation: Dilation,
+    /// Cube guests: D_i(n) range per dimension i.
+    pub per_dimension: Option<Vec<DimensionDilation>>,
+    /// Cube guests: true when every dimension has one distance.
+    pub constant_distance: Option<bool>,
+    /// The distances D_i when constant.
+    pub distances: Option<Vec<u64>>,
+    /// D_a when distances are constant.
+    pub average_distance: Option<f64>,
+    /// CC time (cube guests).
+    pub cc_time: Option<CcTime>,
+    /// What could not be computed, and why.
+    pub notes: Vec<String>,
+}
+
+/// Running min / max / sum of the dilations of one edge class.
+#[derive(Debug, Clone, Copy)]
+struct ClassStat {
+    min: u64,
+    max: u64,
+    sum: u128,
+    count: u64,
+}
+
+impl Default for ClassStat {
+    fn default() -> Self {
+        ClassStat {
+            min: u64::MAX,
+            max: 0,
+            sum: 0,
+            count: 0,
+        }
+    }
+}
+
+/// One task's partial results.
+struct Accumulator {
+    classes: Vec<ClassStat>,
+    dense: Vec<u64>,
+    sparse: FxHashMap<u64, u64>,
+    /// A guest node whose image is outside the host, or where the inverse
+    /// does not lead back (the map is then not known to be one-to-one).
+    off_host: Option<(u64, u64)>,
+    not_injective: bool,
+    /// A guest edge whose ends have no host path between them.
+    unreachable: Option<(u64, u64)>,
+}
+
+impl Accumulator {
+    fn new(classes: u32, dense: u64) -> Accumulator {
+        Accumulator {
+            classes: vec![ClassStat::default(); classes.max(1) as usize],
+            dense: vec![0; dense as usize],
+            sparse: FxHashMap::default(),
+            off_host: None,
+            not_injective: false,
+            unreachable: None,
+        }
+    }
+
+    fn merge(mut self, other: Accumulator) -> Accumulator {
+        for (a, b) in self.classes.iter_mut().zip(&other.classes) {
+            a.min = a.min.min(b.min);
+            a.max = a.max.max(b.max);
+            a.sum += b.sum;
+            a.count += b.count;
+        }
+        for (a, b) in self.dense.iter_mut().zip(&other.dense) {
+            *a += b;
+        }
+        for (d, c) in other.sparse {
+            *self.sparse.entry(d).or_default() += c;
+        }
+        self.off_host = self.off_host.or(other.off_host);
+        self.not_injective |= other.not_injective;
+        self.unreachable = self.unreachable.or(other.unreachable);
+        self
+    }
+}
+
+/// A batch of guest edges waiting to be mapped and measured.
+struct EdgeBatch {
+    u: Vec<u64>,
+    v: Vec<u64>,
+    class: Vec<u32>,
+    hu: Vec<u64>,
+    hv: Vec<u64>,
+    dil: Vec<u64>,
+}
+
+impl EdgeBatch {
+    fn new() -> EdgeBatch {
+        let buf = || Vec::with_capacity(BATCH);
+        EdgeBatch {
+            u: buf(),
+            v: buf(),
+            class: Vec::with_capacity(BATCH),
+            hu: buf(),
+            hv: buf(),
+            dil: buf(),
+        }
+    }
+
+    fn flush(&mut self, emb: &dyn Embedding, host: &dyn Topology, acc: &mut Accumulator) {
+        let n = self.u.len();
+        for buf in [&mut self.hu, &mut self.hv, &mut self.dil] {
+            buf.resize(n, 0);
+        }
+        emb.map_many(&self.u, &mut self.hu);
+        emb.map_many(&self.v, &mut self.hv);
+        host.distances(&self.hu, &self.hv, &mut self.dil);
+        for k in 0..n {
+            let d = self.dil[k];
+            if d == u64::MAX {
+                acc.unreachable.get_or_insert((self.u[k], self.v[k]));
+                continue;
+            }
+            let s = &mut acc.classes[self.class[k] as usize];
+            s.min = s.min.min(d);
+            s.max = s.max.max(d);
+            s.sum += u128::from(d);
+            s.count += 1;
+            match acc.dense.get_mut(d as usize) {
+                Some(c) => *c += 1,
+                None => *acc.sparse.entry(d).or_default() += 1,
+            }
+        }
+        self.u.clear();
+        self.v.clear();
+        self.class.clear();
+    }
+}
+
+/// Measures `embedding` of `guest` into `host`.
+pub fn measure(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    options: &Options,
+) -> Result<Metrics> {
+    model::check_costs(options.ta, options.tc)?;
+    let nodes = guest.node_count();
+    let edges = guest.edge_count();
+    if let Some(p) = options.progress {
+        p.add_total(edges);
+    }
+    let dense = host.node_count().min(DENSE_SPECTRUM);
+    let classes = guest.edge_classes();
+    let acc = chunks(nodes)
+        .into_par_iter()
+        .map(|range| {
+            let mut acc = Accumulator::new(classes, dense);
+            check_nodes(range.clone(), embedding, host, &mut acc);
+            let mut batch = EdgeBatch::new();
+            guest.for_each_edge(range, &mut |u, v, class| {
+                batch.u.push(u);
+                batch.v.push(v);
+                batch.class.push(class);
+                if batch.u.len() == BATCH {
+                    batch.flush(embedding, host, &mut acc);
+                    progress::advance(options.progress, BATCH as u64);
+                }
+            });
+            let rest = batch.u.len() as u64;
+            batch.flush(embedding, host, &mut acc);
+            progress::advance(options.progress, rest);
+            acc
+        })
+        .reduce_with(Accumulator::merge)
+        .unwrap_or_else(|| Accumulator::new(classes, dense));
+
+    if let Some((g, h)) = acc.off_host {
+        return Err(Error::Internal(format!(
+            "{} placed guest node {g} on host node {h}, outside {} ({} nodes)",
+            embedding.method(),
+            host.spec(),
+            host.node_count()
+        )));
+    }
+    if let Some((u, v)) = acc.unreachable {
+        return Err(Error::Mismatch(format!(
+            "{} is not connected: guest edge {u}-{v} lands on host nodes {} and {} with no path between them",
+            host.spec(),
+            embedding.map(u),
+            embedding.map(v)
+        )));
+    }
+    let load_factor = if acc.not_injective {
+        count_load(nodes, host.node_count(), embedding)?
+    } else {
+        u64::from(nodes > 0)
+    };
+    Ok(summarise(guest, host, embedding, acc, load_factor, options))
+}
+
+/// Splits `0..nodes` into enough chunks to balance the threads and report progress.
+fn chunks(nodes: u64) -> Vec<Range<u64>> {
+    let target = (rayon::current_num_threads() as u64 * 64).max(1);
+    let size = nodes.div_ceil(target).max(1 << 10);
+    (0..nodes.div_ceil(size))
+        .map(|c| c * size..((c + 1) * size).min(nodes))
+        .collect()
+}
+
+/// Checks that every guest node of `range` lands inside the host and that the
+/// embedding's inverse leads back to it. Together, over all nodes, that proves
+/// the map one-to-one without a table of host nodes.
+fn check_nodes(range: Range<u64>, emb: &dyn Embedding, host: &dyn Topology, acc: &mut Accumulator) {
+    let mut guest = Vec::with_capacity(BATCH);
+    let mut image = vec![0; BATCH];
+    let mut start = range.start;
+    while start < range.end {
+        let end = (start + BATCH as u64).min(range.end);
+        guest.clear();
+        guest.extend(start..end);
+        let image = &mut image[..guest.len()];
+        emb.map_many(&guest, image);
+        for (&g, &h) in guest.iter().zip(image.iter()) {
+            if h >= host.node_count() {
+                acc.off_host.get_or_insert((g, h));
+            } else if emb.inverse(h) != Some(g) {
+                acc.not_injective = true;
+            }
+        }
+        start = end;
+    }
+}
+
+/// Load factor by counting guest nodes per host node (many-to-one maps).
+fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<u64> {
+    if host_nodes > u64::from(u32::MAX) {
+        return Err(Error::Parameter(format!(
+            "the load factor of a many-to-one map onto {host_nodes} host nodes needs a counter \
+             per host node; at most {} are supported",
+            u32::MAX
+        )));
+    }
+    let load: Vec<AtomicU32> = (0..host_nodes).map(|_| AtomicU32::new(0)).collect();
+    (0..guest_nodes).into_par_iter().for_each(|g| {
+        load[emb.map(g) as usize].fetch_add(1, Ordering::Relaxed);
+    });
+    Ok(load
+        .par_iter()
+        .map(|c| u64::from(c.load(Ordering::Relaxed)))
+        .max()
+        .unwrap_or(0))
+}
+
+fn summarise(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    acc: Accumulator,
+    load_factor: u64,
+    options: &Options,
+) -> Metrics {
+    let edges = guest.edge_count();
+    let mut spectrum: BTreeMap<u64, u64> = acc.sparse.into_iter().collect();
+    for (d, &c) in acc.dense.iter().enumerate() {
+        if c > 0 {
+            spectrum.insert(d as u64, c);
+        }
+    }
+    let total: u128 = acc.classes.iter().map(|s| s.sum).sum();
+    let dilation = Dilation {
+        max: acc.classes.iter().map(|s| s.max).max().unwrap_or(0),
+        average: if edges == 0 {
+            0.0
+        } else {
+            total as f64 / edges as f64
+        },
+        total,
+        spectrum,
+    };
+    let mut metrics = Metrics {
+        guest: guest.spec().to_string(),
+        host: host.spec().to_string(),
+        method: embedding.method().to_string(),
+        guest_nodes: guest.node_count(),
+        host_nodes: host.node_count(),
+        guest_edges: edges,
+        load_factor,
+        expansion: host.node_count() as f64 / guest.node_count() as f64,
+        dilation,
+        per_dimension: None,
+        constant_distance: None,
+        distances: None,
+        average_distance: None,
+        cc_time: None,
+        notes: Vec::new(),
+    };
+    if let Spec::Cube(dim) = *guest.spec() {
+        cube_guest_metrics(&mut metrics, dim, &acc.classes, embedding, host, options);
+    }
+    metrics
+}
+
+/// Per-dimension distances, constant-distance flag, D_a and CC time of a cube guest.
+fn cube_guest_metrics(
+    metrics: &mut Metrics,
+    dim: u32,
+    classes: &[ClassStat],
+    embedding: &dyn Embedding,
+    host: &dyn Topology,
+    options: &Options,
+) {
+    metrics.per_dimension = Some(
+        classes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| DimensionDilation {
+                dimension: i as u32,
+                min: s.min,
+                max: s.max,
+                average: s.sum as f64 / s.count as f64,
+            })
+            .collect(),
+    );
+    let constant = metrics.load_factor == 1 && classes.iter().all(|s| s.min == s.max);
+    metrics.constant_distance = Some(constant);
+    if constant {
+        let distances: Vec<u64> = classes.iter().map(|s| s.max).collect();
+        metrics.average_distance = Some(distances.iter().sum::<u64>() as f64 / f64::from(dim));
+        metrics.cc_time = Some(CcTime::constant(options.ta, options.tc, &distances));
+        metrics.distances = Some(distances);
+        return;
+    }
+    match model::cc_recurrence(dim, embedding, host, options.progress) {
+        Ok(r) => {
+            metrics.cc_time = Some(CcTime::from_recurrence(
+                options.ta, options.tc, dim, &r, None,
+            ));
+        }
+        Err(e) => metrics.notes.push(format!("cc_time not computed: {e}")),
+    }
+}

@@ -1,0 +1,306 @@
+//! Topology specs: one syntax for the CLI, files and tests (DESIGN.md).
+//!
+//! `cube:D` · `ring:N` · `line:N` · `torus:K1xK2x..` · `mesh:K1xK2x..` ·
+//! `bintree:P` · `graph:PATH`. Sizes are whole numbers or powers written
+//! `2^k` (`ring:2^10` is `ring:1024`).
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+/// The largest number of nodes any topology may have: 2^40, the size of `cube:40`.
+/// Node ids are `u64`, and 2^40 keeps every edge count and dilation sum far from overflow.
+pub const MAX_NODES: u64 = 1 << 40;
+
+/// The largest hypercube dimension accepted.
+pub const MAX_CUBE_DIM: u32 = 40;
+
+const KINDS_HELP: &str =
+    "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., bintree:P, graph:PATH";
+
+/// A parsed topology spec. `ring:N` and `line:N` stay distinct from the one-axis
+/// `torus:N` / `mesh:N` only for display; [`Spec::grid`] treats them alike.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Spec {
+    /// Hypercube Q_D with 2^D nodes.
+    Cube(u32),
+    /// Ring (one-axis torus) of N nodes.
+    Ring(u64),
+    /// Line (one-axis mesh) of N nodes.
+    Line(u64),
+    /// Torus: wrap-around on every axis. Axis 1 first.
+    Torus(Vec<u64>),
+    /// Mesh: no wrap-around. Axis 1 first.
+    Mesh(Vec<u64>),
+    /// Complete binary tree with P leaves (2P-1 nodes), P a power of two.
+    BinTree(u64),
+    /// A graph stored in a file.
+    Graph(PathBuf),
+}
+
+impl Spec {
+    /// The kind word of the spec (`cube`, `ring`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Spec::Cube(_) => "cube",
+            Spec::Ring(_) => "ring",
+            Spec::Line(_) => "line",
+            Spec::Torus(_) => "torus",
+            Spec::Mesh(_) => "mesh",
+            Spec::BinTree(_) => "bintree",
+            Spec::Graph(_) => "graph",
+        }
+    }
+
+    /// Sides and wrap-around flag for the grid family (ring, line, torus, mesh).
+    pub fn grid(&self) -> Option<(&[u64], bool)> {
+        match self {
+            Spec::Ring(n) => Some((std::slice::from_ref(n), true)),
+            Spec::Line(n) => Some((std::slice::from_ref(n), false)),
+            Spec::Torus(s) => Some((s, true)),
+            Spec::Mesh(s) => Some((s, false)),
+            _ => None,
+        }
+    }
+
+    /// Node count, for every kind except `graph:` (which needs the file).
+    pub fn node_count(&self) -> Option<u64> {
+        match self {
+            Spec::Cube(d) => Some(1u64 << d),
+            Spec::BinTree(p) => Some(2 * p - 1),
+            Spec::Graph(_) => None,
+            _ => self.grid().map(|(s, _)| s.iter().product()),
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |s: &[u64]| s.iter().map(u64::to_string).collect::<Vec<_>>().join("x");
+        match self {
+            Spec::Cube(d) => write!(f, "cube:{d}"),
+            Spec::Ring(n) => write!(f, "ring:{n}"),
+            Spec::Line(n) => write!(f, "line:{n}"),
+            Spec::Torus(s) => write!(f, "torus:{}", join(s)),
+            Spec::Mesh(s) => write!(f, "mesh:{}", join(s)),
+            Spec::BinTree(p) => write!(f, "bintree:{p}"),
+            Spec::Graph(p) => write!(f, "graph:{}", p.display()),
+        }
+    }
+}
+
+impl FromStr for Spec {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Spec> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::Spec(format!(
+                "empty topology spec; {KINDS_HELP} (e.g. cube:6, torus:8x8)"
+            )));
+        }
+        let Some((kind, body)) = text.split_once(':') else {
+            let example = match text.to_ascii_lowercase().as_str() {
+                "cube" => "cube:6",
+                "ring" | "line" | "bintree" => "ring:64, line:64 or bintree:16",
+                "torus" | "mesh" => "torus:8x8 or mesh:8x8",
+                _ => "cube:6",
+            };
+            return Err(Error::Spec(format!(
+                "'{text}' has no size after a colon; write KIND:SIZE, e.g. {example}"
+            )));
+        };
+        let kind = kind.trim().to_ascii_lowercase();
+        let spec = match kind.as_str() {
+            "cube" => Spec::Cube(parse_cube(text, body)?),
+            "ring" => Spec::Ring(parse_sides(text, body, "ring", true)?[0]),
+            "line" => Spec::Line(parse_sides(text, body, "line", true)?[0]),
+            "torus" => Spec::Torus(parse_sides(text, body, "torus", false)?),
+            "mesh" => Spec::Mesh(parse_sides(text, body, "mesh", false)?),
+            "bintree" => Spec::BinTree(parse_bintree(text, body)?),
+            "graph" => {
+                if body.trim().is_empty() {
+                    return Err(Error::Spec(format!(
+                        "'{text}' names no file; write graph:PATH"
+                    )));
+                }
+                Spec::Graph(PathBuf::from(body))
+            }
+            _ => {
+                return Err(Error::Spec(format!(
+                    "unknown topology kind '{kind}' in '{text}'; {KINDS_HELP}"
+                )))
+            }
+        };
+        Ok(spec)
+    }
+}
+
+/// Parses a size: a whole number, or `B^K` (e.g. `2^10`).
+fn parse_size(whole: &str, token: &str) -> Result<u64> {
+    let token = token.trim();
+    let not_a_size = || {
+        Error::Spec(format!(
+            "'{whole}': '{token}' is not a size; sizes are whole numbers like 8 or 2^3"
+        ))
+    };
+    let too_big = || {
+        Error::Spec(format!(
+            "'{whole}': size '{token}' is too large; topoembed handles up to 2^40 nodes"
+        ))
+    };
+    if let Some((base, exp)) = token.split_once('^') {
+        let base: u64 = base.trim().parse().map_err(|_| not_a_size())?;
+        let exp: u32 = exp.trim().parse().map_err(|_| not_a_size())?;
+        return base.checked_pow(exp).ok_or_else(too_big);
+    }
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(not_a_size());
+    }
+    token.parse().map_err(|_| too_big())
+}
+
+fn parse_cube(whole: &str, body: &str) -> Result<u32> {
+    let d = parse_size(whole, body)?;
+    if d == 0 {
+        return Err(Error::Spec(format!(
+            "'{whole}': a cube needs at least one dimension; D must be 1 to {MAX_CUBE_DIM}"
+        )));
+    }
+    if d > u64::from(MAX_CUBE_DIM) {
+        return Err(Error::Spec(format!(
+            "'{whole}' would have 2^{d} nodes; topoembed handles cubes up to cube:{MAX_CUBE_DIM} (2^40 nodes)"
+        )));
+    }
+    Ok(d as u32)
+}
+
+fn parse_sides(whole: &str, body: &str, kind: &str, one_axis: bool) -> Result<Vec<u64>> {
+    let parts: Vec<&str> = body.split(['x', 'X']).collect();
+    if one_axis && parts.len() > 1 {
+        let other = if kind == "ring" { "torus" } else { "mesh" };
+        return Err(Error::Spec(format!(
+            "'{whole}': a {kind} has one axis; for several axes write {other}:{body}"
+        )));
+    }
+    let mut sides = Vec::with_capacity(parts.len());
+    let mut nodes: u64 = 1;
+    for (axis, part) in parts.iter().enumerate() {
+        if part.trim().is_empty() {
+            return Err(Error::Spec(format!(
+                "'{whole}': axis {} has no size; write sides like {kind}:8x8",
+                axis + 1
+            )));
+        }
+        let side = parse_size(whole, part)?;
+        if side < 2 {
+            let what = if one_axis {
+                format!("a {kind} needs at least 2 nodes")
+            } else {
+                format!(
+                    "every side must be at least 2 (axis {} is {side})",
+                    axis + 1
+                )
+            };
+            return Err(Error::Spec(format!("'{whole}': {what}")));
+        }
+        nodes = nodes
+            .checked_mul(side)
+            .filter(|&n| n <= MAX_NODES)
+            .ok_or_else(|| {
+                Error::Spec(format!(
+                    "'{whole}' has more than 2^40 nodes; topoembed handles up to 2^40 nodes"
+                ))
+            })?;
+        sides.push(side);
+    }
+    Ok(sides)
+}
+
+fn parse_bintree(whole: &str, body: &str) -> Result<u64> {
+    let p = parse_size(whole, body)?;
+    if p < 2 {
+        return Err(Error::Spec(format!(
+            "'{whole}': a binary tree needs at least 2 leaves (bintree:2 has 3 nodes)"
+        )));
+    }
+    if !p.is_power_of_two() {
+        let below = 1u64 << (63 - p.leading_zeros());
+        return Err(Error::Spec(format!(
+            "'{whole}': the number of leaves must be a power of two (try bintree:{below} or bintree:{})",
+            below * 2
+        )));
+    }
+    if 2 * p - 1 > MAX_NODES {
+        return Err(Error::Spec(format!(
+            "'{whole}' has more than 2^40 nodes; topoembed handles up to 2^40 nodes"
+        )));
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        text.parse::<Spec>().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn parses_every_kind_and_prints_it_back() {
+        for text in [
+            "cube:6",
+            "ring:64",
+            "line:8",
+            "torus:8x8",
+            "mesh:8x4x16x2x8",
+            "bintree:16",
+            "graph:a.grf",
+        ] {
+            assert_eq!(text.parse::<Spec>().unwrap().to_string(), text);
+        }
+        assert_eq!("ring:2^10".parse::<Spec>().unwrap(), Spec::Ring(1024));
+        assert_eq!(
+            " Torus:4X2^3 ".parse::<Spec>().unwrap(),
+            Spec::Torus(vec![4, 8])
+        );
+    }
+
+    #[test]
+    fn node_counts() {
+        assert_eq!(
+            "cube:40".parse::<Spec>().unwrap().node_count(),
+            Some(1 << 40)
+        );
+        assert_eq!("bintree:16".parse::<Spec>().unwrap().node_count(), Some(31));
+        assert_eq!(
+            "mesh:3x5x7".parse::<Spec>().unwrap().node_count(),
+            Some(105)
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        assert!(err("").contains("empty"));
+        assert!(err("cube").contains("cube:6"));
+        assert!(err("hypercube:4").contains("unknown topology kind 'hypercube'"));
+        assert!(err("cube:0").contains("at least one dimension"));
+        assert!(err("cube:41").contains("up to cube:40"));
+        assert!(err("ring:1").contains("at least 2 nodes"));
+        assert!(err("ring:0").contains("at least 2 nodes"));
+        assert!(err("torus:8x1").contains("axis 2 is 1"));
+        assert!(err("torus:8xx8").contains("axis 2 has no size"));
+        assert!(err("torus:abc").contains("'abc' is not a size"));
+        assert!(err("ring:-4").contains("not a size"));
+        assert!(err("ring:8x8").contains("torus:8x8"));
+        assert!(err("torus:4294967296x4294967296").contains("more than 2^40"));
+        assert!(err("ring:99999999999999999999999").contains("too large"));
+        assert!(err("ring:2^70").contains("too large"));
+        assert!(err("bintree:6").contains("bintree:4 or bintree:8"));
+        assert!(err("bintree:1").contains("at least 2 leaves"));
+        assert!(err("graph:").contains("names no file"));
+    }
+}

@@ -1,0 +1,90 @@
+//! Complete binary tree with P leaves (2P-1 nodes), numbered in heap order:
+//! level l (root at level 0) holds nodes 2^l - 1 .. 2^(l+1) - 2, and node k
+//! has children 2k+1 and 2k+2.
+
+use std::ops::Range;
+
+use super::Topology;
+use crate::spec::Spec;
+
+/// Complete binary tree; distance goes through the lowest common ancestor.
+#[derive(Debug, Clone)]
+pub struct BinTree {
+    spec: Spec,
+    leaves: u64,
+}
+
+/// Depth of heap position `h` (1-based: the root is 1).
+#[inline]
+fn depth(h: u64) -> u32 {
+    63 - h.leading_zeros()
+}
+
+impl BinTree {
+    /// Tree with `leaves` leaves (a power of two >= 2, checked by the parser).
+    pub fn new(leaves: u64) -> BinTree {
+        BinTree {
+            spec: Spec::BinTree(leaves),
+            leaves,
+        }
+    }
+
+    /// Number of levels below the root: log2 P.
+    pub fn height(&self) -> u32 {
+        self.leaves.trailing_zeros()
+    }
+}
+
+impl Topology for BinTree {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    fn node_count(&self) -> u64 {
+        2 * self.leaves - 1
+    }
+    fn edge_count(&self) -> u64 {
+        2 * self.leaves - 2
+    }
+    fn diameter(&self) -> u64 {
+        2 * u64::from(self.height())
+    }
+    /// Walk both nodes up to equal depth, then up to their lowest common ancestor,
+    /// which in heap positions is the longest common binary prefix.
+    fn distance(&self, a: u64, b: u64) -> u64 {
+        let (mut ha, mut hb) = (a + 1, b + 1);
+        let (da, db) = (depth(ha), depth(hb));
+        let lower = da.min(db);
+        ha >>= da - lower;
+        hb >>= db - lower;
+        let up = 64 - (ha ^ hb).leading_zeros();
+        u64::from(da - lower + db - lower + 2 * up)
+    }
+    fn coords(&self, v: u64) -> Vec<u64> {
+        let level = depth(v + 1);
+        vec![u64::from(level), v + 1 - (1 << level)]
+    }
+    fn neighbors(&self, v: u64) -> Vec<u64> {
+        let mut out = Vec::with_capacity(3);
+        if v > 0 {
+            out.push((v - 1) / 2);
+        }
+        for child in [2 * v + 1, 2 * v + 2] {
+            if child < self.node_count() {
+                out.push(child);
+            }
+        }
+        out
+    }
+    fn edge_classes(&self) -> u32 {
+        self.height()
+    }
+    /// A node owns the edges to its children; the class is the parent's level.
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+        let internal = self.leaves - 1;
+        for u in nodes.start..nodes.end.min(internal) {
+            let level = depth(u + 1);
+            f(u, 2 * u + 1, level);
+            f(u, 2 * u + 2, level);
+        }
+    }
+}

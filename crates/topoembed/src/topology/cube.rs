@@ -1,0 +1,66 @@
+//! The hypercube Q_D: nodes are D-bit labels, neighbours differ in one bit.
+
+use std::ops::Range;
+
+use super::Topology;
+use crate::spec::Spec;
+
+/// Hypercube of dimension `dim`: 2^dim nodes, distance = Hamming distance.
+#[derive(Debug, Clone)]
+pub struct Cube {
+    spec: Spec,
+    dim: u32,
+}
+
+impl Cube {
+    /// Q_dim; `dim` is checked by the spec parser (1..=40).
+    pub fn new(dim: u32) -> Cube {
+        Cube {
+            spec: Spec::Cube(dim),
+            dim,
+        }
+    }
+
+    /// The dimension D.
+    pub fn dim(&self) -> u32 {
+        self.dim
+    }
+}
+
+impl Topology for Cube {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    fn node_count(&self) -> u64 {
+        1 << self.dim
+    }
+    fn edge_count(&self) -> u64 {
+        u64::from(self.dim) << (self.dim - 1)
+    }
+    fn diameter(&self) -> u64 {
+        u64::from(self.dim)
+    }
+    fn distance(&self, a: u64, b: u64) -> u64 {
+        u64::from((a ^ b).count_ones())
+    }
+    fn coords(&self, v: u64) -> Vec<u64> {
+        (0..self.dim).map(|i| (v >> i) & 1).collect()
+    }
+    fn neighbors(&self, v: u64) -> Vec<u64> {
+        (0..self.dim).map(|i| v ^ (1 << i)).collect()
+    }
+    fn edge_classes(&self) -> u32 {
+        self.dim
+    }
+    /// The edge of dimension i at node u is owned by the end whose bit i is 0.
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+        for u in nodes {
+            let mut free = !u & ((1u64 << self.dim) - 1);
+            while free != 0 {
+                let i = free.trailing_zeros();
+                f(u, u | (1 << i), i);
+                free &= free - 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! A stored graph in compressed sparse row form: `graph:` files, and the
+//! explicit form of every implicit topology, which the tests use as the
+//! breadth-first-search oracle.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::Topology;
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+
+/// Largest stored graph: node ids are kept as `u32`.
+const MAX_STORED_NODES: u64 = u32::MAX as u64;
+
+static NEXT_GRAPH_ID: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The last BFS a thread ran: (graph id, source, distances). Metrics ask for
+    /// the distances of all guest edges at one guest node in a row, so one
+    /// search serves many queries.
+    static LAST_BFS: RefCell<Option<(u64, u64, Vec<u32>)>> = const { RefCell::new(None) };
+}
+
+/// Undirected simple graph in CSR form.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    spec: Spec,
+    id: u64,
+    offsets: Vec<u64>,
+    targets: Vec<u32>,
+}
+
+impl Graph {
+    /// Builds a graph from an undirected edge list over nodes `0..nodes`.
+    /// Rejects self-loops, repeated edges and out-of-range ends.
+    pub fn from_edges(spec: Spec, nodes: u64, edges: &[(u64, u64)]) -> Result<Graph> {
+        if nodes > MAX_STORED_NODES {
+            return Err(Error::Mismatch(format!(
+                "{spec}: {nodes} nodes is more than a stored graph can hold ({MAX_STORED_NODES})"
+            )));
+        }
+        let mut degree = vec![0u64; nodes as usize + 1];
+        for &(u, v) in edges {
+            if u >= nodes || v >= nodes {
+                return Err(Error::Mismatch(format!(
+                    "{spec}: edge {u}-{v} names a node outside 0..{nodes}"
+                )));
+            }
+            if u == v {
+                return Err(Error::Mismatch(format!("{spec}: self-loop at node {u}")));
+            }
+            degree[u as usize + 1] += 1;
+            degree[v as usize + 1] += 1;
+        }
+        for k in 1..degree.len() {
+            degree[k] += degree[k - 1];
+        }
+        let offsets = degree;
+        let mut fill = offsets.clone();
+        let mut targets = vec![0u32; offsets[nodes as usize] as usize];
+        for &(u, v) in edges {
+            targets[fill[u as usize] as usize] = v as u32;
+            fill[u as usize] += 1;
+            targets[fill[v as usize] as usize] = u as u32;
+            fill[v as usize] += 1;
+        }
+        let mut graph = Graph {
+            spec,
+            id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
+            offsets,
+            targets,
+        };
+        for v in 0..nodes {
+            let list = graph.adjacency_mut(v);
+            list.sort_unstable();
+            if let Some(w) = list.windows(2).find(|w| w[0] == w[1]) {
+                let twice = w[0];
+                return Err(Error::Mismatch(format!(
+                    "{}: edge {v}-{twice} is listed twice",
+                    graph.spec
+                )));
+            }
+        }
+        Ok(graph)
+    }
+
+    /// The explicit form of any topology (small sizes: it stores every edge).
+    pub fn from_topology(topology: &dyn Topology) -> Result<Graph> {
+        let mut edges = Vec::with_capacity(topology.edge_count() as usize);
+        topology.for_each_edge(0..topology.node_count(), &mut |u, v, _| edges.push((u, v)));
+        Graph::from_edges(topology.spec().clone(), topology.node_count(), &edges)
+    }
+
+    /// Reads a plain edge list: one edge `u v` per line, node ids from 0,
+    /// `#` or `%` starting a comment. The node count is the largest id + 1.
+    pub fn read_edge_list(path: &Path) -> Result<Graph> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
+        let mut edges = Vec::new();
+        let mut nodes = 0u64;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split(['#', '%']).next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = |what: &str| {
+                Error::File(format!(
+                    "{}:{}: {what}; an edge list has one edge 'u v' per line",
+                    path.display(),
+                    number + 1
+                ))
+            };
+            let ids: Vec<&str> = line.split_whitespace().collect();
+            let [u, v] = ids[..] else {
+                return Err(bad(&format!("expected two node ids, found '{line}'")));
+            };
+            let parse = |s: &str| {
+                s.parse::<u64>()
+                    .ok()
+                    .filter(|&x| x < MAX_STORED_NODES)
+                    .ok_or_else(|| bad(&format!("'{s}' is not a node id")))
+            };
+            let (u, v) = (parse(u)?, parse(v)?);
+            nodes = nodes.max(u + 1).max(v + 1);
+            edges.push((u, v));
+        }
+        if nodes == 0 {
+            return Err(Error::File(format!(
+                "{}: the file has no edges",
+                path.display()
+            )));
+        }
+        Graph::from_edges(Spec::Graph(path.to_path_buf()), nodes, &edges)
+            .map_err(|e| Error::File(e.to_string()))
+    }
+
+    fn adjacency_mut(&mut self, v: u64) -> &mut [u32] {
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        &mut self.targets[r]
+    }
+
+    /// Neighbours of `v` as stored, sorted.
+    pub fn adjacency(&self, v: u64) -> &[u32] {
+        &self.targets[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
+    }
+
+    /// Breadth-first search: the distance from `source` to every node
+    /// (`u32::MAX` for nodes it cannot reach).
+    pub fn bfs(&self, source: u64) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.node_count() as usize];
+        let mut queue = VecDeque::from([source as u32]);
+        dist[source as usize] = 0;
+        while let Some(v) = queue.pop_front() {
+            let next = dist[v as usize] + 1;
+            for &w in self.adjacency(u64::from(v)) {
+                if dist[w as usize] == u32::MAX {
+                    dist[w as usize] = next;
+                    queue.push_back(w);
+                }
+            }
+        }
+        dist
+    }
+}
+
+impl Topology for Graph {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    fn node_count(&self) -> u64 {
+        self.offsets.len() as u64 - 1
+    }
+    fn edge_count(&self) -> u64 {
+        self.targets.len() as u64 / 2
+    }
+    /// Exact diameter by a BFS from every node: O(nodes * edges), for small graphs.
+    fn diameter(&self) -> u64 {
+        (0..self.node_count())
+            .map(|s| self.bfs(s).into_iter().max().unwrap_or(0))
+            .max()
+            .map_or(0, u64::from)
+    }
+    /// BFS from `a`, cached per thread for the next query from the same node.
+    /// Unreachable pairs give `u64::MAX`.
+    fn distance(&self, a: u64, b: u64) -> u64 {
+        LAST_BFS.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            let hit = matches!(&*cache, Some((id, s, _)) if *id == self.id && *s == a);
+            if !hit {
+                *cache = Some((self.id, a, self.bfs(a)));
+            }
+            let d = cache
+                .as_ref()
+                .map_or(u32::MAX, |(_, _, dist)| dist[b as usize]);
+            if d == u32::MAX {
+                u64::MAX
+            } else {
+                u64::from(d)
+            }
+        })
+    }
+    fn coords(&self, v: u64) -> Vec<u64> {
+        vec![v]
+    }
+    fn neighbors(&self, v: u64) -> Vec<u64> {
+        self.adjacency(v).iter().map(|&w| u64::from(w)).collect()
+    }
+    fn edge_classes(&self) -> u32 {
+        1
+    }
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+        for u in nodes {
+            for &w in self.adjacency(u) {
+                if u64::from(w) > u {
+                    f(u, u64::from(w), 0);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! The grid family: rings, lines, tori and meshes with any number of axes and
+//! any sides >= 2. Node `(i1, i2, ..)` is `i1 + K1*(i2 + K2*(..))`.
+
+use std::ops::Range;
+
+use super::Topology;
+use crate::spec::Spec;
+
+/// One axis: its side and, when the side is a power of two, the shift that
+/// replaces the division (the metrics hot loop divides twice per axis per edge).
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    side: u64,
+    stride: u64,
+    shift: Option<u32>,
+}
+
+impl Axis {
+    #[inline(always)]
+    fn divmod(&self, x: u64) -> (u64, u64) {
+        match self.shift {
+            Some(s) => (x >> s, x & (self.side - 1)),
+            None => (x / self.side, x % self.side),
+        }
+    }
+}
+
+/// A torus (wrap-around on every axis) or a mesh (none). Rings and lines are
+/// the one-axis cases. A side of 2 has one edge per line, not two parallel ones.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    spec: Spec,
+    axes: Vec<Axis>,
+    wrap: bool,
+    nodes: u64,
+}
+
+impl Grid {
+    /// Builds the grid of a ring, line, torus or mesh spec (sides checked by the parser).
+    ///
+    /// # Panics
+    /// If `spec` is not of the grid family; [`super::build`] only passes grid specs.
+    pub fn new(spec: Spec) -> Grid {
+        let (sides, wrap) = spec.grid().expect("Grid::new takes a grid spec");
+        let mut stride = 1;
+        let axes = sides
+            .iter()
+            .map(|&side| {
+                let axis = Axis {
+                    side,
+                    stride,
+                    shift: side.is_power_of_two().then(|| side.trailing_zeros()),
+                };
+                stride *= side;
+                axis
+            })
+            .collect();
+        Grid {
+            axes,
+            wrap,
+            nodes: stride,
+            spec,
+        }
+    }
+
+    /// Sides, axis 1 first.
+    pub fn sides(&self) -> Vec<u64> {
+        self.axes.iter().map(|a| a.side).collect()
+    }
+
+    /// True for tori and rings.
+    pub fn wraps(&self) -> bool {
+        self.wrap
+    }
+
+    /// Distance along one axis between coordinates `x` and `y`.
+    #[inline(always)]
+    fn axis_distance(&self, side: u64, x: u64, y: u64) -> u64 {
+        let dx = x.abs_diff(y);
+        if self.wrap {
+            dx.min(side - dx)
+        } else {
+            dx
+        }
+    }
+
+    /// Node index of coordinates (axis 1 first).
+    pub fn index(&self, coords: &[u64]) -> u64 {
+        coords
+            .iter()
+            .zip(&self.axes)
+            .map(|(&c, a)| c * a.stride)
+            .sum()
+    }
+}
+
+impl Topology for Grid {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    fn node_count(&self) -> u64 {
+        self.nodes
+    }
+    fn edge_count(&self) -> u64 {
+        self.axes
+            .iter()
+            .map(|a| {
+                let per_line = match (self.wrap, a.side) {
+                    (true, 2) | (false, _) => a.side - 1,
+                    (true, _) => a.side,
+                };
+                self.nodes / a.side * per_line
+            })
+            .sum()
+    }
+    fn diameter(&self) -> u64 {
+        self.axes
+            .iter()
+            .map(|a| if self.wrap { a.side / 2 } else { a.side - 1 })
+            .sum()
+    }
+    /// Torus: sum over axes of min(|dx|, K-|dx|); mesh: sum of |dx|.
+    #[inline]
+    fn distance(&self, a: u64, b: u64) -> u64 {
+        let (last, rest) = self.axes.split_last().expect("a grid has an axis");
+        let (mut a, mut b, mut sum) = (a, b, 0);
+        for axis in rest {
+            let (qa, ra) = axis.divmod(a);
+            let (qb, rb) = axis.divmod(b);
+            sum += self.axis_distance(axis.side, ra, rb);
+            a = qa;
+            b = qb;
+        }
+        sum + self.axis_distance(last.side, a, b)
+    }
+    fn coords(&self, mut v: u64) -> Vec<u64> {
+        self.axes
+            .iter()
+            .map(|a| {
+                let (q, r) = a.divmod(v);
+                v = q;
+                r
+            })
+            .collect()
+    }
+    fn neighbors(&self, v: u64) -> Vec<u64> {
+        let coords = self.coords(v);
+        let mut out = Vec::with_capacity(2 * self.axes.len());
+        for (axis, &c) in self.axes.iter().zip(&coords) {
+            let base = v - c * axis.stride;
+            let mut push = |x: u64| {
+                let w = base + x * axis.stride;
+                if w != v && !out.contains(&w) {
+                    out.push(w);
+                }
+            };
+            if c + 1 < axis.side {
+                push(c + 1);
+            } else if self.wrap {
+                push(0);
+            }
+            if c > 0 {
+                push(c - 1);
+            } else if self.wrap {
+                push(axis.side - 1);
+            }
+        }
+        out
+    }
+    fn edge_classes(&self) -> u32 {
+        self.axes.len() as u32
+    }
+    /// A node owns its +1 edge on each axis and, at coordinate 0 of a torus axis
+    /// with side > 2, the wrap-around edge to coordinate K-1.
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+        for u in nodes {
+            let mut rest = u;
+            for (k, axis) in self.axes.iter().enumerate() {
+                let (q, c) = axis.divmod(rest);
+                rest = q;
+                if c + 1 < axis.side {
+                    f(u, u + axis.stride, k as u32);
+                }
+                if self.wrap && c == 0 && axis.side > 2 {
+                    f(u, u + (axis.side - 1) * axis.stride, k as u32);
+                }
+            }
+        }
+    }
+}

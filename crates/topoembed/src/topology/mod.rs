@@ -1,0 +1,71 @@
+//! Topologies: guests and hosts, all behind one trait.
+//!
+//! Every family is *implicit* (a hypercube of 2^30 nodes is one integer) except
+//! [`Graph`], the stored CSR graph used for `graph:` files and as the BFS oracle
+//! of the tests. One file per family, as Scotch has one `arch_*.c` per target.
+
+mod bintree;
+mod cube;
+mod graph;
+mod grid;
+
+use std::ops::Range;
+
+pub use bintree::BinTree;
+pub use cube::Cube;
+pub use graph::Graph;
+pub use grid::Grid;
+
+use crate::error::Result;
+use crate::spec::Spec;
+
+/// A graph with numbered nodes `0..node_count()`.
+///
+/// Node ids are `u64`; grid nodes are numbered with the first axis fastest
+/// (DESIGN.md): `(i1, i2, ..)` has index `i1 + K1*(i2 + K2*(..))`.
+pub trait Topology: Send + Sync {
+    /// The spec this topology was built from.
+    fn spec(&self) -> &Spec;
+    /// Number of nodes.
+    fn node_count(&self) -> u64;
+    /// Number of (undirected, simple) edges.
+    fn edge_count(&self) -> u64;
+    /// Largest distance between two nodes.
+    fn diameter(&self) -> u64;
+    /// Length of a shortest path between `a` and `b`.
+    fn distance(&self, a: u64, b: u64) -> u64;
+    /// `out[k] = distance(a[k], b[k])`. Implementations get a monomorphised
+    /// loop from this default, so one virtual call serves a whole batch.
+    fn distances(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = self.distance(x, y);
+        }
+    }
+    /// Coordinates of a node: grid axes (axis 1 first), cube bits (bit 0 first),
+    /// tree (level, position in level), graph (node id).
+    fn coords(&self, v: u64) -> Vec<u64>;
+    /// The neighbours of `v`, each once.
+    fn neighbors(&self, v: u64) -> Vec<u64>;
+    /// Number of edge classes: cube dimensions, grid axes, tree levels; 1 for graphs.
+    fn edge_classes(&self) -> u32;
+    /// Calls `f(u, v, class)` once for every edge whose owner `u` lies in `nodes`.
+    /// Every edge has exactly one owner, its lower-numbered end, so `u < v`;
+    /// disjoint node ranges give disjoint edge sets, which is how metrics
+    /// split the work between threads without materialising the graph.
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32));
+}
+
+/// Builds the topology a spec describes (reading the file for `graph:`).
+pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
+    Ok(match spec {
+        Spec::Cube(d) => Box::new(Cube::new(*d)),
+        Spec::BinTree(p) => Box::new(BinTree::new(*p)),
+        Spec::Graph(path) => Box::new(Graph::read_edge_list(path)?),
+        _ => Box::new(Grid::new(spec.clone())),
+    })
+}
+
+/// Parses a spec and builds its topology.
+pub fn parse(text: &str) -> Result<Box<dyn Topology>> {
+    build(&text.parse()?)
+}
