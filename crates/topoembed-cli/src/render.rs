@@ -161,6 +161,28 @@ fn spectrum_text(m: &Metrics) -> String {
     parts.join(" ")
 }
 
+/// Most spectrum entries a table shows; JSON and CSV always carry all of them.
+const SPECTRUM_SHOWN: usize = 12;
+
+/// The spectrum, shortened for a table when it has many distinct dilations.
+fn spectrum_summary(m: &Metrics) -> String {
+    let s = &m.dilation.spectrum;
+    if s.len() <= SPECTRUM_SHOWN {
+        return spectrum_text(m);
+    }
+    let part = |it: &mut dyn Iterator<Item = (&u64, &u64)>| {
+        it.map(|(d, c)| format!("{d}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{} ... {} ({} distinct dilations; all of them with --format json or csv)",
+        part(&mut s.iter().take(SPECTRUM_SHOWN - 3)),
+        part(&mut s.iter().skip(s.len() - 2)),
+        s.len()
+    )
+}
+
 fn list_text(v: &[u64]) -> String {
     v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
 }
@@ -177,7 +199,7 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
     row("dilation max", m.dilation.max.to_string());
     row("dilation average", num(m.dilation.average));
     row("dilation total", m.dilation.total.to_string());
-    row("spectrum (dil:edges)", spectrum_text(m));
+    row("spectrum (dil:edges)", spectrum_summary(m));
     if let Some(c) = m.constant_distance {
         row(
             "constant distances",

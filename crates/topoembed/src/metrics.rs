@@ -26,9 +26,11 @@ use crate::error::{Error, Result};
 use crate::model::{self, CcTime};
 use crate::progress::{self, Progress};
 use crate::spec::Spec;
-use crate::topology::Topology;
+use crate::topology::{EdgeBuffer, Topology};
 
-/// Edges mapped and measured per virtual call.
+/// Guest nodes whose edges are mapped and measured per virtual call.
+const NODES_PER_BATCH: u64 = 1 << 10;
+/// Guest nodes checked per virtual call.
 const BATCH: usize = 1 << 12;
 /// Dilations below this are counted in an array, larger ones in a hash map.
 const DENSE_SPECTRUM: u64 = 1 << 16;
@@ -181,44 +183,39 @@ impl Accumulator {
     }
 }
 
-/// A batch of guest edges waiting to be mapped and measured.
+/// Guest edges of a run of nodes, with their images and dilations.
+#[derive(Default)]
 struct EdgeBatch {
-    u: Vec<u64>,
-    v: Vec<u64>,
-    class: Vec<u32>,
+    edges: EdgeBuffer,
     hu: Vec<u64>,
     hv: Vec<u64>,
     dil: Vec<u64>,
 }
 
 impl EdgeBatch {
-    fn new() -> EdgeBatch {
-        let buf = || Vec::with_capacity(BATCH);
-        EdgeBatch {
-            u: buf(),
-            v: buf(),
-            class: Vec::with_capacity(BATCH),
-            hu: buf(),
-            hv: buf(),
-            dil: buf(),
-        }
-    }
-
-    fn flush(&mut self, emb: &dyn Embedding, host: &dyn Topology, acc: &mut Accumulator) {
-        let n = self.u.len();
+    /// Maps and measures the edges owned by `nodes`; returns how many there were.
+    fn measure(
+        &mut self,
+        nodes: Range<u64>,
+        guest: &dyn Topology,
+        emb: &dyn Embedding,
+        host: &dyn Topology,
+        acc: &mut Accumulator,
+    ) -> u64 {
+        self.edges.clear();
+        guest.push_edges(nodes, &mut self.edges);
+        let n = self.edges.len();
         for buf in [&mut self.hu, &mut self.hv, &mut self.dil] {
             buf.resize(n, 0);
         }
-        emb.map_many(&self.u, &mut self.hu);
-        emb.map_many(&self.v, &mut self.hv);
+        emb.map_many(&self.edges.u, &mut self.hu);
+        emb.map_many(&self.edges.v, &mut self.hv);
         host.distances(&self.hu, &self.hv, &mut self.dil);
-        for k in 0..n {
-            let d = self.dil[k];
+        for (&d, &class) in self.dil.iter().zip(&self.edges.class) {
             if d == u64::MAX {
-                acc.unreachable.get_or_insert((self.u[k], self.v[k]));
                 continue;
             }
-            let s = &mut acc.classes[self.class[k] as usize];
+            let s = &mut acc.classes[class as usize];
             s.min = s.min.min(d);
             s.max = s.max.max(d);
             s.sum += u128::from(d);
@@ -228,9 +225,11 @@ impl EdgeBatch {
                 None => *acc.sparse.entry(d).or_default() += 1,
             }
         }
-        self.u.clear();
-        self.v.clear();
-        self.class.clear();
+        if let Some(k) = self.dil.iter().position(|&d| d == u64::MAX) {
+            acc.unreachable
+                .get_or_insert((self.edges.u[k], self.edges.v[k]));
+        }
+        n as u64
     }
 }
 
@@ -254,19 +253,14 @@ pub fn measure(
         .map(|range| {
             let mut acc = Accumulator::new(classes, dense);
             check_nodes(range.clone(), embedding, host, &mut acc);
-            let mut batch = EdgeBatch::new();
-            guest.for_each_edge(range, &mut |u, v, class| {
-                batch.u.push(u);
-                batch.v.push(v);
-                batch.class.push(class);
-                if batch.u.len() == BATCH {
-                    batch.flush(embedding, host, &mut acc);
-                    progress::advance(options.progress, BATCH as u64);
-                }
-            });
-            let rest = batch.u.len() as u64;
-            batch.flush(embedding, host, &mut acc);
-            progress::advance(options.progress, rest);
+            let mut batch = EdgeBatch::default();
+            let mut start = range.start;
+            while start < range.end {
+                let end = range.end.min(start + NODES_PER_BATCH);
+                let edges = batch.measure(start..end, guest, embedding, host, &mut acc);
+                progress::advance(options.progress, edges);
+                start = end;
+            }
             acc
         })
         .reduce_with(Accumulator::merge)
@@ -294,6 +288,20 @@ pub fn measure(
         u64::from(nodes > 0)
     };
     Ok(summarise(guest, host, embedding, acc, load_factor, options))
+}
+
+/// D_0(n), .., D_{d-1}(n): the dilation of each dimension's edge at cube node n
+/// (a row of the xor paper's figure 4a).
+pub fn cube_dilations(
+    dim: u32,
+    embedding: &dyn Embedding,
+    host: &dyn Topology,
+    n: u64,
+) -> Vec<u64> {
+    let here = embedding.map(n);
+    (0..dim)
+        .map(|i| host.distance(here, embedding.map(n ^ (1 << i))))
+        .collect()
 }
 
 /// Splits `0..nodes` into enough chunks to balance the threads and report progress.

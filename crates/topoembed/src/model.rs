@@ -53,11 +53,12 @@ pub struct CcTime {
 }
 
 impl CcTime {
-    /// From the closed form, for an embedding with constant distances D_i.
+    /// From the closed form, for an embedding with constant distances D_i:
+    /// d·(T_a + T_c·D_a), evaluated as d·T_a + T_c·sum_i D_i so that integer
+    /// distances give an exact time (D_a itself is rarely a finite binary fraction).
     pub fn constant(ta: f64, tc: f64, distances: &[u64]) -> CcTime {
         let d = distances.len() as f64;
-        let da = distances.iter().sum::<u64>() as f64 / d;
-        let closed = d * (ta + tc * da);
+        let closed = d * ta + tc * distances.iter().sum::<u64>() as f64;
         CcTime {
             ta,
             tc,

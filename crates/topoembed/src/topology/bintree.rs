@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::Topology;
+use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
 /// Complete binary tree; distance goes through the lowest common ancestor.
@@ -79,12 +79,12 @@ impl Topology for BinTree {
         self.height()
     }
     /// A node owns the edges to its children; the class is the parent's level.
-    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         let internal = self.leaves - 1;
         for u in nodes.start..nodes.end.min(internal) {
             let level = depth(u + 1);
-            f(u, 2 * u + 1, level);
-            f(u, 2 * u + 2, level);
+            edges.push(u, 2 * u + 1, level);
+            edges.push(u, 2 * u + 2, level);
         }
     }
 }

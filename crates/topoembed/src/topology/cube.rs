@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::Topology;
+use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
 /// Hypercube of dimension `dim`: 2^dim nodes, distance = Hamming distance.
@@ -53,12 +53,16 @@ impl Topology for Cube {
         self.dim
     }
     /// The edge of dimension i at node u is owned by the end whose bit i is 0.
-    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
+        let owned = (nodes.end - nodes.start) * u64::from(self.dim) / 2;
+        edges.u.reserve(owned as usize);
+        edges.v.reserve(owned as usize);
+        edges.class.reserve(owned as usize);
         for u in nodes {
             let mut free = !u & ((1u64 << self.dim) - 1);
             while free != 0 {
                 let i = free.trailing_zeros();
-                f(u, u | (1 << i), i);
+                edges.push(u, u | (1 << i), i);
                 free &= free - 1;
             }
         }

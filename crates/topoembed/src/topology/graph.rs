@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Topology;
+use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -211,11 +211,11 @@ impl Topology for Graph {
     fn edge_classes(&self) -> u32 {
         1
     }
-    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         for u in nodes {
             for &w in self.adjacency(u) {
                 if u64::from(w) > u {
-                    f(u, u64::from(w), 0);
+                    edges.push(u, u64::from(w), 0);
                 }
             }
         }

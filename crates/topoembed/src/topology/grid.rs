@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::Topology;
+use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
 /// One axis: its side and, when the side is a power of two, the shift that
@@ -133,6 +133,40 @@ impl Topology for Grid {
         }
         sum + self.axis_distance(last.side, a, b)
     }
+    /// Axis by axis over the whole batch, so the inner loops vectorise.
+    fn distances(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
+        let (mut qa, mut qb) = (a.to_vec(), b.to_vec());
+        out.fill(0);
+        for axis in &self.axes {
+            let side = axis.side;
+            let step = |x: &mut u64,
+                        y: &mut u64,
+                        o: &mut u64,
+                        (qx, rx): (u64, u64),
+                        (qy, ry): (u64, u64)| {
+                let dx = rx.abs_diff(ry);
+                *o += if self.wrap { dx.min(side - dx) } else { dx };
+                *x = qx;
+                *y = qy;
+            };
+            let cells = qa.iter_mut().zip(qb.iter_mut()).zip(out.iter_mut());
+            match axis.shift {
+                Some(shift) => {
+                    let mask = side - 1;
+                    for ((x, y), o) in cells {
+                        let (vx, vy) = (*x, *y);
+                        step(x, y, o, (vx >> shift, vx & mask), (vy >> shift, vy & mask));
+                    }
+                }
+                None => {
+                    for ((x, y), o) in cells {
+                        let (vx, vy) = (*x, *y);
+                        step(x, y, o, (vx / side, vx % side), (vy / side, vy % side));
+                    }
+                }
+            }
+        }
+    }
     fn coords(&self, mut v: u64) -> Vec<u64> {
         self.axes
             .iter()
@@ -172,17 +206,17 @@ impl Topology for Grid {
     }
     /// A node owns its +1 edge on each axis and, at coordinate 0 of a torus axis
     /// with side > 2, the wrap-around edge to coordinate K-1.
-    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         for u in nodes {
             let mut rest = u;
             for (k, axis) in self.axes.iter().enumerate() {
                 let (q, c) = axis.divmod(rest);
                 rest = q;
                 if c + 1 < axis.side {
-                    f(u, u + axis.stride, k as u32);
+                    edges.push(u, u + axis.stride, k as u32);
                 }
                 if self.wrap && c == 0 && axis.side > 2 {
-                    f(u, u + (axis.side - 1) * axis.stride, k as u32);
+                    edges.push(u, u + (axis.side - 1) * axis.stride, k as u32);
                 }
             }
         }

@@ -48,11 +48,60 @@ pub trait Topology: Send + Sync {
     fn neighbors(&self, v: u64) -> Vec<u64>;
     /// Number of edge classes: cube dimensions, grid axes, tree levels; 1 for graphs.
     fn edge_classes(&self) -> u32;
-    /// Calls `f(u, v, class)` once for every edge whose owner `u` lies in `nodes`.
-    /// Every edge has exactly one owner, its lower-numbered end, so `u < v`;
-    /// disjoint node ranges give disjoint edge sets, which is how metrics
-    /// split the work between threads without materialising the graph.
-    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32));
+    /// Appends every edge whose owner `u` lies in `nodes` to `edges`. Every edge
+    /// has exactly one owner, its lower-numbered end, so `u < v`; disjoint node
+    /// ranges give disjoint edge sets, which is how metrics split the work
+    /// between threads without materialising the graph.
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer);
+    /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
+    fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
+        let mut edges = EdgeBuffer::default();
+        let mut start = nodes.start;
+        while start < nodes.end {
+            let end = nodes.end.min(start + 1024);
+            edges.clear();
+            self.push_edges(start..end, &mut edges);
+            for k in 0..edges.len() {
+                f(edges.u[k], edges.v[k], edges.class[k]);
+            }
+            start = end;
+        }
+    }
+}
+
+/// Edges in struct-of-arrays form: `(u[k], v[k])` of class `class[k]`.
+#[derive(Debug, Default, Clone)]
+pub struct EdgeBuffer {
+    /// Owner ends (the lower-numbered end).
+    pub u: Vec<u64>,
+    /// Other ends.
+    pub v: Vec<u64>,
+    /// Edge classes: cube dimension, grid axis, tree level.
+    pub class: Vec<u32>,
+}
+
+impl EdgeBuffer {
+    /// Appends one edge.
+    #[inline(always)]
+    pub fn push(&mut self, u: u64, v: u64, class: u32) {
+        self.u.push(u);
+        self.v.push(v);
+        self.class.push(class);
+    }
+    /// Number of edges held.
+    pub fn len(&self) -> usize {
+        self.u.len()
+    }
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.u.is_empty()
+    }
+    /// Forgets the edges, keeps the memory.
+    pub fn clear(&mut self) {
+        self.u.clear();
+        self.v.clear();
+        self.class.clear();
+    }
 }
 
 /// Builds the topology a spec describes (reading the file for `graph:`).

@@ -1,0 +1,161 @@
+//! Every implicit topology against its explicit graph: node and edge counts,
+//! edge enumeration, neighbours, and distances against BFS.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use topoembed::spec::Spec;
+use topoembed::topology::{self, Graph, Topology};
+
+fn small_specs() -> Vec<Spec> {
+    let mut specs: Vec<Spec> = [
+        "ring:2",
+        "ring:3",
+        "ring:7",
+        "ring:16",
+        "line:2",
+        "line:9",
+        "torus:2x2",
+        "torus:3x5",
+        "torus:4x4",
+        "torus:2x3x4",
+        "torus:5x2x3x2",
+        "mesh:3x5",
+        "mesh:8x4",
+        "mesh:2x3x4",
+        "mesh:2x2x2x2x2",
+        "torus:8x8",
+        "mesh:7x9",
+        "bintree:2",
+        "bintree:4",
+        "bintree:16",
+        "bintree:64",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
+    specs.extend((1..=9).map(Spec::Cube));
+    specs
+}
+
+#[test]
+fn counts_edges_and_neighbours_match_the_definition() {
+    for spec in small_specs() {
+        let t = topology::build(&spec).unwrap();
+        let (n, edges) = common::explicit_edges(&spec);
+        assert_eq!(t.node_count(), n, "{spec}");
+        assert_eq!(t.edge_count(), edges.len() as u64, "{spec}");
+        let mut enumerated = Vec::new();
+        t.for_each_edge(0..n, &mut |u, v, class| {
+            assert!(u < v, "{spec}: edge {u}-{v} not owned by its lower end");
+            assert!(class < t.edge_classes().max(1), "{spec}: class {class}");
+            enumerated.push((u, v));
+        });
+        enumerated.sort_unstable();
+        assert_eq!(enumerated, edges, "{spec}: edge enumeration");
+        let adj = common::adjacency(n, &edges);
+        for v in 0..n {
+            let mine: BTreeSet<u64> = t.neighbors(v).into_iter().collect();
+            let theirs: BTreeSet<u64> = adj[v as usize].iter().map(|&w| u64::from(w)).collect();
+            assert_eq!(mine, theirs, "{spec}: neighbours of {v}");
+        }
+    }
+}
+
+#[test]
+fn distances_equal_bfs_and_diameter_is_the_largest() {
+    for spec in small_specs() {
+        let t = topology::build(&spec).unwrap();
+        let dist = common::all_pairs(&spec);
+        let mut diameter = 0;
+        for a in 0..t.node_count() {
+            let (xs, ys): (Vec<u64>, Vec<u64>) = (0..t.node_count()).map(|b| (a, b)).unzip();
+            let mut batch = vec![0; xs.len()];
+            t.distances(&xs, &ys, &mut batch);
+            for b in 0..t.node_count() {
+                let want = u64::from(dist[a as usize][b as usize]);
+                assert_eq!(t.distance(a, b), want, "{spec}: distance {a}-{b}");
+                assert_eq!(batch[b as usize], want, "{spec}: batch distance {a}-{b}");
+                diameter = diameter.max(want);
+            }
+        }
+        assert_eq!(t.diameter(), diameter, "{spec}: diameter");
+    }
+}
+
+#[test]
+fn explicit_graph_is_the_bfs_oracle() {
+    for spec in small_specs() {
+        let t = topology::build(&spec).unwrap();
+        let g = Graph::from_topology(t.as_ref()).unwrap();
+        let dist = common::all_pairs(&spec);
+        assert_eq!(g.edge_count(), t.edge_count());
+        for a in 0..t.node_count() {
+            let bfs = g.bfs(a);
+            for b in 0..t.node_count() {
+                assert_eq!(bfs[b as usize], dist[a as usize][b as usize]);
+                assert_eq!(g.distance(a, b), t.distance(a, b));
+            }
+        }
+        assert_eq!(g.diameter(), t.diameter(), "{spec}");
+    }
+}
+
+#[test]
+fn coordinates_follow_the_numbering_of_design_md() {
+    let t = topology::parse("mesh:8x4x16x2x8").unwrap();
+    // (i1, .., i5) has index i1 + 8*(i2 + 4*(i3 + 16*(i4 + 2*i5))).
+    let index = 5 + 8 * (2 + 4 * (3 + 16 * (1 + 2 * 7)));
+    assert_eq!(t.coords(index), vec![5, 2, 3, 1, 7]);
+    let cube = topology::parse("cube:4").unwrap();
+    assert_eq!(cube.coords(0b0110), vec![0, 1, 1, 0]);
+    let tree = topology::parse("bintree:8").unwrap();
+    assert_eq!(tree.coords(0), vec![0, 0]);
+    assert_eq!(tree.coords(9), vec![3, 2]);
+}
+
+#[test]
+fn large_implicit_topologies_cost_nothing_to_build() {
+    let cube = topology::parse("cube:40").unwrap();
+    assert_eq!(cube.node_count(), 1 << 40);
+    assert_eq!(cube.edge_count(), 40 << 39);
+    assert_eq!(cube.distance(0, (1 << 40) - 1), 40);
+    let torus = topology::parse("torus:1048576x1048576").unwrap();
+    assert_eq!(torus.edge_count(), 2 << 40);
+    assert_eq!(torus.distance(0, (1 << 40) - 1), 2);
+    assert_eq!(torus.diameter(), 1 << 20);
+}
+
+#[test]
+fn edge_list_files_are_read_and_bad_ones_rejected() {
+    let dir = std::env::temp_dir().join(format!("topoembed-edges-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("square.txt");
+    std::fs::write(&good, "# a 4-cycle\n0 1\n1 2\n2 3\n3 0 % closing edge\n").unwrap();
+    let g = topology::parse(&format!("graph:{}", good.display())).unwrap();
+    assert_eq!(
+        (g.node_count(), g.edge_count(), g.distance(0, 2)),
+        (4, 4, 2)
+    );
+    for (name, text, says) in [
+        ("empty.txt", "# nothing\n", "has no edges"),
+        ("three.txt", "0 1 2\n", ":1: expected two node ids"),
+        ("word.txt", "0 1\n1 x\n", ":2: 'x' is not a node id"),
+        ("loop.txt", "0 0\n", "self-loop"),
+        ("twice.txt", "0 1\n1 0\n", "listed twice"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let err = topology::parse(&format!("graph:{}", path.display()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains(says), "{name}: {err}");
+    }
+    let missing = topology::parse("graph:/no/such/file")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(missing.contains("cannot read"), "{missing}");
+}
