@@ -37,6 +37,18 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = EmbedFormat::Table)]
         format: EmbedFormat,
     },
+    /// Print D_i(n), the dilation of every dimension's edge at every cube node
+    /// (the xor paper's figure 4a). Cube guests only.
+    #[command(after_help = SPECS)]
+    Dilations {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`).
+        #[arg(long, short)]
+        method: String,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// Measure one embedding: load, dilation and its spectrum, distances D_i, CC time.
     #[command(after_help = SPECS)]
     Metrics {
@@ -75,10 +87,10 @@ pub struct Pair {
 #[derive(Debug, Args, Clone, Copy)]
 pub struct Costs {
     /// T_a: duration of the compute phase of a stage.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub ta: f64,
     /// T_c: cost of sending a message over one link.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub tc: f64,
 }
 

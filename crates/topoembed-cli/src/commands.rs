@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use topoembed::embed::{self, Embedding, METHODS};
 use topoembed::metrics::{self, Metrics, Options};
+use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::{Error, Progress};
 
@@ -77,6 +78,63 @@ pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result
         EmbedFormat::Json => render::embed_json(g, h, e, out),
         EmbedFormat::Layout => render::embed_layout(g, h, e, out),
     }
+}
+
+pub fn dilations(pair: &Pair, method: &str, format: Format, out: Out) -> Result<(), Failure> {
+    let (guest, host) = topologies(pair)?;
+    let Spec::Cube(dim) = *guest.spec() else {
+        return Err(Error::Mismatch(format!(
+            "dilations lists D_i(n) for hypercube guests; {} is not one (use metrics for its spectrum)",
+            guest.spec()
+        ))
+        .into());
+    };
+    let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+    let row = |n: u64| metrics::cube_dilations(dim, embedding.as_ref(), host.as_ref(), n);
+    let names: Vec<String> = (0..dim).map(|i| format!("D_{i}")).collect();
+    match format {
+        Format::Json => {
+            let q = |s: String| serde_json::to_string(&s).unwrap_or_default();
+            write!(
+                out,
+                "{{\"guest\":{},\"host\":{},\"method\":{},\"dilations\":[",
+                q(guest.spec().to_string()),
+                q(host.spec().to_string()),
+                q(embedding.method().to_string())
+            )?;
+            for n in 0..guest.node_count() {
+                let cells: Vec<String> = row(n).iter().map(u64::to_string).collect();
+                write!(out, "{}[{}]", if n > 0 { "," } else { "" }, cells.join(","))?;
+            }
+            writeln!(out, "]}}")?;
+        }
+        Format::Csv => {
+            writeln!(out, "node,{}", names.join(","))?;
+            for n in 0..guest.node_count() {
+                let cells: Vec<String> = row(n).iter().map(u64::to_string).collect();
+                writeln!(out, "{n},{}", cells.join(","))?;
+            }
+        }
+        Format::Table => {
+            writeln!(
+                out,
+                "# {}: {} -> {}",
+                embedding.method(),
+                guest.spec(),
+                host.spec()
+            )?;
+            let mut header = vec!["node".to_string()];
+            header.extend(names);
+            let mut t = Table::new(&header);
+            for n in 0..guest.node_count() {
+                let mut cells = vec![n.to_string()];
+                cells.extend(row(n).iter().map(u64::to_string));
+                t.row(cells);
+            }
+            t.write(out)?;
+        }
+    }
+    Ok(())
 }
 
 /// Measures one embedding with a progress bar on a terminal.

@@ -46,6 +46,11 @@ fn main() -> ExitCode {
             method,
             format,
         } => commands::embed(&pair, &method, format, &mut out),
+        Command::Dilations {
+            pair,
+            method,
+            format,
+        } => commands::dilations(&pair, &method, format, &mut out),
         Command::Metrics {
             pair,
             method,

@@ -1,0 +1,421 @@
+//! The seeds' figures and numbers through the `topoembed` binary, output
+//! formats, and bad input (one-line errors, exit code 2).
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_topoembed"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?} failed: {err}");
+    out
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// Layout rows as numbers, comment lines dropped.
+fn layout(args: &[&str]) -> Vec<Vec<u64>> {
+    ok(args)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
+        .collect()
+}
+
+fn map_of(args: &[&str]) -> Vec<u64> {
+    json(args)["map"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn figure_6_xor_of_cube_6_on_torus_8x8() {
+    let figure = [
+        [0, 1, 2, 3, 6, 7, 4, 5],
+        [8, 9, 10, 11, 14, 15, 12, 13],
+        [16, 17, 18, 19, 22, 23, 20, 21],
+        [24, 25, 26, 27, 30, 31, 28, 29],
+        [48, 49, 50, 51, 54, 55, 52, 53],
+        [56, 57, 58, 59, 62, 63, 60, 61],
+        [32, 33, 34, 35, 38, 39, 36, 37],
+        [40, 41, 42, 43, 46, 47, 44, 45],
+    ];
+    let rows = layout(&[
+        "embed",
+        "cube:6",
+        "torus:8x8",
+        "--method",
+        "xor",
+        "--format",
+        "layout",
+    ]);
+    assert_eq!(rows, figure.map(|r| r.to_vec()).to_vec());
+    // The same from the JSON map: rows are m_2, columns m_1 (seeds' errata).
+    let v = json(&[
+        "embed",
+        "cube:6",
+        "torus:8x8",
+        "--method",
+        "xor",
+        "--format",
+        "json",
+    ]);
+    for (n, c) in v["coords"].as_array().unwrap().iter().enumerate() {
+        let (m1, m2) = (
+            c[0].as_u64().unwrap() as usize,
+            c[1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(figure[m2][m1], n as u64);
+    }
+    let m = json(&[
+        "metrics",
+        "cube:6",
+        "torus:8x8",
+        "-m",
+        "xor",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(m["distances"], serde_json::json!([1, 2, 2, 1, 2, 2]));
+}
+
+#[test]
+fn figure_2_standard_and_figure_5_xor_and_figure_3a_byweight() {
+    let line = layout(&[
+        "embed", "cube:3", "line:8", "-m", "standard", "--format", "layout",
+    ]);
+    assert_eq!(line, vec![(0..8).collect::<Vec<u64>>()]);
+    let grid = layout(&[
+        "embed",
+        "cube:4",
+        "torus:4x4",
+        "-m",
+        "standard",
+        "--format",
+        "layout",
+    ]);
+    assert_eq!(
+        grid,
+        (0..4)
+            .map(|r| (4 * r..4 * r + 4).collect())
+            .collect::<Vec<Vec<u64>>>()
+    );
+    let ring = layout(&[
+        "embed", "cube:4", "ring:16", "-m", "xor", "--format", "layout",
+    ]);
+    assert_eq!(
+        ring,
+        vec![vec![0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 8, 9, 10, 11]]
+    );
+    let bw = layout(&[
+        "embed", "cube:3", "line:8", "-m", "byweight", "--format", "layout",
+    ]);
+    assert_eq!(bw, vec![vec![0, 4, 2, 1, 6, 5, 3, 7]]);
+}
+
+#[test]
+fn figure_4_dilation_table_and_cc_times() {
+    let table = |method: &str| {
+        json(&[
+            "dilations",
+            "cube:3",
+            "line:8",
+            "-m",
+            method,
+            "--format",
+            "json",
+        ])["dilations"]
+            .clone()
+    };
+    assert_eq!(table("standard"), serde_json::json!(vec![[1, 2, 4]; 8]));
+    assert_eq!(
+        table("byweight"),
+        serde_json::json!([
+            [3, 2, 1],
+            [3, 3, 2],
+            [4, 2, 2],
+            [4, 3, 1],
+            [4, 3, 1],
+            [4, 2, 2],
+            [3, 3, 2],
+            [3, 2, 1]
+        ])
+    );
+    let cc = |method: &str| {
+        json(&[
+            "metrics", "cube:3", "line:8", "-m", method, "--ta", "1", "--tc", "1", "--format",
+            "json",
+        ])["cc_time"]
+            .clone()
+    };
+    // T = 3Ta + 7Tc (standard) against 3Ta + 9Tc (byweight), 8Tc of waiting.
+    assert_eq!(
+        (
+            cc("standard")["time"].as_f64(),
+            cc("standard")["waiting"].as_f64()
+        ),
+        (Some(10.0), Some(0.0))
+    );
+    assert_eq!(
+        (
+            cc("byweight")["time"].as_f64(),
+            cc("byweight")["waiting"].as_f64()
+        ),
+        (Some(12.0), Some(8.0))
+    );
+    assert_eq!(cc("standard")["closed_form"].as_f64(), Some(10.0));
+    assert!(cc("byweight")["closed_form"].is_null());
+}
+
+#[test]
+fn xor_average_distance_on_rings_and_square_tori() {
+    for d in 2..=16u32 {
+        let m = json(&[
+            "metrics",
+            &format!("cube:{d}"),
+            &format!("ring:2^{d}"),
+            "-m",
+            "xor",
+            "--format",
+            "json",
+        ]);
+        let want = f64::from(3 * (1u32 << (d - 2)) - 1) / f64::from(d);
+        assert_eq!(m["average_distance"].as_f64(), Some(want), "d={d}");
+        assert_eq!(m["constant_distance"], Value::Bool(true));
+    }
+    // c(2^(d/c-2) + 2^(d/c-1) - 1)/d for (2^(d/c))^c tori.
+    for (host, c, k) in [
+        ("torus:8x8", 2, 3),
+        ("torus:32x32", 2, 5),
+        ("torus:16x16x16", 3, 4),
+        ("torus:4x4x4x4", 4, 2),
+    ] {
+        let d = c * k;
+        let m = json(&[
+            "metrics",
+            &format!("cube:{d}"),
+            host,
+            "-m",
+            "xor",
+            "--format",
+            "json",
+        ]);
+        let want = f64::from(c * ((1 << (k - 2)) + (1 << (k - 1)) - 1)) / f64::from(d);
+        assert!(
+            (m["average_distance"].as_f64().unwrap() - want).abs() < 1e-12,
+            "{host}"
+        );
+    }
+}
+
+#[test]
+fn lecture_notes_gray_tables_and_the_5_2_3_1_7_example() {
+    // Ring of 8 in a 3-cube: ring node 4 -> processor 6 (binary 100 -> Gray 110).
+    assert_eq!(
+        map_of(&["embed", "ring:8", "cube:3", "-m", "gray", "--format", "json"]),
+        [0, 1, 3, 2, 6, 7, 5, 4]
+    );
+    // Gray order, the reverse direction: host p holds guest btog(p).
+    let reverse = map_of(&[
+        "embed", "cube:3", "ring:8", "-m", "gray", "--format", "json",
+    ]);
+    let mut holds = [0u64; 8];
+    for (g, &p) in reverse.iter().enumerate() {
+        holds[p as usize] = g as u64;
+    }
+    assert_eq!(holds, [0, 1, 3, 2, 6, 7, 5, 4]);
+    // (5,2,3,1,7) in 8x4x16x2x8 -> Gray codes 111, 11, 0010, 1, 100 per axis.
+    let index = 5 + 8 * (2 + 4 * (3 + 16 * (1 + 2 * 7)));
+    let map = map_of(&[
+        "embed",
+        "mesh:8x4x16x2x8",
+        "cube:13",
+        "-m",
+        "gray",
+        "--format",
+        "json",
+    ]);
+    let rank = map[index];
+    let fields: Vec<u64> = [(0, 3), (3, 2), (5, 4), (9, 1), (10, 3)]
+        .iter()
+        .map(|&(o, w)| (rank >> o) & ((1 << w) - 1))
+        .collect();
+    assert_eq!(fields, [0b111, 0b11, 0b0010, 0b1, 0b100]);
+    // The notes concatenate axis 1 first (high bits): reverse the axes to get their rank.
+    let reversed = 7 + 8 * (1 + 2 * (3 + 16 * (2 + 4 * 5)));
+    let map = map_of(&[
+        "embed",
+        "mesh:8x2x16x4x8",
+        "cube:13",
+        "-m",
+        "gray",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(map[reversed], 0b111_11_0010_1_100);
+    let table = ok(&["embed", "mesh:8x2x16x4x8", "cube:13", "-m", "gray"]);
+    assert!(table
+        .lines()
+        .any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [reversed.to_string().as_str(), "7980", "1111100101100"]));
+}
+
+#[test]
+fn compare_marks_the_best_cc_time_in_every_format() {
+    let table = ok(&["compare", "cube:10", "torus:32x32"]);
+    let best: Vec<&str> = table.lines().filter(|l| l.contains("<- best")).collect();
+    assert_eq!(best.len(), 1);
+    assert!(best[0].starts_with("xor "), "{table}");
+    assert!(table.contains("not applicable: byweight"));
+    let list = json(&["compare", "cube:10", "torus:32x32", "--format", "json"]);
+    let rows = list.as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["method"].as_str().unwrap()).collect();
+    assert_eq!(names, ["standard", "xor", "gray", "identity"]);
+    let flagged: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["best_cc_time"] == Value::Bool(true))
+        .map(|r| r["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(flagged, ["xor"]);
+    assert_eq!(rows[1]["cc_time"]["time"].as_f64(), Some(46.0));
+    assert_eq!(rows[0]["cc_time"]["time"].as_f64(), Some(62.0));
+    let csv = ok(&["compare", "cube:10", "torus:32x32", "--format", "csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("guest,host,method,") && lines[0].ends_with(",best_cc_time"));
+    assert_eq!(lines.len(), 5);
+    assert!(lines[2].starts_with("cube:10,torus:32x32,xor,") && lines[2].ends_with(",true"));
+}
+
+#[test]
+fn metrics_json_has_the_stable_keys() {
+    let m = json(&[
+        "metrics", "cube:4", "ring:16", "-m", "gray", "--format", "json",
+    ]);
+    for key in [
+        "guest",
+        "host",
+        "method",
+        "guest_nodes",
+        "host_nodes",
+        "guest_edges",
+        "load_factor",
+        "expansion",
+        "dilation",
+        "constant_distance",
+        "distances",
+        "average_distance",
+        "cc_time",
+        "per_dimension",
+    ] {
+        assert!(m.get(key).is_some(), "missing {key}");
+    }
+    for key in ["max", "average", "total", "spectrum"] {
+        assert!(m["dilation"].get(key).is_some(), "missing dilation.{key}");
+    }
+    for key in ["ta", "tc", "time", "waiting"] {
+        assert!(m["cc_time"].get(key).is_some(), "missing cc_time.{key}");
+    }
+    let spectrum: u64 = m["dilation"]["spectrum"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(spectrum, 32);
+    assert_eq!(m["constant_distance"], Value::Bool(false));
+    assert!(m["distances"].is_null() && m["average_distance"].is_null());
+    let e = json(&[
+        "embed",
+        "torus:4x2",
+        "cube:3",
+        "-m",
+        "gray",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(e["coords"][3], serde_json::json!([0, 1, 0]));
+    let methods = json(&["methods", "--format", "json"]);
+    assert_eq!(methods.as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["metrics", "hypercube:4", "ring:16", "-m", "xor"], "unknown topology kind 'hypercube'"),
+        (&["metrics", "cube:4", "ring:0", "-m", "xor"], "at least 2 nodes"),
+        (&["metrics", "cube:4", "ring:1", "-m", "xor"], "at least 2 nodes"),
+        (&["metrics", "cube:0", "ring:1", "-m", "xor"], "at least one dimension"),
+        (&["metrics", "cube:41", "ring:2^41", "-m", "xor"], "up to cube:40"),
+        (&["metrics", "cube:4", "torus:4x0", "-m", "xor"], "axis 2 is 0"),
+        (&["metrics", "cube:6", "torus:8x4", "-m", "xor"], "cube:6 has 64 nodes but torus:8x4 has 32; the methods here are one-to-one, so try torus:8x8"),
+        (&["compare", "cube:6", "ring:60"], "try ring:64"),
+        (&["metrics", "cube:10", "torus:32x32", "-m", "byweight"], "methods that apply: standard, xor, gray, identity"),
+        (&["metrics", "cube:10", "mesh:32x32", "-m", "xor"], "methods that apply: standard, gray, identity"),
+        (&["metrics", "cube:1", "ring:2", "-m", "xor"], "needs D >= 2"),
+        (&["embed", "mesh:3x6", "ring:18", "-m", "gray"], "one side must be a hypercube"),
+        (&["embed", "mesh:6x6", "cube:5", "-m", "gray"], "mesh:6x6 has 36 nodes but cube:5 has 32"),
+        (&["embed", "cube:4", "ring:16", "-m", "snake"], "unknown method 'snake'; known methods: standard, xor, byweight, gray, identity"),
+        (&["metrics", "cube:4", "ring:16", "-m", "xor", "--ta", "-1"], "--ta must be a finite number >= 0"),
+        (&["embed", "cube:4", "cube:4", "-m", "identity", "--format", "layout"], "--format layout draws ring, line, torus and mesh hosts"),
+        (&["dilations", "ring:16", "cube:4", "-m", "gray"], "hypercube guests"),
+        (&["metrics", "graph:/no/such/file.txt", "ring:4", "-m", "identity"], "cannot read"),
+    ];
+    for (args, says) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    // Usage errors come from clap, also with exit code 2.
+    let (code, _, err) = run(&["metrics", "cube:4", "ring:16", "-m", "xor", "--tc", "fast"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, _) = run(&["metrics", "cube:4"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn help_explains_the_specs() {
+    let help = ok(&["--help"]);
+    assert!(help.contains("cube:D") && help.contains("first axis fastest"));
+    let help = ok(&["metrics", "--help"]);
+    assert!(help.contains("--ta") && help.contains("T_c"));
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_topoembed"))
+        .args(["embed", "cube:20", "ring:2^20", "-m", "xor"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
