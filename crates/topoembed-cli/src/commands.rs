@@ -16,8 +16,11 @@ use crate::{render, Failure};
 
 type Out<'a> = &'a mut dyn Write;
 
+/// A guest and its host.
+type Topologies = (Box<dyn Topology>, Box<dyn Topology>);
+
 /// Parses both specs and checks the pair can be embedded one-to-one.
-fn topologies(pair: &Pair) -> Result<(Box<dyn Topology>, Box<dyn Topology>), Failure> {
+fn topologies(pair: &Pair) -> Result<Topologies, Failure> {
     let guest = topology::parse(&pair.guest)?;
     let host = topology::parse(&pair.host)?;
     if guest.node_count() != host.node_count() {
@@ -90,51 +93,9 @@ pub fn dilations(pair: &Pair, method: &str, format: Format, out: Out) -> Result<
         .into());
     };
     let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
-    let row = |n: u64| metrics::cube_dilations(dim, embedding.as_ref(), host.as_ref(), n);
-    let names: Vec<String> = (0..dim).map(|i| format!("D_{i}")).collect();
-    match format {
-        Format::Json => {
-            let q = |s: String| serde_json::to_string(&s).unwrap_or_default();
-            write!(
-                out,
-                "{{\"guest\":{},\"host\":{},\"method\":{},\"dilations\":[",
-                q(guest.spec().to_string()),
-                q(host.spec().to_string()),
-                q(embedding.method().to_string())
-            )?;
-            for n in 0..guest.node_count() {
-                let cells: Vec<String> = row(n).iter().map(u64::to_string).collect();
-                write!(out, "{}[{}]", if n > 0 { "," } else { "" }, cells.join(","))?;
-            }
-            writeln!(out, "]}}")?;
-        }
-        Format::Csv => {
-            writeln!(out, "node,{}", names.join(","))?;
-            for n in 0..guest.node_count() {
-                let cells: Vec<String> = row(n).iter().map(u64::to_string).collect();
-                writeln!(out, "{n},{}", cells.join(","))?;
-            }
-        }
-        Format::Table => {
-            writeln!(
-                out,
-                "# {}: {} -> {}",
-                embedding.method(),
-                guest.spec(),
-                host.spec()
-            )?;
-            let mut header = vec!["node".to_string()];
-            header.extend(names);
-            let mut t = Table::new(&header);
-            for n in 0..guest.node_count() {
-                let mut cells = vec![n.to_string()];
-                cells.extend(row(n).iter().map(u64::to_string));
-                t.row(cells);
-            }
-            t.write(out)?;
-        }
-    }
-    Ok(())
+    let (g, h, e) = (guest.as_ref(), host.as_ref(), embedding.as_ref());
+    let rows = (0..g.node_count()).map(|n| metrics::cube_dilations(dim, e, h, n));
+    render::dilations(g, h, e, dim, rows, format, out)
 }
 
 /// Measures one embedding with a progress bar on a terminal.

@@ -7,7 +7,7 @@ use topoembed::metrics::Metrics;
 use topoembed::spec::Spec;
 use topoembed::topology::Topology;
 
-use crate::cli::Costs;
+use crate::cli::{Costs, Format};
 use crate::table::{num, Table};
 use crate::Failure;
 
@@ -62,6 +62,24 @@ pub fn embed_csv(
     Ok(())
 }
 
+/// Opens a streamed JSON object: `{"guest":..,"host":..,"method":..,"KEY":[`.
+fn json_open(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    key: &str,
+    out: Out,
+) -> io::Result<()> {
+    let q = |s: String| serde_json::to_string(&s).unwrap_or_default();
+    write!(
+        out,
+        "{{\"guest\":{},\"host\":{},\"method\":{},\"{key}\":[",
+        q(g.spec().to_string()),
+        q(h.spec().to_string()),
+        q(e.method().to_string())
+    )
+}
+
 /// `{guest, host, method, map, coords}`, streamed: the map of a large guest is
 /// never held in memory.
 pub fn embed_json(
@@ -70,14 +88,7 @@ pub fn embed_json(
     e: &dyn Embedding,
     out: Out,
 ) -> Result<(), Failure> {
-    let q = |s: String| serde_json::to_string(&s).unwrap_or_default();
-    write!(
-        out,
-        "{{\"guest\":{},\"host\":{},\"method\":{},\"map\":[",
-        q(g.spec().to_string()),
-        q(h.spec().to_string()),
-        q(e.method().to_string())
-    )?;
+    json_open(g, h, e, "map", out)?;
     for n in 0..g.node_count() {
         write!(out, "{}{}", if n > 0 { "," } else { "" }, e.map(n))?;
     }
@@ -146,6 +157,54 @@ pub fn embed_layout(
                 .map(|c| format!("{:>width$}", label(s * cols * rows + r * cols + c)))
                 .collect();
             writeln!(out, "{}", line.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+/// D_i(n) rows of a cube guest (figure 4a of the xor paper), streamed.
+pub fn dilations(
+    g: &dyn Topology,
+    h: &dyn Topology,
+    e: &dyn Embedding,
+    dim: u32,
+    rows: impl Iterator<Item = Vec<u64>>,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let cells =
+        |row: &[u64], sep: &str| row.iter().map(u64::to_string).collect::<Vec<_>>().join(sep);
+    let names: Vec<String> = (0..dim).map(|i| format!("D_{i}")).collect();
+    match format {
+        Format::Json => {
+            json_open(g, h, e, "dilations", out)?;
+            for (n, row) in rows.enumerate() {
+                write!(
+                    out,
+                    "{}[{}]",
+                    if n > 0 { "," } else { "" },
+                    cells(&row, ",")
+                )?;
+            }
+            writeln!(out, "]}}")?;
+        }
+        Format::Csv => {
+            writeln!(out, "node,{}", names.join(","))?;
+            for (n, row) in rows.enumerate() {
+                writeln!(out, "{n},{}", cells(&row, ","))?;
+            }
+        }
+        Format::Table => {
+            writeln!(out, "# {}: {} -> {}", e.method(), g.spec(), h.spec())?;
+            let mut header = vec!["node".to_string()];
+            header.extend(names);
+            let mut t = Table::new(&header);
+            for (n, row) in rows.enumerate() {
+                let mut line = vec![n.to_string()];
+                line.extend(row.iter().map(u64::to_string));
+                t.row(line);
+            }
+            t.write(out)?;
         }
     }
     Ok(())

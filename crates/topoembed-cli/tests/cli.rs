@@ -226,6 +226,8 @@ fn xor_average_distance_on_rings_and_square_tori() {
 }
 
 #[test]
+// Binary literals are grouped by mesh axis, as the notes write them.
+#[allow(clippy::unusual_byte_groupings)]
 fn lecture_notes_gray_tables_and_the_5_2_3_1_7_example() {
     // Ring of 8 in a 3-cube: ring node 4 -> processor 6 (binary 100 -> Gray 110).
     assert_eq!(

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Times the CLI end to end on the issue's large cases: median wall time of
+# RUNS runs (default 5) and peak memory. Usage: bench/large.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+cargo build --release -q -p topoembed-cli
+bin=target/release/topoembed
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+
+# median_time RUNS ARGS...: prints "median_s max_rss_MiB"
+median_time() {
+  local n=$1; shift
+  local times=() rss=0
+  for _ in $(seq "$n"); do
+    local line
+    line=$( { /usr/bin/time -f '%e %M' "$bin" "$@" --format csv >/dev/null; } 2>&1 | tail -1)
+    times+=("${line% *}")
+    local r=${line#* }; (( r > rss )) && rss=$r
+  done
+  local median
+  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
+  echo "$median $((rss / 1024))"
+}
+
+report() {
+  local n=$1; shift
+  read -r t m < <(median_time "$n" "$@")
+  printf '%-62s median %7.2f s of %d  peak %5d MiB\n' "$*" "$t" "$n" "$m"
+}
+
+report "$runs" metrics cube:26 torus:8192x8192 --method xor
+report "$runs" metrics cube:24 torus:4096x4096 --method xor
+report "$runs" metrics cube:26 ring:2^26 --method xor
+report 1 metrics cube:26 ring:2^26 --method byweight
+report 1 metrics cube:30 torus:32768x32768 --method xor
