@@ -109,8 +109,8 @@ pub fn cc_recurrence(
     progress: Option<&Progress>,
 ) -> Result<Recurrence> {
     let nodes = 1u64 << dim;
-    // No path is longer than d hops of at most the host diameter each.
-    let bound = u64::from(dim).saturating_mul(host.diameter());
+    // No chain is longer than d messages of at most the longest distance each.
+    let bound = u64::from(dim).saturating_mul(host.distance_bound());
     let narrow = bound <= u64::from(u32::MAX);
     let bytes = nodes * if narrow { 4 } else { 8 };
     if bytes > RECURRENCE_MEMORY_LIMIT {

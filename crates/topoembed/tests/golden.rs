@@ -5,21 +5,26 @@ use topoembed::metrics::{self, Metrics, Options};
 use topoembed::model::{self, CcTime};
 use topoembed::topology::{self, Topology};
 
-fn measure(guest: &str, host: &str, method: &str, ta: f64, tc: f64) -> Metrics {
+fn try_measure(
+    guest: &str,
+    host: &str,
+    method: &str,
+    ta: f64,
+    tc: f64,
+) -> topoembed::Result<Metrics> {
     let g = topology::parse(guest).unwrap();
     let h = topology::parse(host).unwrap();
     let e = embed::build(method, g.as_ref(), h.as_ref()).unwrap();
-    metrics::measure(
-        g.as_ref(),
-        h.as_ref(),
-        e.as_ref(),
-        &Options {
-            ta,
-            tc,
-            progress: None,
-        },
-    )
-    .unwrap()
+    let options = Options {
+        ta,
+        tc,
+        progress: None,
+    };
+    metrics::measure(g.as_ref(), h.as_ref(), e.as_ref(), &options)
+}
+
+fn measure(guest: &str, host: &str, method: &str, ta: f64, tc: f64) -> Metrics {
+    try_measure(guest, host, method, ta, tc).unwrap()
 }
 
 /// Largest d streamed by default; `TOPOEMBED_FULL_GOLDEN=1` (set by .ci/run)
@@ -230,23 +235,38 @@ fn recurrence_at_larger_sizes() {
 
 #[test]
 fn cost_constants_are_checked() {
-    let g = topology::parse("cube:3").unwrap();
-    let h = topology::parse("ring:8").unwrap();
-    let e = embed::build("xor", g.as_ref(), h.as_ref()).unwrap();
     for (ta, tc) in [(-1.0, 1.0), (0.0, f64::NAN), (f64::INFINITY, 1.0)] {
-        let err = metrics::measure(
-            g.as_ref(),
-            h.as_ref(),
-            e.as_ref(),
-            &Options {
-                ta,
-                tc,
-                progress: None,
-            },
-        );
-        assert!(err
-            .unwrap_err()
-            .to_string()
-            .contains("must be a finite number >= 0"));
+        let err = try_measure("cube:3", "ring:8", "xor", ta, tc).unwrap_err();
+        assert!(err.to_string().contains("must be a finite number >= 0"));
     }
+}
+
+/// A stored graph goes through the same metrics and recurrence: a path whose
+/// position p holds graph node btog(p), with `identity`, is exactly `gray`
+/// (guest n at position gtob(n)) on line:64.
+#[test]
+fn stored_graph_hosts_measure_like_their_implicit_twins() {
+    let path = std::env::temp_dir().join(format!("topoembed-gray-path-{}.txt", std::process::id()));
+    let edges: String = (0..63u64)
+        .map(|p| {
+            format!(
+                "{} {}\n",
+                topoembed::bits::btog(p),
+                topoembed::bits::btog(p + 1)
+            )
+        })
+        .collect();
+    std::fs::write(&path, edges).unwrap();
+    let stored = measure(
+        "cube:6",
+        &format!("graph:{}", path.display()),
+        "identity",
+        1.0,
+        2.0,
+    );
+    let implicit = measure("cube:6", "line:64", "gray", 1.0, 2.0);
+    assert_eq!(stored.dilation, implicit.dilation);
+    assert_eq!(stored.per_dimension, implicit.per_dimension);
+    assert_eq!(stored.cc_time, implicit.cc_time);
+    assert_eq!(stored.cc_time.unwrap().computed_by, "recurrence");
 }

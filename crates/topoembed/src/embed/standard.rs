@@ -3,7 +3,7 @@
 //! p_i = (n mod prod_{j<=i} k_j) div prod_{j<i} k_j — the mixed-radix digits
 //! of n. With DESIGN.md's numbering (first axis fastest) that node is n itself.
 
-use super::{same_node_count, Embedding, Identity, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable};
 use crate::spec::Spec;
 use crate::topology::Topology;
 
@@ -36,7 +36,7 @@ impl Embedding for Standard {
         "standard"
     }
     fn map(&self, guest: u64) -> u64 {
-        Identity.map(guest)
+        guest
     }
     fn inverse(&self, host: u64) -> Option<u64> {
         Some(host)

@@ -183,6 +183,11 @@ impl Topology for Graph {
             .max()
             .map_or(0, u64::from)
     }
+    /// A simple path visits each node once, so no distance exceeds nodes - 1
+    /// (the exact diameter costs a BFS from every node).
+    fn distance_bound(&self) -> u64 {
+        self.node_count().saturating_sub(1)
+    }
     /// BFS from `a`, cached per thread for the next query from the same node.
     /// Unreachable pairs give `u64::MAX`.
     fn distance(&self, a: u64, b: u64) -> u64 {

@@ -32,6 +32,11 @@ pub trait Topology: Send + Sync {
     fn edge_count(&self) -> u64;
     /// Largest distance between two nodes.
     fn diameter(&self) -> u64;
+    /// An upper bound on every distance, cheap to compute (sizes counters).
+    /// Implicit topologies return their diameter.
+    fn distance_bound(&self) -> u64 {
+        self.diameter()
+    }
     /// Length of a shortest path between `a` and `b`.
     fn distance(&self, a: u64, b: u64) -> u64;
     /// `out[k] = distance(a[k], b[k])`. Implementations get a monomorphised
