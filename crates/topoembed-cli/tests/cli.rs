@@ -57,26 +57,21 @@ fn figure_6_xor_of_cube_6_on_torus_8x8() {
         [32, 33, 34, 35, 38, 39, 36, 37],
         [40, 41, 42, 43, 46, 47, 44, 45],
     ];
-    let rows = layout(&[
-        "embed",
-        "cube:6",
-        "torus:8x8",
-        "--method",
-        "xor",
-        "--format",
-        "layout",
-    ]);
+    let fig6 = |format: &'static str| {
+        [
+            "embed",
+            "cube:6",
+            "torus:8x8",
+            "--method",
+            "xor",
+            "--format",
+            format,
+        ]
+    };
+    let rows = layout(&fig6("layout"));
     assert_eq!(rows, figure.map(|r| r.to_vec()).to_vec());
     // The same from the JSON map: rows are m_2, columns m_1 (seeds' errata).
-    let v = json(&[
-        "embed",
-        "cube:6",
-        "torus:8x8",
-        "--method",
-        "xor",
-        "--format",
-        "json",
-    ]);
+    let v = json(&fig6("json"));
     for (n, c) in v["coords"].as_array().unwrap().iter().enumerate() {
         let (m1, m2) = (
             c[0].as_u64().unwrap() as usize,

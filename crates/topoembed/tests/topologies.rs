@@ -108,6 +108,11 @@ fn coordinates_follow_the_numbering_of_design_md() {
     // (i1, .., i5) has index i1 + 8*(i2 + 4*(i3 + 16*(i4 + 2*i5))).
     let index = 5 + 8 * (2 + 4 * (3 + 16 * (1 + 2 * 7)));
     assert_eq!(t.coords(index), vec![5, 2, 3, 1, 7]);
+    let grid = topoembed::topology::Grid::new("mesh:8x4x16x2x8".parse().unwrap());
+    assert_eq!(grid.index(&[5, 2, 3, 1, 7]), index);
+    for v in (0..grid.node_count()).step_by(97) {
+        assert_eq!(grid.index(&grid.coords(v)), v);
+    }
     let cube = topology::parse("cube:4").unwrap();
     assert_eq!(cube.coords(0b0110), vec![0, 1, 1, 0]);
     let tree = topology::parse("bintree:8").unwrap();
