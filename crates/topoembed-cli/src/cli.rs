@@ -49,7 +49,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Measure one embedding: load, dilation and its spectrum, distances D_i, CC time.
+    /// Measure one embedding: load, dilation and its spectrum, distances D_i, CC time,
+    /// congestion and node loads under the host's routing model.
     #[command(after_help = SPECS)]
     Metrics {
         #[command(flatten)]
@@ -59,6 +60,8 @@ pub enum Command {
         method: String,
         #[command(flatten)]
         costs: Costs,
+        #[command(flatten)]
+        routing: Routing,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -69,6 +72,8 @@ pub enum Command {
         pair: Pair,
         #[command(flatten)]
         costs: Costs,
+        #[command(flatten)]
+        routing: Routing,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -92,6 +97,28 @@ pub struct Costs {
     /// T_c: cost of sending a message over one link.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub tc: f64,
+}
+
+/// How guest edges are routed for congestion and node load.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct Routing {
+    /// Ring direction when both ways round are equally short (the destination
+    /// exactly half way, as for the standard embedding's last dimension on a
+    /// ring). Routes run from the lower-numbered guest node of each edge.
+    #[arg(long, value_enum, default_value_t = Ties::Increasing)]
+    pub ties: Ties,
+    /// Skip routing: no congestion, link or node loads (saves their memory,
+    /// about 4 bytes x host nodes x (axes + 1) per thread on grids).
+    #[arg(long)]
+    pub no_traffic: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Ties {
+    /// Toward increasing coordinate.
+    Increasing,
+    /// Toward decreasing coordinate.
+    Decreasing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

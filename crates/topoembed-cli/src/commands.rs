@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use topoembed::embed::{self, Embedding, METHODS};
 use topoembed::metrics::{self, Metrics, Options};
+use topoembed::routing::TieRule;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::{Error, Progress};
 
-use crate::cli::{Costs, EmbedFormat, Format, Pair};
+use crate::cli::{Costs, EmbedFormat, Format, Pair, Routing, Ties};
 use crate::progress::Bar;
 use crate::table::Table;
 use crate::{render, Failure};
@@ -104,6 +105,7 @@ fn measure(
     host: &dyn Topology,
     embedding: &dyn Embedding,
     costs: Costs,
+    routing: Routing,
     show_progress: bool,
 ) -> Result<Metrics, Error> {
     let progress = Arc::new(Progress::new());
@@ -113,6 +115,14 @@ fn measure(
         ta: costs.ta,
         tc: costs.tc,
         progress: Some(&progress),
+        routing: if routing.no_traffic {
+            metrics::Routing::Off
+        } else {
+            metrics::Routing::Model(match routing.ties {
+                Ties::Increasing => TieRule::Increasing,
+                Ties::Decreasing => TieRule::Decreasing,
+            })
+        },
     };
     metrics::measure(guest, host, embedding, &options)
 }
@@ -121,6 +131,7 @@ pub fn metrics(
     pair: &Pair,
     method: &str,
     costs: Costs,
+    routing: Routing,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -132,6 +143,7 @@ pub fn metrics(
         host.as_ref(),
         embedding.as_ref(),
         costs,
+        routing,
         format == Format::Table,
     )?;
     match format {
@@ -148,7 +160,13 @@ pub fn metrics(
     Ok(())
 }
 
-pub fn compare(pair: &Pair, costs: Costs, format: Format, out: Out) -> Result<(), Failure> {
+pub fn compare(
+    pair: &Pair,
+    costs: Costs,
+    routing: Routing,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
     topoembed::model::check_costs(costs.ta, costs.tc)?;
     let (guest, host) = topologies(pair)?;
     let (g, h) = (guest.as_ref(), host.as_ref());
@@ -156,7 +174,14 @@ pub fn compare(pair: &Pair, costs: Costs, format: Format, out: Out) -> Result<()
     let mut skipped = Vec::new();
     for m in METHODS {
         match (m.build)(g, h) {
-            Ok(e) => results.push(measure(g, h, e.as_ref(), costs, format == Format::Table)?),
+            Ok(e) => results.push(measure(
+                g,
+                h,
+                e.as_ref(),
+                costs,
+                routing,
+                format == Format::Table,
+            )?),
             Err(reason) => skipped.push((m.name, reason)),
         }
     }

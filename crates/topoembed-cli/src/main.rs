@@ -55,13 +55,15 @@ fn main() -> ExitCode {
             pair,
             method,
             costs,
+            routing,
             format,
-        } => commands::metrics(&pair, &method, costs, format, &mut out),
+        } => commands::metrics(&pair, &method, costs, routing, format, &mut out),
         Command::Compare {
             pair,
             costs,
+            routing,
             format,
-        } => commands::compare(&pair, costs, format, &mut out),
+        } => commands::compare(&pair, costs, routing, format, &mut out),
     };
     let result = result.and_then(|()| out.flush().map_err(Failure::Io));
     match result {

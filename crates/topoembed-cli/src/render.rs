@@ -242,6 +242,20 @@ fn spectrum_summary(m: &Metrics) -> String {
     )
 }
 
+/// `load:links` pairs, shortened like the spectrum when there are many.
+fn histogram_summary(h: &std::collections::BTreeMap<u64, u64>) -> String {
+    let pairs: Vec<String> = h.iter().map(|(l, c)| format!("{l}:{c}")).collect();
+    if pairs.len() <= 12 {
+        return pairs.join(" ");
+    }
+    format!(
+        "{} .. {} ({} distinct loads; full histogram in --format json)",
+        pairs[..6].join(" "),
+        pairs[pairs.len() - 3..].join(" "),
+        pairs.len()
+    )
+}
+
 fn list_text(v: &[u64]) -> String {
     v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
 }
@@ -286,6 +300,43 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
             ),
         );
         row("waiting (all processes)", num(cc.waiting));
+    }
+    if let Some(c) = &m.congestion {
+        row("congestion", c.max.to_string());
+        row("link load average", num(c.average));
+        row("link loads (load:links)", histogram_summary(&c.histogram));
+    }
+    if let Some(axes) = &m.link_load {
+        for a in axes {
+            row(
+                &format!("link load axis {}", a.axis),
+                format!("max {} min {} average {}", a.max, a.min, num(a.average)),
+            );
+        }
+    }
+    if let Some(l) = &m.node_load {
+        row(
+            "node load (through)",
+            format!("max {} min {} average {}", l.max, l.min, num(l.average)),
+        );
+    }
+    if let Some(l) = &m.node_traffic {
+        row(
+            "node traffic (+ends)",
+            format!("max {} min {} average {}", l.max, l.min, num(l.average)),
+        );
+    }
+    if let Some(s) = &m.slowdown {
+        row(
+            "slowdown",
+            format!(
+                "computation x{} (load factor), communication x{} (congestion x dilation)",
+                s.computation, s.communication
+            ),
+        );
+    }
+    if let Some(r) = &m.routing {
+        row("routing", r.clone());
     }
     // The header row is blank: skip it by writing into a buffer.
     let mut buf = Vec::new();
@@ -356,6 +407,8 @@ pub fn compare_table(
         "D_a",
         "CC time",
         "waiting",
+        "congestion",
+        "node load",
         "",
     ]);
     for (k, m) in results.iter().enumerate() {
@@ -371,6 +424,12 @@ pub fn compare_table(
             opt(m.average_distance),
             opt(m.cc_time.as_ref().map(|c| c.time)),
             opt(m.cc_time.as_ref().map(|c| c.waiting)),
+            m.congestion
+                .as_ref()
+                .map_or("-".into(), |c| c.max.to_string()),
+            m.node_load
+                .as_ref()
+                .map_or("-".into(), |l| format!("{}..{}", l.min, l.max)),
             if best.contains(&k) {
                 "<- best CC time".into()
             } else {
@@ -393,7 +452,8 @@ pub fn compare_table(
 pub const CSV_HEADER: &str =
     "guest,host,method,guest_nodes,host_nodes,guest_edges,load_factor,expansion,\
 dilation_max,dilation_average,dilation_total,spectrum,constant_distance,distances,average_distance,\
-cc_ta,cc_tc,cc_time,cc_waiting";
+cc_ta,cc_tc,cc_time,cc_waiting,congestion,link_load_average,node_load_max,node_load_min,\
+node_load_average,node_traffic_max,node_traffic_min,node_traffic_average";
 
 /// One CSV row of the metrics (spectrum as `dil:count` pairs separated by spaces).
 pub fn csv_row(m: &Metrics) -> String {
@@ -419,6 +479,14 @@ pub fn csv_row(m: &Metrics) -> String {
         opt(cc.map(|c| c.tc.to_string())),
         opt(cc.map(|c| c.time.to_string())),
         opt(cc.map(|c| c.waiting.to_string())),
+        opt(m.congestion.as_ref().map(|c| c.max.to_string())),
+        opt(m.congestion.as_ref().map(|c| c.average.to_string())),
+        opt(m.node_load.map(|l| l.max.to_string())),
+        opt(m.node_load.map(|l| l.min.to_string())),
+        opt(m.node_load.map(|l| l.average.to_string())),
+        opt(m.node_traffic.map(|l| l.max.to_string())),
+        opt(m.node_traffic.map(|l| l.min.to_string())),
+        opt(m.node_traffic.map(|l| l.average.to_string())),
     ]
     .map(|f| csv_field(&f))
     .join(",")

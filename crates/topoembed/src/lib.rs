@@ -9,6 +9,8 @@
 //! * [`embed`]: the methods (standard, xor, byweight, gray, identity) and their registry.
 //! * [`metrics`]: dilation, spectrum, load, per-dimension distances, streamed in parallel.
 //! * [`model`]: the CC-time model of compute-and-communicate d-cube algorithms.
+//! * [`routing`]: routing models and the [`routing::Route`] trait.
+//! * [`traffic`]: congestion, link load and node load of routed guest edges.
 //!
 //! The library computes and returns; it never prints or exits.
 //!
@@ -28,8 +30,10 @@ mod error;
 pub mod metrics;
 pub mod model;
 mod progress;
+pub mod routing;
 pub mod spec;
 pub mod topology;
+pub mod traffic;
 
 pub use error::{Error, Result};
 pub use progress::Progress;

@@ -25,11 +25,13 @@ use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::model::{self, CcTime};
 use crate::progress::{self, Progress};
+use crate::routing::{HostRoute, Route, TieRule};
 use crate::spec::Spec;
 use crate::topology::{EdgeBuffer, Topology};
+use crate::traffic::{self, AxisLoad, Congestion, LoadStats};
 
 /// Guest nodes whose edges are mapped and measured per virtual call.
-const NODES_PER_BATCH: u64 = 1 << 10;
+pub(crate) const NODES_PER_BATCH: u64 = 1 << 10;
 /// Guest nodes checked per virtual call.
 const BATCH: usize = 1 << 12;
 /// Dilations below this are counted in an array, larger ones in a hash map.
@@ -44,6 +46,39 @@ pub struct Options<'a> {
     pub tc: f64,
     /// Counter for a progress display (units: guest edges, then recurrence pairs).
     pub progress: Option<&'a Progress>,
+    /// How guest edges are routed for congestion and node load.
+    pub routing: Routing<'a>,
+}
+
+/// Which routing the traffic metrics (congestion, node load) use.
+#[derive(Clone, Copy)]
+pub enum Routing<'a> {
+    /// Skip the traffic metrics.
+    Off,
+    /// The host family's own model ([`crate::topology::Topology::route`]).
+    Model(TieRule),
+    /// A caller's model.
+    Custom(&'a dyn Route),
+}
+
+impl std::fmt::Debug for Routing<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Routing::Off => f.write_str("Off"),
+            Routing::Model(t) => write!(f, "Model({t})"),
+            Routing::Custom(r) => write!(f, "Custom({})", r.describe()),
+        }
+    }
+}
+
+/// The two slowdown factors of the lecture notes' rule of thumb (§2):
+/// computation slows by the load factor, communication by congestion x dilation.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct Slowdown {
+    /// Load factor.
+    pub computation: u64,
+    /// Congestion x dilation.
+    pub communication: u64,
 }
 
 impl Default for Options<'_> {
@@ -53,6 +88,7 @@ impl Default for Options<'_> {
             ta: 0.0,
             tc: 1.0,
             progress: None,
+            routing: Routing::Model(TieRule::Increasing),
         }
     }
 }
@@ -114,6 +150,18 @@ pub struct Metrics {
     pub average_distance: Option<f64>,
     /// CC time (cube guests).
     pub cc_time: Option<CcTime>,
+    /// The routing model behind the traffic metrics.
+    pub routing: Option<String>,
+    /// Link loads: congestion = most guest edges routed over one host link.
+    pub congestion: Option<Congestion>,
+    /// Grid hosts: link loads per host axis.
+    pub link_load: Option<Vec<AxisLoad>>,
+    /// Routes passing through each host node, ends not counted (journal §4.5).
+    pub node_load: Option<LoadStats>,
+    /// Routes through, from or to each host node.
+    pub node_traffic: Option<LoadStats>,
+    /// Load factor and congestion x dilation.
+    pub slowdown: Option<Slowdown>,
     /// What could not be computed, and why.
     pub notes: Vec<String>,
 }
@@ -287,7 +335,51 @@ pub fn measure(
     } else {
         u64::from(nodes > 0)
     };
-    Ok(summarise(guest, host, embedding, acc, load_factor, options))
+    let mut metrics = summarise(guest, host, embedding, acc, load_factor, options);
+    add_traffic(&mut metrics, guest, host, embedding, options)?;
+    Ok(metrics)
+}
+
+/// Routes the guest edges (unless routing is off) and records congestion,
+/// link and node loads and the slowdown factors; sizes beyond the counters'
+/// limits leave a note instead.
+fn add_traffic(
+    metrics: &mut Metrics,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    options: &Options,
+) -> Result<()> {
+    let model;
+    let route: &dyn Route = match options.routing {
+        Routing::Off => return Ok(()),
+        Routing::Model(ties) => {
+            model = HostRoute::new(host, ties);
+            &model
+        }
+        Routing::Custom(route) => route,
+    };
+    match traffic::measure(guest, host, embedding, route, options.progress) {
+        Ok(t) => {
+            metrics.slowdown = Some(Slowdown {
+                computation: metrics.load_factor,
+                communication: t.congestion.max * metrics.dilation.max,
+            });
+            metrics.routing = Some(t.routing);
+            metrics.congestion = Some(t.congestion);
+            metrics.link_load = t.link_load;
+            metrics.node_load = Some(t.node_load);
+            metrics.node_traffic = Some(t.node_traffic);
+            Ok(())
+        }
+        Err(e @ Error::Parameter(_)) => {
+            metrics
+                .notes
+                .push(format!("congestion and node loads not computed: {e}"));
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// D_0(n), .., D_{d-1}(n): the dilation of each dimension's edge at cube node n
@@ -305,7 +397,7 @@ pub fn cube_dilations(
 }
 
 /// Splits `0..nodes` into enough chunks to balance the threads and report progress.
-fn chunks(nodes: u64) -> Vec<Range<u64>> {
+pub(crate) fn chunks(nodes: u64) -> Vec<Range<u64>> {
     let target = (rayon::current_num_threads() as u64 * 64).max(1);
     let size = nodes.div_ceil(target).max(1 << 10);
     (0..nodes.div_ceil(size))
@@ -398,6 +490,12 @@ fn summarise(
         distances: None,
         average_distance: None,
         cc_time: None,
+        routing: None,
+        congestion: None,
+        link_load: None,
+        node_load: None,
+        node_traffic: None,
+        slowdown: None,
         notes: Vec::new(),
     };
     if let Spec::Cube(dim) = *guest.spec() {

@@ -19,6 +19,9 @@ fn try_measure(
         ta,
         tc,
         progress: None,
+        // These cases check dilations and CC times up to 2^30 nodes; the
+        // traffic metrics have tests of their own (traffic.rs, closed_forms.rs).
+        routing: metrics::Routing::Off,
     };
     metrics::measure(g.as_ref(), h.as_ref(), e.as_ref(), &options)
 }

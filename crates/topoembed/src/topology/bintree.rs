@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use super::{EdgeBuffer, Topology};
+use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Complete binary tree; distance goes through the lowest common ancestor.
@@ -77,6 +78,31 @@ impl Topology for BinTree {
     }
     fn edge_classes(&self) -> u32 {
         self.height()
+    }
+    /// The unique path: up from `a` to the lowest common ancestor, down to `b`.
+    /// The deeper end climbs first (`a` on equal depth), so the LCA is
+    /// pushed by `a`'s side exactly once.
+    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
+        let (mut ha, mut hb) = (a + 1, b + 1);
+        let mut down = Vec::new();
+        while ha != hb {
+            if depth(ha) >= depth(hb) {
+                ha >>= 1;
+                path.push(ha - 1);
+            } else {
+                down.push(hb - 1);
+                hb >>= 1;
+            }
+        }
+        path.extend(down.into_iter().rev());
+    }
+    fn link_slots(&self) -> u64 {
+        self.node_count()
+    }
+    /// The child end: every link joins a node to its parent.
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        let (parent, child) = (u.min(v), u.max(v));
+        (child < self.node_count() && child > 0 && (child - 1) / 2 == parent).then_some(child)
     }
     /// A node owns the edges to its children; the class is the parent's level.
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use super::{EdgeBuffer, Topology};
+use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Hypercube of dimension `dim`: 2^dim nodes, distance = Hamming distance.
@@ -51,6 +52,24 @@ impl Topology for Cube {
     }
     fn edge_classes(&self) -> u32 {
         self.dim
+    }
+    /// E-cube routing: flip the differing bits from the lowest up.
+    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
+        let (mut here, mut differ) = (a, a ^ b);
+        while differ != 0 {
+            here ^= differ & differ.wrapping_neg();
+            path.push(here);
+            differ &= differ - 1;
+        }
+    }
+    fn link_slots(&self) -> u64 {
+        u64::from(self.dim) << self.dim
+    }
+    /// `lower end * D + dimension`.
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        let differ = u ^ v;
+        (differ.is_power_of_two() && u.max(v) < self.node_count())
+            .then(|| u.min(v) * u64::from(self.dim) + u64::from(differ.trailing_zeros()))
     }
     /// The edge of dimension i at node u is owned by the end whose bit i is 0.
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {

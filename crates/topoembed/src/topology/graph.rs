@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
+use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Largest stored graph: node ids are kept as `u32`.
@@ -137,6 +138,20 @@ impl Graph {
             .map_err(|e| Error::File(e.to_string()))
     }
 
+    /// Runs `f` on the BFS distances from `source`, computing them only when
+    /// this thread's last query was from another source or graph.
+    fn with_bfs<T>(&self, source: u64, f: impl FnOnce(&[u32]) -> T) -> T {
+        LAST_BFS.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            let hit = matches!(&*cache, Some((id, s, _)) if *id == self.id && *s == source);
+            if !hit {
+                *cache = Some((self.id, source, self.bfs(source)));
+            }
+            let (_, _, dist) = cache.as_ref().expect("filled above");
+            f(dist)
+        })
+    }
+
     fn adjacency_mut(&mut self, v: u64) -> &mut [u32] {
         let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
         &mut self.targets[r]
@@ -191,20 +206,9 @@ impl Topology for Graph {
     /// BFS from `a`, cached per thread for the next query from the same node.
     /// Unreachable pairs give `u64::MAX`.
     fn distance(&self, a: u64, b: u64) -> u64 {
-        LAST_BFS.with(|cell| {
-            let mut cache = cell.borrow_mut();
-            let hit = matches!(&*cache, Some((id, s, _)) if *id == self.id && *s == a);
-            if !hit {
-                *cache = Some((self.id, a, self.bfs(a)));
-            }
-            let d = cache
-                .as_ref()
-                .map_or(u32::MAX, |(_, _, dist)| dist[b as usize]);
-            if d == u32::MAX {
-                u64::MAX
-            } else {
-                u64::from(d)
-            }
+        self.with_bfs(a, |dist| match dist[b as usize] {
+            u32::MAX => u64::MAX,
+            d => u64::from(d),
         })
     }
     fn coords(&self, v: u64) -> Vec<u64> {
@@ -215,6 +219,37 @@ impl Topology for Graph {
     }
     fn edge_classes(&self) -> u32 {
         1
+    }
+    /// From each node, the lowest-numbered neighbour one hop closer to `b`
+    /// (a BFS from `b`, cached per thread like [`Graph::distance`]'s).
+    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
+        self.with_bfs(b, |dist| {
+            let mut here = a;
+            while here != b {
+                let closer = dist[here as usize].wrapping_sub(1);
+                let Some(&next) = self
+                    .adjacency(here)
+                    .iter()
+                    .find(|&&w| dist[w as usize] == closer)
+                else {
+                    return; // unreachable: metrics reject this before routing
+                };
+                here = u64::from(next);
+                path.push(here);
+            }
+        });
+    }
+    fn link_slots(&self) -> u64 {
+        self.targets.len() as u64
+    }
+    /// Position of the higher end in the lower end's sorted adjacency list.
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        let (low, high) = (u.min(v), u.max(v));
+        if high >= self.node_count() {
+            return None;
+        }
+        let pos = self.adjacency(low).binary_search(&(high as u32)).ok()?;
+        Some(self.offsets[low as usize] + pos as u64)
     }
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         for u in nodes {

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::{EdgeBuffer, Topology};
+use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// One axis: its side and, when the side is a power of two, the shift that
@@ -23,6 +24,22 @@ impl Axis {
             None => (x / self.side, x % self.side),
         }
     }
+}
+
+/// One straight part of a dimension-order route: `len` hops along axis
+/// `axis` on the line of nodes `base + t * stride` (t = 0..side), starting at
+/// coordinate `from`. The links used are `first_link .. first_link + len`
+/// taken cyclically, link t joining coordinates t and t + 1 (mod side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Leg {
+    pub axis: usize,
+    pub base: u64,
+    pub side: u64,
+    pub stride: u64,
+    pub first_link: u64,
+    pub from: u64,
+    pub forward: bool,
+    pub len: u64,
 }
 
 /// A torus (wrap-around on every axis) or a mesh (none). Rings and lines are
@@ -82,6 +99,52 @@ impl Grid {
         } else {
             dx
         }
+    }
+
+    /// The legs of the dimension-order route from `a` to `b` (see [`Leg`]),
+    /// axis 1 first, skipping axes where the two agree. On a ring the leg goes
+    /// the shorter way; when both ways have the same length (the destination
+    /// is exactly half way round) `ties` picks the direction.
+    #[inline]
+    pub(crate) fn legs(&self, a: u64, b: u64, ties: TieRule, mut leg: impl FnMut(Leg)) {
+        let (mut here, mut ra, mut rb) = (a, a, b);
+        for (k, axis) in self.axes.iter().enumerate() {
+            let (qa, x) = axis.divmod(ra);
+            let (qb, y) = axis.divmod(rb);
+            ra = qa;
+            rb = qb;
+            if x == y {
+                continue;
+            }
+            let base = here - x * axis.stride;
+            let (forward, len) = if self.wrap && axis.side > 2 {
+                let ahead = if y > x { y - x } else { y + axis.side - x };
+                let back = axis.side - ahead;
+                if ahead < back || (ahead == back && ties == TieRule::Increasing) {
+                    (true, ahead)
+                } else {
+                    (false, back)
+                }
+            } else {
+                (y > x, x.abs_diff(y))
+            };
+            leg(Leg {
+                axis: k,
+                base,
+                side: axis.side,
+                stride: axis.stride,
+                first_link: if forward { x } else { y },
+                from: x,
+                forward,
+                len,
+            });
+            here = base + y * axis.stride;
+        }
+    }
+
+    /// Strides of the axes (axis 1 first): node index step per coordinate step.
+    pub(crate) fn strides(&self) -> Vec<u64> {
+        self.axes.iter().map(|a| a.stride).collect()
     }
 
     /// Node index of coordinates (axis 1 first).
@@ -203,6 +266,47 @@ impl Topology for Grid {
     }
     fn edge_classes(&self) -> u32 {
         self.axes.len() as u32
+    }
+    fn route(&self, a: u64, b: u64, ties: TieRule, path: &mut Vec<u64>) {
+        self.legs(a, b, ties, |leg| {
+            let mut t = leg.from;
+            for _ in 0..leg.len {
+                t = if leg.forward {
+                    (t + 1) % leg.side
+                } else {
+                    (t + leg.side - 1) % leg.side
+                };
+                path.push(leg.base + t * leg.stride);
+            }
+        });
+    }
+    fn link_slots(&self) -> u64 {
+        self.nodes * self.axes.len() as u64
+    }
+    /// `node * axes + axis` where the link joins `node` (coordinate t) and
+    /// coordinate t + 1 (mod side) on that axis.
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        if u.max(v) >= self.nodes || u == v {
+            return None;
+        }
+        let (cu, cv) = (self.coords(u), self.coords(v));
+        let mut differ = (0..self.axes.len()).filter(|&k| cu[k] != cv[k]);
+        let k = differ.next()?;
+        if differ.next().is_some() {
+            return None;
+        }
+        let (x, y, side) = (cu[k], cv[k], self.axes[k].side);
+        let t = if x + 1 == y {
+            x
+        } else if y + 1 == x {
+            y
+        } else if self.wrap && x.min(y) == 0 && x.max(y) == side - 1 {
+            side - 1
+        } else {
+            return None;
+        };
+        let node = u - x * self.axes[k].stride + t * self.axes[k].stride;
+        Some(node * self.axes.len() as u64 + k as u64)
     }
     /// A node owns its +1 edge on each axis and, at coordinate 0 of a torus axis
     /// with side > 2, the wrap-around edge to coordinate K-1.

@@ -15,8 +15,10 @@ pub use bintree::BinTree;
 pub use cube::Cube;
 pub use graph::Graph;
 pub use grid::Grid;
+pub(crate) use grid::Leg;
 
 use crate::error::Result;
+use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// A graph with numbered nodes `0..node_count()`.
@@ -58,6 +60,19 @@ pub trait Topology: Send + Sync {
     /// ranges give disjoint edge sets, which is how metrics split the work
     /// between threads without materialising the graph.
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer);
+    /// Appends to `path` the nodes after `a` on the route of the family's
+    /// routing model from `a` to `b`, ending with `b` (nothing when `a == b`).
+    /// Routes are shortest paths and visit no node twice:
+    /// grids route dimension-order (axis 1 first), the shorter way round each
+    /// ring, `ties` deciding between two equal ways; hypercubes route e-cube
+    /// (lowest differing bit first); trees take the unique path; stored graphs
+    /// step to the lowest-numbered neighbour that is one hop closer.
+    fn route(&self, a: u64, b: u64, ties: TieRule, path: &mut Vec<u64>);
+    /// Size of the link numbering of [`Topology::link_slot`] (at least the edge count).
+    fn link_slots(&self) -> u64;
+    /// A number in `0..link_slots()` for the link between adjacent `u` and `v`,
+    /// the same for both orders; `None` when they are not adjacent.
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64>;
     /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
     fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
         let mut edges = EdgeBuffer::default();

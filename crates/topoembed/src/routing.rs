@@ -1,0 +1,108 @@
+//! Routing models: which host links a guest edge's messages use.
+//!
+//! Every topology family has a deterministic model ([`Topology::route`]):
+//! dimension-order on grids (axis 1 first, the shorter way round each ring),
+//! e-cube on hypercubes (lowest differing bit first), the unique path on trees
+//! and a lowest-numbered shortest path on stored graphs. A guest edge {u, v}
+//! is always routed from its lower-numbered guest node u to v, so a route is
+//! the same whichever end a user thinks of as the sender.
+//!
+//! [`Route`] lets a method or a user supply another model; the traffic
+//! metrics then walk its paths hop by hop instead of using the prefix-sum
+//! shortcut that the built-in grid model allows.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+use crate::topology::Topology;
+
+/// Which way a ring route goes when both ways are equally short (the
+/// destination exactly half way round, as every dimension d-1 edge of the
+/// standard embedding on a ring is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TieRule {
+    /// Toward increasing coordinate (the default).
+    #[default]
+    Increasing,
+    /// Toward decreasing coordinate.
+    Decreasing,
+}
+
+impl fmt::Display for TieRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TieRule::Increasing => "increasing",
+            TieRule::Decreasing => "decreasing",
+        })
+    }
+}
+
+impl FromStr for TieRule {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<TieRule, Error> {
+        match s {
+            "increasing" => Ok(TieRule::Increasing),
+            "decreasing" => Ok(TieRule::Decreasing),
+            _ => Err(Error::Parameter(format!(
+                "unknown tie rule '{s}'; use 'increasing' or 'decreasing'"
+            ))),
+        }
+    }
+}
+
+/// A routing model: the host path between two host nodes.
+pub trait Route: Send + Sync {
+    /// A one-line description shown in the output.
+    fn describe(&self) -> String;
+    /// Appends the nodes after `a` on the route to `b`, ending with `b`
+    /// (nothing when `a == b`). Consecutive nodes must be adjacent in the host
+    /// and no node may appear twice.
+    fn path(&self, a: u64, b: u64, path: &mut Vec<u64>);
+    /// `Some(ties)` when this is the host family's own model
+    /// ([`Topology::route`] with that tie rule), which the traffic metrics
+    /// compute without walking every hop.
+    fn model(&self) -> Option<TieRule> {
+        None
+    }
+}
+
+/// The host family's own routing model (see [`Topology::route`]).
+pub struct HostRoute<'a> {
+    host: &'a dyn Topology,
+    ties: TieRule,
+}
+
+impl<'a> HostRoute<'a> {
+    /// The model of `host` with tie rule `ties` (only grids with an even ring have ties).
+    pub fn new(host: &'a dyn Topology, ties: TieRule) -> HostRoute<'a> {
+        HostRoute { host, ties }
+    }
+}
+
+impl Route for HostRoute<'_> {
+    fn describe(&self) -> String {
+        describe_model(self.host, self.ties)
+    }
+    fn path(&self, a: u64, b: u64, path: &mut Vec<u64>) {
+        self.host.route(a, b, self.ties, path);
+    }
+    fn model(&self) -> Option<TieRule> {
+        Some(self.ties)
+    }
+}
+
+/// How the family's own model routes, in words.
+pub fn describe_model(host: &dyn Topology, ties: TieRule) -> String {
+    match host.spec().grid() {
+        Some((_, true)) => format!(
+            "dimension-order (axis 1 first), shorter way round each ring, ties toward {ties} coordinate"
+        ),
+        Some((_, false)) => "dimension-order (axis 1 first)".to_string(),
+        None => match host.spec() {
+            crate::spec::Spec::Cube(_) => "e-cube (lowest differing bit first)".to_string(),
+            crate::spec::Spec::BinTree(_) => "the unique tree path".to_string(),
+            _ => "shortest path, lowest-numbered next hop".to_string(),
+        },
+    }
+}

@@ -1,0 +1,168 @@
+//! Link and node loads on grid hosts under dimension-order routing, by
+//! difference arrays along the host lines: O(guest edges + host nodes).
+//!
+//! Counter layout: for each axis k an array over host nodes whose entry at
+//! node x is, after the prefix sums, the load of the link from x to its +1
+//! neighbour on axis k (the wrap link at coordinate K-1 of a ring); then one
+//! array of route ends per node.
+
+use rayon::prelude::*;
+
+use super::counters::Replicas;
+use super::{for_mapped_edges, off_host, Summary, Traffic};
+use crate::embed::Embedding;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::routing::TieRule;
+use crate::topology::{Grid, Leg, Topology};
+
+pub(super) fn measure(
+    guest: &dyn Topology,
+    grid: &Grid,
+    embedding: &dyn Embedding,
+    ties: TieRule,
+    progress: Option<&Progress>,
+) -> Result<Traffic> {
+    let n = grid.node_count();
+    let axes = grid.edge_classes() as usize;
+    let replicas = Replicas::new(n * (axes as u64 + 1), "link and node loads")?;
+    let failed = crate::metrics::chunks(guest.node_count())
+        .into_par_iter()
+        .map(|range| {
+            replicas.with(|counters| {
+                let (links, ends) = counters.split_at_mut(axes * n as usize);
+                let mut bad = None;
+                for_mapped_edges(guest, embedding, range, progress, |from, to| {
+                    for (&a, &b) in from.iter().zip(to) {
+                        if a == b {
+                            continue;
+                        }
+                        if a.max(b) >= n {
+                            bad = Some(a.max(b));
+                            continue;
+                        }
+                        ends[a as usize] += 1;
+                        ends[b as usize] += 1;
+                        grid.legs(a, b, ties, |leg| add_leg(links, n, &leg));
+                    }
+                });
+                bad
+            })
+        })
+        .find_any(Option::is_some)
+        .flatten();
+    if let Some(node) = failed {
+        return Err(off_host(grid, node));
+    }
+    let mut counters = replicas.sum();
+    let (links, ends) = counters.split_at_mut(axes * n as usize);
+    let sides = grid.sides();
+    let strides = grid.strides();
+    for (k, array) in links.chunks_mut(n as usize).enumerate() {
+        prefix_along_axis(array, sides[k], strides[k]);
+    }
+    let summary = summarise(grid, links, ends);
+    if summary.load.count != n {
+        return Err(Error::Internal("node loads were not all counted".into()));
+    }
+    Ok(summary.finish(true))
+}
+
+/// Adds one leg's links, `first_link .. first_link + len` cyclically, to the
+/// difference array of its axis: +1 where the run starts, -1 just after it.
+#[inline(always)]
+fn add_leg(links: &mut [u32], n: u64, leg: &Leg) {
+    let array = &mut links[leg.axis * n as usize..][..n as usize];
+    let at = |t: u64| (leg.base + t * leg.stride) as usize;
+    let end = leg.first_link + leg.len;
+    array[at(leg.first_link)] = array[at(leg.first_link)].wrapping_add(1);
+    if end < leg.side {
+        array[at(end)] = array[at(end)].wrapping_sub(1);
+    } else if end > leg.side {
+        // The run wraps past coordinate K-1: it also covers 0 .. end - K.
+        array[at(0)] = array[at(0)].wrapping_add(1);
+        array[at(end - leg.side)] = array[at(end - leg.side)].wrapping_sub(1);
+    }
+}
+
+/// Prefix sums along every line of one axis. The array is `[outer][side][stride]`:
+/// each outer block holds `stride` lines side by side, so summing row t-1 into
+/// row t handles all of them with contiguous, vectorisable loops.
+fn prefix_along_axis(array: &mut [u32], side: u64, stride: u64) {
+    let (side, stride) = (side as usize, stride as usize);
+    let block = side * stride;
+    let rows = |b: &mut [u32], parallel: bool| {
+        for t in 1..side {
+            let (prev, row) = b[(t - 1) * stride..(t + 1) * stride].split_at_mut(stride);
+            let add = |(r, p): (&mut [u32], &[u32])| {
+                for (x, y) in r.iter_mut().zip(p) {
+                    *x = x.wrapping_add(*y);
+                }
+            };
+            if parallel {
+                row.par_chunks_mut(1 << 14)
+                    .zip(prev.par_chunks(1 << 14))
+                    .for_each(add);
+            } else {
+                row.chunks_mut(1 << 14)
+                    .zip(prev.chunks(1 << 14))
+                    .for_each(add);
+            }
+        }
+    };
+    if array.len() / block >= 4 * rayon::current_num_threads() {
+        array.par_chunks_mut(block).for_each(|b| rows(b, false));
+    } else {
+        for b in array.chunks_mut(block) {
+            rows(b, true);
+        }
+    }
+}
+
+/// Link-load and node-load statistics from the summed link loads and ends.
+fn summarise(grid: &Grid, links: &[u32], ends: &[u32]) -> Summary {
+    let n = grid.node_count();
+    let sides = grid.sides();
+    let strides = grid.strides();
+    let axes = sides.len();
+    // A ring of side 2 is one link, like a line of side 2.
+    let ring: Vec<bool> = sides.iter().map(|&s| grid.wraps() && s > 2).collect();
+    crate::metrics::chunks(n)
+        .into_par_iter()
+        .map(|range| {
+            let mut s = Summary::with_axes(axes);
+            let mut coords = grid.coords(range.start);
+            for x in range {
+                let mut incident = 0u64;
+                for k in 0..axes {
+                    let array = &links[k * n as usize..][..n as usize];
+                    let (c, side, stride) = (coords[k], sides[k], strides[k]);
+                    if c + 1 < side || ring[k] {
+                        let load = u64::from(array[x as usize]);
+                        incident += load;
+                        s.links.add(load);
+                        s.axes[k].add(load);
+                        s.histogram.add(load);
+                    }
+                    if c > 0 {
+                        incident += u64::from(array[(x - stride) as usize]);
+                    } else if ring[k] {
+                        incident += u64::from(array[(x + (side - 1) * stride) as usize]);
+                    }
+                }
+                let end = u64::from(ends[x as usize]);
+                s.load.add((incident - end) / 2);
+                s.traffic.add((incident + end) / 2);
+                // Next coordinates, axis 1 fastest.
+                for k in 0..axes {
+                    coords[k] += 1;
+                    if coords[k] < sides[k] {
+                        break;
+                    }
+                    coords[k] = 0;
+                }
+            }
+            s
+        })
+        .reduce(|| Summary::with_axes(axes), Summary::merge)
+}

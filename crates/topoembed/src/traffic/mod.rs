@@ -1,0 +1,280 @@
+//! Congestion, link load and node load: what routing the guest edges does to
+//! the host's links and nodes.
+//!
+//! Every guest edge {u, v} (u < v) is routed from its host node f(u) to f(v)
+//! by a [`Route`]. Then, per the lecture notes on embedding metrics (§2) and
+//! the journal xor paper (§4.5-4.6):
+//! * the *load* of a host link is the number of routes that use it, and the
+//!   **congestion** is the largest link load;
+//! * the **node load** of a host node is the number of routes passing
+//!   *through* it, ends not counted, so Σ node load = Σ (dilation - 1) over
+//!   the guest edges and the average load is that sum / host nodes (§4.6);
+//! * the **node traffic** also counts the routes that start or end there:
+//!   what a node's router handles. Guest edges whose ends share a host node
+//!   use no link and count nowhere.
+//!
+//! On grid hosts with the built-in dimension-order model ([`lines`]) every
+//! route is at most one straight leg per axis, so each leg is two updates of
+//! a difference array along its host line, and one prefix sum per line gives
+//! every link load: O(guest edges + host nodes), never O(Σ dilation). Node
+//! loads then follow from the link loads, because a simple path enters and
+//! leaves each inner node by two of its links and each end by one:
+//! Σ (loads of the links at x) = 2 · load(x) + ends(x).
+//! Any other host or route is walked hop by hop ([`walk`]).
+
+mod counters;
+mod lines;
+mod walk;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::embed::Embedding;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::routing::Route;
+use crate::topology::{Grid, Topology};
+
+/// Link loads over all host links.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Congestion {
+    /// The congestion: most routes over one host link.
+    pub max: u64,
+    /// Mean link load (Σ dilation / host links).
+    pub average: f64,
+    /// Number of host links with each load (idle links under 0).
+    pub histogram: BTreeMap<u64, u64>,
+}
+
+/// Link loads of the links along one grid axis.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AxisLoad {
+    /// Host axis, 1 first.
+    pub axis: u32,
+    /// Most routes over one link of this axis.
+    pub max: u64,
+    /// Fewest routes over one link of this axis.
+    pub min: u64,
+    /// Mean load of this axis's links.
+    pub average: f64,
+}
+
+/// Range of a per-node count over the host nodes.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct LoadStats {
+    /// Largest count on one host node.
+    pub max: u64,
+    /// Smallest count on one host node.
+    pub min: u64,
+    /// Mean over host nodes.
+    pub average: f64,
+}
+
+/// Everything routing says about an embedding.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Traffic {
+    /// The routing model, in words.
+    pub routing: String,
+    /// Link loads and congestion.
+    pub congestion: Congestion,
+    /// Grid hosts: link loads per axis.
+    pub link_load: Option<Vec<AxisLoad>>,
+    /// Routes through each node, ends not counted (journal §4.5).
+    pub node_load: LoadStats,
+    /// Routes through, from or to each node.
+    pub node_traffic: LoadStats,
+}
+
+/// Memory the per-thread counters may take in all.
+const COUNTER_MEMORY: u64 = 8 << 30;
+
+/// Routes every guest edge of `embedding` through `host` by `route` and
+/// measures link and node loads. The embedding must already be known to map
+/// into the host ([`crate::metrics::measure`] checks that first).
+pub fn measure(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    route: &dyn Route,
+    progress: Option<&Progress>,
+) -> Result<Traffic> {
+    // Counters are u32: a link carries at most every guest edge, a node ends
+    // at most two per guest edge.
+    let edges = guest.edge_count();
+    if edges > u64::from(u32::MAX) / 2 {
+        return Err(Error::Parameter(format!(
+            "{} has {edges} edges; link and node loads are counted for at most {}",
+            guest.spec(),
+            u32::MAX / 2
+        )));
+    }
+    if let Some(p) = progress {
+        p.add_total(edges);
+    }
+    let mut traffic = match (route.model(), host.spec().grid()) {
+        (Some(ties), Some(_)) => {
+            let grid = Grid::new(host.spec().clone());
+            lines::measure(guest, &grid, embedding, ties, progress)?
+        }
+        _ => walk::measure(guest, host, embedding, route, progress)?,
+    };
+    traffic.routing = route.describe();
+    Ok(traffic)
+}
+
+/// Running max / min / sum of counts.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    max: u64,
+    min: u64,
+    sum: u128,
+    count: u64,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            max: 0,
+            min: u64::MAX,
+            sum: 0,
+            count: 0,
+        }
+    }
+}
+
+impl Tally {
+    #[inline(always)]
+    fn add(&mut self, x: u64) {
+        self.max = self.max.max(x);
+        self.min = self.min.min(x);
+        self.sum += u128::from(x);
+        self.count += 1;
+    }
+    fn merge(mut self, other: Tally) -> Tally {
+        self.max = self.max.max(other.max);
+        self.min = self.min.min(other.min);
+        self.sum += other.sum;
+        self.count += other.count;
+        self
+    }
+    fn average(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+    fn stats(&self) -> LoadStats {
+        LoadStats {
+            max: self.max,
+            min: if self.count == 0 { 0 } else { self.min },
+            average: self.average(),
+        }
+    }
+}
+
+/// Link-load histogram of one task, merged at the end.
+#[derive(Debug, Default)]
+struct Histogram(rustc_hash::FxHashMap<u64, u64>);
+
+impl Histogram {
+    #[inline(always)]
+    fn add(&mut self, load: u64) {
+        *self.0.entry(load).or_default() += 1;
+    }
+    fn merge(mut self, other: Histogram) -> Histogram {
+        for (k, c) in other.0 {
+            *self.0.entry(k).or_default() += c;
+        }
+        self
+    }
+}
+
+/// Per-task partial statistics of the final pass over host nodes and links.
+#[derive(Debug, Default)]
+struct Summary {
+    links: Tally,
+    axes: Vec<Tally>,
+    histogram: Histogram,
+    load: Tally,
+    traffic: Tally,
+}
+
+impl Summary {
+    fn with_axes(axes: usize) -> Summary {
+        Summary {
+            axes: vec![Tally::default(); axes],
+            ..Summary::default()
+        }
+    }
+    fn merge(mut self, other: Summary) -> Summary {
+        self.links = self.links.merge(other.links);
+        for (a, b) in self.axes.iter_mut().zip(other.axes) {
+            *a = a.merge(b);
+        }
+        self.histogram = self.histogram.merge(other.histogram);
+        self.load = self.load.merge(other.load);
+        self.traffic = self.traffic.merge(other.traffic);
+        self
+    }
+    fn finish(self, grid: bool) -> Traffic {
+        Traffic {
+            routing: String::new(),
+            congestion: Congestion {
+                max: self.links.max,
+                average: self.links.average(),
+                histogram: self.histogram.0.into_iter().collect(),
+            },
+            link_load: grid.then(|| {
+                self.axes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| AxisLoad {
+                        axis: k as u32 + 1,
+                        max: t.max,
+                        min: if t.count == 0 { 0 } else { t.min },
+                        average: t.average(),
+                    })
+                    .collect()
+            }),
+            node_load: self.load.stats(),
+            node_traffic: self.traffic.stats(),
+        }
+    }
+}
+
+/// Maps the guest edges owned by `nodes` batch by batch and hands each batch's
+/// host ends `(f(u), f(v))`, u < v, to `visit`.
+fn for_mapped_edges(
+    guest: &dyn Topology,
+    embedding: &dyn Embedding,
+    nodes: std::ops::Range<u64>,
+    progress: Option<&Progress>,
+    mut visit: impl FnMut(&[u64], &[u64]),
+) {
+    let mut edges = crate::topology::EdgeBuffer::default();
+    let (mut from, mut to) = (Vec::new(), Vec::new());
+    let mut start = nodes.start;
+    while start < nodes.end {
+        let end = nodes.end.min(start + crate::metrics::NODES_PER_BATCH);
+        edges.clear();
+        guest.push_edges(start..end, &mut edges);
+        from.resize(edges.len(), 0);
+        to.resize(edges.len(), 0);
+        embedding.map_many(&edges.u, &mut from);
+        embedding.map_many(&edges.v, &mut to);
+        visit(&from, &to);
+        crate::progress::advance(progress, edges.len() as u64);
+        start = end;
+    }
+}
+
+/// The error for an embedding that leaves the host (metrics checks first).
+fn off_host(host: &dyn Topology, node: u64) -> Error {
+    Error::Internal(format!(
+        "an embedding placed a guest node on host node {node}, outside {} ({} nodes)",
+        host.spec(),
+        host.node_count()
+    ))
+}
