@@ -9,6 +9,7 @@
 //! * [`embed`]: the methods (standard, xor, byweight, gray, identity) and their registry.
 //! * [`metrics`]: dilation, spectrum, load, per-dimension distances, streamed in parallel.
 //! * [`model`]: the CC-time model of compute-and-communicate d-cube algorithms.
+//! * [`closed_form`]: the journal xor paper's metrics in closed form (standard, xor).
 //! * [`routing`]: routing models and the [`routing::Route`] trait.
 //! * [`traffic`]: congestion, link load and node load of routed guest edges.
 //!
@@ -25,6 +26,7 @@
 //! ```
 
 pub mod bits;
+pub mod closed_form;
 pub mod embed;
 mod error;
 pub mod metrics;

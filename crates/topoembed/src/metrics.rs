@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use crate::closed_form::{self, JournalMetrics};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::model::{self, CcTime};
@@ -162,6 +163,9 @@ pub struct Metrics {
     pub node_traffic: Option<LoadStats>,
     /// Load factor and congestion x dilation.
     pub slowdown: Option<Slowdown>,
+    /// Standard and xor embeddings of cubes onto power-of-two rings and tori:
+    /// the journal metrics from their closed forms, to set beside the measured ones.
+    pub closed_form: Option<JournalMetrics>,
     /// What could not be computed, and why.
     pub notes: Vec<String>,
 }
@@ -496,6 +500,10 @@ fn summarise(
         node_load: None,
         node_traffic: None,
         slowdown: None,
+        closed_form: match options.routing {
+            Routing::Custom(_) => None,
+            _ => closed_form::journal(embedding.method(), guest.spec(), host.spec()),
+        },
         notes: Vec::new(),
     };
     if let Spec::Cube(dim) = *guest.spec() {
