@@ -115,7 +115,7 @@ pub fn journal(method: &str, guest: &Spec, host: &Spec) -> Option<JournalMetrics
     let (sides, true) = host.grid()? else {
         return None;
     };
-    let widths = pow2_widths(&sides)?;
+    let widths = pow2_widths(sides)?;
     if widths.iter().sum::<u32>() != d || (method == "xor" && widths == [1]) {
         return None;
     }
