@@ -242,8 +242,11 @@ fn spectrum_summary(m: &Metrics) -> String {
     )
 }
 
+/// One journal metric: (name, measured, closed form).
+type Cell = (&'static str, String, String);
+
 /// The journal metrics of `m`, each as (name, measured, closed form).
-fn closed_form_cells(m: &Metrics) -> Option<Vec<(&'static str, String, String)>> {
+fn closed_form_cells(m: &Metrics) -> Option<Vec<Cell>> {
     let cf = m.closed_form.as_ref()?;
     let spectrum = |s: &std::collections::BTreeMap<u64, u64>| {
         s.iter()
@@ -305,7 +308,7 @@ fn versus(measured: &str, closed: &str) -> String {
 
 /// For methods with closed forms: each journal metric, measured = closed form.
 fn closed_form_table(results: &[Metrics], out: Out) -> io::Result<()> {
-    let with: Vec<(&Metrics, Vec<(&str, String, String)>)> = results
+    let with: Vec<(&Metrics, Vec<Cell>)> = results
         .iter()
         .filter_map(|m| Some((m, closed_form_cells(m)?)))
         .collect();
