@@ -4,7 +4,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const SPECS: &str = "Topology specs: cube:D (hypercube, D <= 40), ring:N, line:N, \
 torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), bintree:P (P leaves), graph:PATH \
-(edge list 'u v' per line). Sizes may be written 2^k. Grid nodes are numbered with the \
+(a Scotch source graph if PATH ends in .grf or .src, else an edge list 'u v' per line). \
+A host may also be a Scotch target file: FILE.tgt or tgt:FILE. Sizes may be written 2^k. Grid nodes are numbered with the \
 first axis fastest: (i1, i2) is i1 + K1*i2.";
 
 /// Place the processes of a parallel program (the guest graph) on a machine's
@@ -33,7 +34,8 @@ pub enum Command {
         method: String,
         /// table | json | csv, or layout: the host drawn as rows of guest labels
         /// (rings and lines on one row; 2-D hosts with axis 2 as rows, like the
-        /// xor paper's figures; 3-D and more as 2-D slices).
+        /// xor paper's figures; 3-D and more as 2-D slices), or scotch-map: a Scotch
+        /// mapping file (a count, then 'vertex target' lines).
         #[arg(long, value_enum, default_value_t = EmbedFormat::Table)]
         format: EmbedFormat,
     },
@@ -50,14 +52,14 @@ pub enum Command {
         format: Format,
     },
     /// Measure one embedding: load, dilation and its spectrum, distances D_i, CC time,
-    /// congestion and node loads under the host's routing model.
+    /// congestion and node loads under the host's routing model. The embedding is a
+    /// method, or any mapping of a Scotch graph given as a Scotch .map file.
     #[command(after_help = SPECS)]
     Metrics {
         #[command(flatten)]
         pair: Pair,
-        /// Embedding method (see `topoembed methods`).
-        #[arg(long, short)]
-        method: String,
+        #[command(flatten)]
+        placement: Placement,
         #[command(flatten)]
         costs: Costs,
         #[command(flatten)]
@@ -77,6 +79,38 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Write a topology as a Scotch source graph (.grf) or target architecture (.tgt).
+    #[command(after_help = SPECS)]
+    Export {
+        /// The topology, e.g. cube:10 or torus:32x32.
+        spec: String,
+        /// grf: Scotch source graph (node i is vertex i + base); tgt: Scotch target
+        /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD).
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Numbering base of the graph's vertices (0 or 1).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1))]
+        base: u64,
+    },
+}
+
+/// Where the guest nodes go: a method, or a Scotch mapping file.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct Placement {
+    /// Embedding method (see `topoembed methods`).
+    #[arg(long, short)]
+    pub method: Option<String>,
+    /// A Scotch mapping (.map: a count, then 'vertex target' lines) of the guest,
+    /// which must then be a Scotch graph (graph:FILE.grf); targets are host node ids.
+    #[arg(long)]
+    pub mapping: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Grf,
+    Tgt,
 }
 
 /// The guest and host topologies.
@@ -134,4 +168,5 @@ pub enum EmbedFormat {
     Json,
     Csv,
     Layout,
+    ScotchMap,
 }

@@ -1,16 +1,18 @@
 //! The subcommands.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 
 use topoembed::embed::{self, Embedding, METHODS};
+use topoembed::io;
 use topoembed::metrics::{self, Metrics, Options};
 use topoembed::routing::TieRule;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::{Error, Progress};
 
-use crate::cli::{Costs, EmbedFormat, Format, Pair, Routing, Ties};
+use crate::cli::{Costs, EmbedFormat, ExportFormat, Format, Pair, Placement, Routing, Ties};
 use crate::progress::Bar;
 use crate::table::Table;
 use crate::{render, Failure};
@@ -20,10 +22,30 @@ type Out<'a> = &'a mut dyn Write;
 /// A guest and its host.
 type Topologies = (Box<dyn Topology>, Box<dyn Topology>);
 
+/// A Scotch target file given where a spec goes: `FILE.tgt` or `tgt:FILE`.
+fn target_path(text: &str) -> Option<&Path> {
+    text.strip_prefix("tgt:")
+        .or_else(|| text.ends_with(".tgt").then_some(text))
+        .map(Path::new)
+}
+
+/// The spec `text` names: a spec, or a Scotch target file.
+fn parse_spec(text: &str) -> Result<Spec, Error> {
+    match target_path(text) {
+        Some(path) => io::read_target(path),
+        None => text.parse(),
+    }
+}
+
+/// The topology `text` names (see [`parse_spec`]).
+fn parse_topology(text: &str) -> Result<Box<dyn Topology>, Error> {
+    topology::build(&parse_spec(text)?)
+}
+
 /// Parses both specs and checks the pair can be embedded one-to-one.
 fn topologies(pair: &Pair) -> Result<Topologies, Failure> {
-    let guest = topology::parse(&pair.guest)?;
-    let host = topology::parse(&pair.host)?;
+    let guest = parse_topology(&pair.guest)?;
+    let host = parse_topology(&pair.host)?;
     if guest.node_count() != host.node_count() {
         return Err(embed::node_count_mismatch(guest.as_ref(), host.as_ref()).into());
     }
@@ -81,7 +103,37 @@ pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result
         EmbedFormat::Csv => render::embed_csv(g, h, e, out),
         EmbedFormat::Json => render::embed_json(g, h, e, out),
         EmbedFormat::Layout => render::embed_layout(g, h, e, out),
+        EmbedFormat::ScotchMap => {
+            // A Scotch guest keeps its own vertex labels; others are numbered from 0.
+            let labels = match g.spec() {
+                Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
+                _ => (0..g.node_count()).collect(),
+            };
+            let mut hosts = vec![0; g.node_count() as usize];
+            e.map_many(&labels_as_nodes(g.node_count()), &mut hosts);
+            io::write_mapping(&labels, &hosts, out)?;
+            Ok(())
+        }
     }
+}
+
+fn labels_as_nodes(n: u64) -> Vec<u64> {
+    (0..n).collect()
+}
+
+/// Writes a topology as a Scotch source graph or target architecture.
+pub fn export(spec: &str, format: ExportFormat, base: u64, out: Out) -> Result<(), Failure> {
+    let spec = parse_spec(spec)?;
+    match format {
+        ExportFormat::Grf => {
+            let topology = topology::build(&spec)?;
+            let mut buffered = std::io::BufWriter::new(&mut *out);
+            io::write_graph(topology.as_ref(), base, &mut buffered)?;
+            buffered.flush()?;
+        }
+        ExportFormat::Tgt => io::write_target(&spec, out)?,
+    }
+    Ok(())
 }
 
 pub fn dilations(pair: &Pair, method: &str, format: Format, out: Out) -> Result<(), Failure> {
@@ -129,23 +181,32 @@ fn measure(
 
 pub fn metrics(
     pair: &Pair,
-    method: &str,
+    placement: &Placement,
     costs: Costs,
     routing: Routing,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
     topoembed::model::check_costs(costs.ta, costs.tc)?;
-    let (guest, host) = topologies(pair)?;
-    let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
-    let m = measure(
-        guest.as_ref(),
-        host.as_ref(),
-        embedding.as_ref(),
-        costs,
-        routing,
-        format == Format::Table,
-    )?;
+    let table = format == Format::Table;
+    let m = match (&placement.method, &placement.mapping) {
+        (Some(method), _) => {
+            let (guest, host) = topologies(pair)?;
+            let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+            measure(
+                guest.as_ref(),
+                host.as_ref(),
+                embedding.as_ref(),
+                costs,
+                routing,
+                table,
+            )?
+        }
+        (None, Some(file)) => measure_mapping(pair, file, costs, routing, table)?,
+        (None, None) => {
+            return Err(Error::Parameter("give --method NAME or --mapping FILE.map".into()).into())
+        }
+    };
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &m).map_err(io_error)?;
@@ -158,6 +219,35 @@ pub fn metrics(
         Format::Table => render::metrics_table(&m, out)?,
     }
     Ok(())
+}
+
+/// Measures a Scotch mapping file of a Scotch source graph.
+fn measure_mapping(
+    pair: &Pair,
+    file: &Path,
+    costs: Costs,
+    routing: Routing,
+    table: bool,
+) -> Result<Metrics, Failure> {
+    let Ok(Spec::Graph(path)) = pair.guest.parse::<Spec>() else {
+        return Err(Error::Parameter(format!(
+            "--mapping needs a Scotch source graph as the guest (graph:FILE.grf), not {}",
+            pair.guest
+        ))
+        .into());
+    };
+    let guest = io::read_graph(&path)?;
+    let host = parse_topology(&pair.host)?;
+    let mapping = io::read_mapping(file, &guest, host.node_count())?;
+    let mut m = measure(&guest.graph, host.as_ref(), &mapping, costs, routing, table)?;
+    m.method = format!("mapping {}", file.display());
+    if guest.edge_weights || guest.vertex_loads {
+        m.notes.push(format!(
+            "{} has edge weights or vertex loads; every edge and vertex counts once here              (Scotch's gmtst weighs its averages by them)",
+            path.display()
+        ));
+    }
+    Ok(m)
 }
 
 pub fn compare(

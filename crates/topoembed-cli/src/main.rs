@@ -53,11 +53,12 @@ fn main() -> ExitCode {
         } => commands::dilations(&pair, &method, format, &mut out),
         Command::Metrics {
             pair,
-            method,
+            placement,
             costs,
             routing,
             format,
-        } => commands::metrics(&pair, &method, costs, routing, format, &mut out),
+        } => commands::metrics(&pair, &placement, costs, routing, format, &mut out),
+        Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {
             pair,
             costs,

@@ -129,6 +129,9 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
     Ok(match spec {
         Spec::Cube(d) => Box::new(Cube::new(*d)),
         Spec::BinTree(p) => Box::new(BinTree::new(*p)),
+        Spec::Graph(path) if crate::io::is_scotch_graph(path) => {
+            Box::new(crate::io::read_graph(path)?.graph)
+        }
         Spec::Graph(path) => Box::new(Graph::read_edge_list(path)?),
         _ => Box::new(Grid::new(spec.clone())),
     })

@@ -1,0 +1,28 @@
+//! Files: Scotch source graphs (`.grf`), target architectures (`.tgt`) and
+//! mappings (`.map`), read strictly (every malformed file is an error naming
+//! the file and line; Scotch itself accepts some silently) and written in the
+//! form Scotch reads.
+//!
+//! Numbering: Scotch numbers the terminals of `meshXD`/`torusXD` targets with
+//! the first dimension fastest and the nodes of `hcub D` by their D-bit
+//! labels, exactly as topoembed numbers grid and cube nodes (DESIGN.md), so
+//! target numbers in `.map` files are host node ids without conversion.
+//! (Checked against `gmtst`: the identity mapping of our `mesh:4x3` onto
+//! `mesh2D 4 3` has dilation 1, onto `mesh2D 3 4` it does not.)
+
+mod grf;
+mod map;
+mod tgt;
+mod tokens;
+
+pub use grf::{read_graph, write_graph, ScotchGraph};
+pub use map::{read_mapping, write_mapping, Mapping};
+pub use tgt::{read_target, write_target};
+
+/// True when `path` names a Scotch source graph (`.grf` or `.src`).
+pub fn is_scotch_graph(path: &std::path::Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("grf" | "src")
+    )
+}

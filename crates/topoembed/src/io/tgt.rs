@@ -1,0 +1,96 @@
+//! Scotch target architectures (`.tgt`) as host specs.
+//!
+//! Read: `hcub D` -> `cube:D`; `torus2D X Y`, `torus3D X Y Z`,
+//! `torusXD n K1 .. Kn` -> `torus:` (one axis: `ring:`); `mesh2D`,
+//! `mesh3D`, `meshXD` -> `mesh:` (one axis: `line:`). Sides of 1 add no
+//! axis and are dropped. Written: the same forms, rings as `torusXD 1 N`,
+//! lines as `mesh2D N 1` and meshes of up to three axes as `mesh2D` /
+//! `mesh3D`: Scotch 7.0.3's `meshXD` measures distances with wrap-around
+//! (gmtst gives a mapping onto `meshXD 1 15` the total dilation it has on a
+//! ring of 15, 24, and 37 on `mesh2D 15 1`), so `meshXD` is written only
+//! for meshes of four axes or more.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::tokens::{read_text, Tokens};
+use crate::error::{Error, Result};
+use crate::spec::{Spec, MAX_CUBE_DIM, MAX_NODES};
+
+/// Reads a target architecture file as a host spec.
+pub fn read_target(path: &Path) -> Result<Spec> {
+    let text = read_text(path)?;
+    let mut t = Tokens::new(path, &text);
+    let name = t.expect("a target architecture name such as hcub or torus2D")?;
+    let (wrap, axes) = match name {
+        "hcub" => {
+            let d = t.number("the hypercube dimension", u64::from(MAX_CUBE_DIM))?;
+            if d == 0 {
+                return Err(t.error("hcub 0 is a single node; topoembed needs at least 2"));
+            }
+            t.finish("the hcub target")?;
+            return Ok(Spec::Cube(d as u32));
+        }
+        "torus2D" => (true, 2),
+        "torus3D" => (true, 3),
+        "mesh2D" => (false, 2),
+        "mesh3D" => (false, 3),
+        "torusXD" | "meshXD" => (name == "torusXD", t.number("the number of dimensions", 64)?),
+        other => {
+            return Err(t.error(&format!(
+                "target architecture '{other}' is not read; topoembed reads hcub, torus2D, \
+                 torus3D, torusXD, mesh2D, mesh3D and meshXD"
+            )))
+        }
+    };
+    let mut sides = Vec::new();
+    let mut nodes: u64 = 1;
+    for k in 0..axes {
+        let side = t.number(&format!("the size of dimension {}", k + 1), MAX_NODES)?;
+        if side == 0 {
+            return Err(t.error(&format!("dimension {} has size 0", k + 1)));
+        }
+        nodes = nodes
+            .checked_mul(side)
+            .filter(|&x| x <= MAX_NODES)
+            .ok_or_else(|| t.error(&format!("more than {MAX_NODES} nodes")))?;
+        if side > 1 {
+            sides.push(side);
+        }
+    }
+    t.finish(&format!("the {name} target"))?;
+    Ok(match (sides.len(), wrap) {
+        (0, _) => return Err(t.error("the target has a single node")),
+        (1, true) => Spec::Ring(sides[0]),
+        (1, false) => Spec::Line(sides[0]),
+        (_, true) => Spec::Torus(sides),
+        (_, false) => Spec::Mesh(sides),
+    })
+}
+
+/// Writes `spec` as a Scotch target architecture.
+pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
+    let text = match spec {
+        Spec::Cube(d) => format!("hcub\t{d}"),
+        Spec::Ring(n) => format!("torusXD\t1\t{n}"),
+        Spec::Line(n) => format!("mesh2D\t{n}\t1"),
+        Spec::Torus(s) | Spec::Mesh(s) => {
+            let name = if matches!(spec, Spec::Torus(_)) {
+                "torus"
+            } else {
+                "mesh"
+            };
+            let sides: Vec<String> = s.iter().map(u64::to_string).collect();
+            match s.len() {
+                2 | 3 => format!("{name}{}D\t{}", s.len(), sides.join("\t")),
+                k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
+            }
+        }
+        other => {
+            return Err(Error::Parameter(format!(
+                "{other} has no Scotch target form; targets are hcub, torus and mesh"
+            )))
+        }
+    };
+    writeln!(out, "{text}").map_err(|e| Error::File(format!("cannot write the target: {e}")))
+}
