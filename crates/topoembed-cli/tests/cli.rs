@@ -373,6 +373,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["embed", "cube:4", "cube:4", "-m", "identity", "--format", "layout"], "--format layout draws ring, line, torus and mesh hosts"),
         (&["dilations", "ring:16", "cube:4", "-m", "gray"], "hypercube guests"),
         (&["metrics", "graph:/no/such/file.txt", "ring:4", "-m", "identity"], "cannot read"),
+        (&["metrics", "cube:4", "ring:16", "--mapping", "x.map"], "--mapping needs a Scotch source graph"),
+        (&["metrics", "graph:/no/such.grf", "ring:16", "--mapping", "x.map"], "/no/such.grf: cannot read"),
+        (&["metrics", "cube:4", "/no/such.tgt", "-m", "xor"], "/no/such.tgt: cannot read"),
+        (&["export", "bintree:8", "--format", "tgt"], "no Scotch target form"),
     ];
     for (args, says) in cases {
         let (code, out, err) = run(args);
@@ -389,6 +393,88 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     assert_eq!(code, 2, "{err}");
     let (code, _, _) = run(&["metrics", "cube:4"]);
     assert_eq!(code, 2);
+    let (code, _, err) = run(&[
+        "metrics",
+        "cube:4",
+        "ring:16",
+        "-m",
+        "xor",
+        "--mapping",
+        "a.map",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["export", "cube:4", "--format", "grf", "--base", "2"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// A guest exported as a Scotch graph, the xor embedding written as a Scotch
+/// mapping and measured back from the files gives the xor embedding's metrics;
+/// a mapping with a bad line is an error naming the file and line.
+#[test]
+fn scotch_files_round_trip_through_the_cli() {
+    let dir = std::env::temp_dir().join(format!("topoembed-cli-scotch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grf = dir.join("cube6.grf");
+    let tgt = dir.join("torus.tgt");
+    let map = dir.join("xor.map");
+    std::fs::write(&grf, ok(&["export", "cube:6", "--format", "grf"])).unwrap();
+    std::fs::write(&tgt, ok(&["export", "torus:8x8", "--format", "tgt"])).unwrap();
+    assert_eq!(std::fs::read_to_string(&tgt).unwrap(), "torus2D\t8\t8\n");
+    std::fs::write(
+        &map,
+        ok(&[
+            "embed",
+            "cube:6",
+            "torus:8x8",
+            "-m",
+            "xor",
+            "--format",
+            "scotch-map",
+        ]),
+    )
+    .unwrap();
+    let guest = format!("graph:{}", grf.display());
+    let from_files = json(&[
+        "metrics",
+        &guest,
+        tgt.to_str().unwrap(),
+        "--mapping",
+        map.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let direct = json(&[
+        "metrics",
+        "cube:6",
+        "torus:8x8",
+        "-m",
+        "xor",
+        "--format",
+        "json",
+    ]);
+    for key in [
+        "dilation",
+        "congestion",
+        "node_load",
+        "node_traffic",
+        "load_factor",
+    ] {
+        assert_eq!(from_files[key], direct[key], "{key}");
+    }
+    std::fs::write(&map, "64\n0 0\n1 99\n").unwrap();
+    let (code, _, err) = run(&[
+        "metrics",
+        &guest,
+        "torus:8x8",
+        "--mapping",
+        map.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("xor.map:3: vertex 1 goes to target 99"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

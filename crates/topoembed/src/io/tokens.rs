@@ -36,7 +36,7 @@ impl<'a> Tokens<'a> {
             self.pos += 1;
         }
         if self.pos == bytes.len() {
-            self.last_line = self.line;
+            // Errors at the end of the file point at its last token's line.
             return None;
         }
         let start = self.pos;

@@ -1,0 +1,222 @@
+//! Scotch file readers and writers: round trips, and every kind of bad file
+//! a clear error naming the file and the line.
+
+mod common;
+
+use std::path::PathBuf;
+
+use topoembed::io;
+use topoembed::spec::Spec;
+use topoembed::topology::{self, Topology};
+
+/// Writes `text` to a fresh file named `name` and returns its path.
+fn file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("topoembed-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn edge_set(t: &dyn Topology) -> Vec<(u64, u64)> {
+    let mut edges = Vec::new();
+    t.for_each_edge(0..t.node_count(), &mut |u, v, _| edges.push((u, v)));
+    edges.sort_unstable();
+    edges
+}
+
+#[test]
+fn graphs_round_trip_in_both_bases() {
+    for spec in [
+        "cube:5",
+        "torus:4x6",
+        "mesh:3x5",
+        "bintree:8",
+        "ring:7",
+        "torus:2x3",
+        "line:2",
+    ] {
+        let t = topology::parse(spec).unwrap();
+        for base in [0, 1] {
+            let mut text = Vec::new();
+            io::write_graph(t.as_ref(), base, &mut text).unwrap();
+            let path = file(&format!("rt{base}.grf"), &String::from_utf8(text).unwrap());
+            let g = io::read_graph(&path).unwrap();
+            assert_eq!(g.base, base);
+            assert_eq!(g.labels, (base..base + t.node_count()).collect::<Vec<_>>());
+            assert_eq!(
+                edge_set(&g.graph),
+                edge_set(t.as_ref()),
+                "{spec} base {base}"
+            );
+            // And as a guest spec.
+            let again = topology::parse(&format!("graph:{}", path.display())).unwrap();
+            assert_eq!(edge_set(again.as_ref()), edge_set(t.as_ref()));
+        }
+    }
+}
+
+#[test]
+fn labelled_weighted_graphs_are_read_by_label() {
+    // A 4-cycle with labels 40, 10, 30, 20 (in file order), edge weights and vertex loads.
+    let text =
+        "0\n4 8\n1 111\n40 5 2 7 10 7 20\n10 5 2 7 40 7 30\n30 5 2 7 10 7 20\n20 5 2 7 30 7 40\n";
+    let g = io::read_graph(&file("lab.grf", text)).unwrap();
+    assert_eq!(g.labels, vec![40, 10, 30, 20]);
+    assert!(g.edge_weights && g.vertex_loads);
+    assert_eq!(edge_set(&g.graph), vec![(0, 1), (0, 3), (1, 2), (2, 3)]);
+    // A mapping names vertices by label.
+    let m = io::read_mapping(&file("lab.map", "4\n10 1\n20 3\n30 2\n40 0\n"), &g, 4).unwrap();
+    assert_eq!(m.hosts(), &[0, 1, 2, 3]);
+}
+
+#[test]
+fn targets_round_trip_and_read_scotch_forms() {
+    for spec in [
+        "cube:6",
+        "ring:12",
+        "line:9",
+        "torus:4x6",
+        "torus:2x3x4",
+        "torus:2x2x2x2",
+        "mesh:3x5",
+        "mesh:2x3x4",
+        "mesh:2x2x2x3",
+    ] {
+        let spec: Spec = spec.parse().unwrap();
+        let mut text = Vec::new();
+        io::write_target(&spec, &mut text).unwrap();
+        let back = io::read_target(&file("rt.tgt", &String::from_utf8(text).unwrap())).unwrap();
+        assert_eq!(back, spec);
+    }
+    for (text, spec) in [
+        ("hcub 4", "cube:4"),
+        ("torus2D\n8 8\n", "torus:8x8"),
+        ("torus2D 16 1", "ring:16"),
+        ("torusXD 1 16", "ring:16"),
+        ("meshXD 1 16", "line:16"),
+        ("mesh3D 4 1 3", "mesh:4x3"),
+        ("torusXD 4 2 3 1 4", "torus:2x3x4"),
+    ] {
+        assert_eq!(
+            io::read_target(&file("t.tgt", text)).unwrap(),
+            spec.parse::<Spec>().unwrap(),
+            "{text}"
+        );
+    }
+    assert!(io::write_target(&"bintree:8".parse().unwrap(), &mut Vec::new()).is_err());
+}
+
+/// `(file text, words the message must contain)`; each message must also
+/// name the file, and the line where one applies.
+fn assert_bad(
+    kind: &str,
+    cases: &[(&str, &[&str])],
+    read: impl Fn(&std::path::Path) -> topoembed::Result<()>,
+) {
+    for (k, (text, words)) in cases.iter().enumerate() {
+        let path = file(&format!("bad{k}.{kind}"), text);
+        let err = read(&path)
+            .expect_err(&format!("{kind} case {k} was accepted: {text:?}"))
+            .to_string();
+        assert!(
+            err.contains(&path.display().to_string()),
+            "{kind} case {k}: no file name in '{err}'"
+        );
+        for w in *words {
+            assert!(err.contains(w), "{kind} case {k}: '{err}' lacks '{w}'");
+        }
+    }
+}
+
+#[test]
+fn bad_graph_files_are_clear_errors() {
+    let cases: &[(&str, &[&str])] = &[
+        ("", &["ends where the version"]),
+        ("1\n2 2\n0 000\n1 1\n1 0\n", &[":1:", "version 1"]),
+        (
+            "0\n2 2\n0 000\n1 1\n",
+            &[":4:", "ends where the degree of vertex 1"],
+        ),
+        ("0\n2 3\n0 000\n1 1\n1 0\n", &["arc count 3 is odd"]),
+        (
+            "0\n3 4\n0 000\n1 1\n1 0\n0\n",
+            &["announces 4 arcs but the vertices list 2"],
+        ),
+        ("0\n2 2\n0 000\n1 1\n1 0\n7\n", &[":6:", "unexpected '7'"]),
+        (
+            "0\n2 2\n0 000\n1 5\n1 0\n",
+            &[":4:", "neighbour 5", "not a vertex"],
+        ),
+        ("0\n2 2\n1 000\n1 0\n1 1\n", &[":4:", "neighbour 0"]),
+        ("0\n2 2\n0 000\n1 0\n1 0\n", &[":4:", "lists itself"]),
+        (
+            "0\n3 2\n0 000\n1 1\n0\n1 0\n",
+            &["lists neighbour 1 but 1 does not list 0"],
+        ),
+        (
+            "0\n3 4\n0 000\n2 1 1\n2 0 0\n0\n",
+            &["lists neighbour 1 twice"],
+        ),
+        ("0\n2 2\n0 100\n7 1 7\n7 1 7\n", &["same label 7"]),
+        ("0\n2 2\n0 012\n1 1\n1 0\n", &[":3:", "flags '012'"]),
+        ("0\n2 2\n2 000\n1 1\n1 0\n", &[":3:", "base"]),
+        ("0\nx 2\n", &[":2:", "expected the vertex count, found 'x'"]),
+        (
+            "0\n3 2\n0 000\n1 1\n2 0 2\n1 1\n",
+            &["more neighbours than the 2 arcs"],
+        ),
+    ];
+    assert_bad("grf", cases, |p| io::read_graph(p).map(|_| ()));
+}
+
+#[test]
+fn bad_target_files_are_clear_errors() {
+    let cases: &[(&str, &[&str])] = &[
+        ("", &["ends where a target architecture name"]),
+        ("deco 0 1", &[":1:", "'deco' is not read"]),
+        ("torus2D 8", &["ends where the size of dimension 2"]),
+        ("mesh2D 4 0", &["dimension 2 has size 0"]),
+        ("hcub 4 extra", &["unexpected 'extra'"]),
+        ("hcub 0", &["single node"]),
+        ("torus2D 1 1", &["single node"]),
+        ("torusXD 3 1048576 1048576 1048576", &["more than"]),
+        ("hcub 41", &["more than 40"]),
+    ];
+    assert_bad("tgt", cases, |p| io::read_target(p).map(|_| ()));
+}
+
+#[test]
+fn bad_mapping_files_are_clear_errors() {
+    let graph = io::read_graph(&file(
+        "ring4.grf",
+        "0\n4 8\n1 000\n2 2 4\n2 1 3\n2 2 4\n2 3 1\n",
+    ))
+    .unwrap();
+    let cases: &[(&str, &[&str])] = &[
+        ("", &["ends where the number of mapped vertices"]),
+        (
+            "3\n1 0\n2 1\n3 2\n",
+            &[":1:", "lists 3 vertices but the graph has 4"],
+        ),
+        (
+            "4\n1 0\n2 1\n3 2\n",
+            &["ends where the label of mapping entry 4"],
+        ),
+        (
+            "4\n1 0\n2 1\n3 2\n0 3\n",
+            &[":5:", "vertex 0 is not in", "labelled 1..4"],
+        ),
+        (
+            "4\n1 0\n2 1\n3 2\n4 9\n",
+            &[":5:", "target 9", "nodes 0..3"],
+        ),
+        (
+            "4\n1 0\n2 1\n2 2\n4 3\n",
+            &[":4:", "vertex 2 is mapped twice"],
+        ),
+        ("4\n1 0\n2 1\n3 2\n4 3\n5 0\n", &[":6:", "unexpected '5'"]),
+        ("4\n1 0\n2 -1\n", &[":3:", "found '-1'"]),
+    ];
+    assert_bad("map", cases, |p| io::read_mapping(p, &graph, 4).map(|_| ()));
+}
