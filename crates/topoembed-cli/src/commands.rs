@@ -109,16 +109,13 @@ pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result
                 Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
                 _ => (0..g.node_count()).collect(),
             };
-            let mut hosts = vec![0; g.node_count() as usize];
-            e.map_many(&labels_as_nodes(g.node_count()), &mut hosts);
+            let nodes: Vec<u64> = (0..g.node_count()).collect();
+            let mut hosts = vec![0; nodes.len()];
+            e.map_many(&nodes, &mut hosts);
             io::write_mapping(&labels, &hosts, out)?;
             Ok(())
         }
     }
-}
-
-fn labels_as_nodes(n: u64) -> Vec<u64> {
-    (0..n).collect()
 }
 
 /// Writes a topology as a Scotch source graph or target architecture.

@@ -102,7 +102,7 @@ pub fn read_graph(path: &Path) -> Result<ScotchGraph> {
                     "vertex {label} has more neighbours than the {arcs} arcs the header announces"
                 )));
             }
-            ends.push((end, t.line()));
+            ends.push((end, t.token_line()));
         }
     }
     t.finish(&format!("the {n} vertices the header announces"))?;

@@ -64,7 +64,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Line of the last token read.
-    pub fn line(&self) -> usize {
+    pub fn token_line(&self) -> usize {
         self.last_line
     }
 
