@@ -220,3 +220,34 @@ fn bad_mapping_files_are_clear_errors() {
     ];
     assert_bad("map", cases, |p| io::read_mapping(p, &graph, 4).map(|_| ()));
 }
+
+/// Every input the fuzzers ever crashed on (fuzz/artifacts/<reader>/) is
+/// now read without a panic, as a value or an error.
+#[test]
+fn fuzz_crashers_stay_fixed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/artifacts");
+    let ring = io::parse_graph(
+        std::path::Path::new("ring.grf"),
+        "0\n4 8\n1 100\n10 2 20 40\n20 2 10 30\n30 2 20 40\n40 2 30 10\n",
+    )
+    .unwrap();
+    let mut seen = 0;
+    for reader in ["grf", "tgt", "map"] {
+        let Ok(dir) = std::fs::read_dir(root.join(reader)) else {
+            continue;
+        };
+        for entry in dir {
+            let path = entry.unwrap().path();
+            let Ok(text) = String::from_utf8(std::fs::read(&path).unwrap()) else {
+                continue;
+            };
+            let _ = match reader {
+                "grf" => io::parse_graph(&path, &text).map(|_| ()),
+                "tgt" => io::parse_target(&path, &text).map(|_| ()),
+                _ => io::parse_mapping(&path, &text, &ring, 6).map(|_| ()),
+            };
+            seen += 1;
+        }
+    }
+    assert!(seen >= 1, "no crashers found under {}", root.display());
+}

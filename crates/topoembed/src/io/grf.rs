@@ -43,8 +43,12 @@ pub struct ScotchGraph {
 /// wrong counts, ends that name no vertex, self-loops, repeated edges,
 /// one-sided edges, repeated labels, and anything after the last vertex.
 pub fn read_graph(path: &Path) -> Result<ScotchGraph> {
-    let text = read_text(path)?;
-    let mut t = Tokens::new(path, &text);
+    parse_graph(path, &read_text(path)?)
+}
+
+/// [`read_graph`] on text already read; `path` names it in errors.
+pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
+    let mut t = Tokens::new(path, text);
     let version = t.number("the version number (0)", u64::MAX)?;
     if version != 0 {
         return Err(t.error(&format!(
@@ -71,9 +75,13 @@ pub fn read_graph(path: &Path) -> Result<ScotchGraph> {
         ))
     })?;
 
-    let mut labels = Vec::with_capacity(n as usize);
-    let mut degrees = Vec::with_capacity(n as usize);
-    let mut ends: Vec<(u64, usize)> = Vec::with_capacity(arcs as usize);
+    // Reserve no more than the text can hold (each vertex and arc takes at
+    // least two bytes): a header may promise billions of vertices that the
+    // file does not have (found by fuzzing).
+    let room = text.len() as u64 / 2;
+    let mut labels = Vec::with_capacity(n.min(room) as usize);
+    let mut degrees = Vec::with_capacity(n.min(room) as usize);
+    let mut ends: Vec<(u64, usize)> = Vec::with_capacity(arcs.min(room) as usize);
     for v in 0..n {
         let label = if labeled {
             t.number(&format!("the label of vertex {}", v + base), u64::MAX)?

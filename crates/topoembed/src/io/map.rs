@@ -47,8 +47,17 @@ impl Embedding for Mapping {
 /// Every vertex must appear exactly once, under a label the graph has, with
 /// a target below `host_nodes`.
 pub fn read_mapping(path: &Path, graph: &ScotchGraph, host_nodes: u64) -> Result<Mapping> {
-    let text = read_text(path)?;
-    let mut t = Tokens::new(path, &text);
+    parse_mapping(path, &read_text(path)?, graph, host_nodes)
+}
+
+/// [`read_mapping`] on text already read; `path` names it in errors.
+pub fn parse_mapping(
+    path: &Path,
+    text: &str,
+    graph: &ScotchGraph,
+    host_nodes: u64,
+) -> Result<Mapping> {
+    let mut t = Tokens::new(path, text);
     let n = graph.labels.len() as u64;
     let count = t.number("the number of mapped vertices", u64::MAX)?;
     if count != n {

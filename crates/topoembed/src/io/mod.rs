@@ -15,9 +15,9 @@ mod map;
 mod tgt;
 mod tokens;
 
-pub use grf::{read_graph, write_graph, ScotchGraph};
-pub use map::{read_mapping, write_mapping, Mapping};
-pub use tgt::{read_target, write_target};
+pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
+pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
+pub use tgt::{parse_target, read_target, write_target};
 
 /// True when `path` names a Scotch source graph (`.grf` or `.src`).
 pub fn is_scotch_graph(path: &std::path::Path) -> bool {

@@ -19,8 +19,12 @@ use crate::spec::{Spec, MAX_CUBE_DIM, MAX_NODES};
 
 /// Reads a target architecture file as a host spec.
 pub fn read_target(path: &Path) -> Result<Spec> {
-    let text = read_text(path)?;
-    let mut t = Tokens::new(path, &text);
+    parse_target(path, &read_text(path)?)
+}
+
+/// [`read_target`] on text already read; `path` names it in errors.
+pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
+    let mut t = Tokens::new(path, text);
     let name = t.expect("a target architecture name such as hcub or torus2D")?;
     let (wrap, axes) = match name {
         "hcub" => {
