@@ -12,6 +12,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::tokens::{read_text, Tokens};
@@ -80,38 +81,43 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
     // file does not have (found by fuzzing).
     let room = text.len() as u64 / 2;
     let mut labels = Vec::with_capacity(n.min(room) as usize);
-    let mut degrees = Vec::with_capacity(n.min(room) as usize);
-    let mut ends: Vec<(u64, usize)> = Vec::with_capacity(arcs.min(room) as usize);
+    let mut offsets = Vec::with_capacity(n.min(room) as usize + 1);
+    let mut lines: Vec<usize> = Vec::with_capacity(n.min(room) as usize);
+    let mut ends: Vec<u64> = Vec::with_capacity(arcs.min(room) as usize);
+    offsets.push(0u64);
     for v in 0..n {
         let label = if labeled {
-            t.number(&format!("the label of vertex {}", v + base), u64::MAX)?
+            t.number_with(|| format!("the label of vertex {}", v + base), u64::MAX)?
         } else {
             v + base
         };
         labels.push(label);
         if loaded {
-            t.number(&format!("the load of vertex {label}"), u64::MAX)?;
+            t.number_with(|| format!("the load of vertex {label}"), u64::MAX)?;
         }
-        let degree = t.number(
-            &format!("the degree of vertex {label}"),
+        let degree = t.number_with(
+            || format!("the degree of vertex {label}"),
             n.saturating_sub(1),
         )?;
-        degrees.push(degree);
+        lines.push(t.token_line());
+        if ends.len() as u64 + degree > arcs {
+            return Err(t.error(&format!(
+                "vertex {label} has more neighbours than the {arcs} arcs the header announces"
+            )));
+        }
         for k in 0..degree {
             if weighted {
-                t.number(
-                    &format!("the weight of edge {} of vertex {label}", k + 1),
+                t.number_with(
+                    || format!("the weight of edge {} of vertex {label}", k + 1),
                     u64::MAX,
                 )?;
             }
-            let end = t.number(&format!("neighbour {} of vertex {label}", k + 1), u64::MAX)?;
-            if ends.len() as u64 == arcs {
-                return Err(t.error(&format!(
-                    "vertex {label} has more neighbours than the {arcs} arcs the header announces"
-                )));
-            }
-            ends.push((end, t.token_line()));
+            ends.push(t.number_with(
+                || format!("neighbour {} of vertex {label}", k + 1),
+                u64::MAX,
+            )?);
         }
+        offsets.push(ends.len() as u64);
     }
     t.finish(&format!("the {n} vertices the header announces"))?;
     if ends.len() as u64 != arcs {
@@ -121,13 +127,35 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
             ends.len()
         )));
     }
-    let index = vertex_index(path, &labels, labeled, base)?;
-    let mut arcs_list: Vec<(u32, u32)> = Vec::with_capacity(ends.len());
-    let mut next = ends.iter();
-    for (v, &degree) in degrees.iter().enumerate() {
-        for _ in 0..degree {
-            let &(end, line) = next.next().expect("counted above");
-            let at = |m: String| Error::File(format!("{}:{line}: {m}", path.display()));
+    let targets = resolve_ends(path, &labels, &lines, &offsets, &ends, labeled, base)?;
+    drop(ends);
+    let graph = Graph::from_csr(Spec::Graph(path.to_path_buf()), offsets, targets);
+    check_lists(path, &graph, &labels, &lines)?;
+    Ok(ScotchGraph {
+        graph,
+        base,
+        labels,
+        edge_weights: weighted,
+        vertex_loads: loaded,
+    })
+}
+
+/// Turns the ends as written (labels, or numbers + base) into vertex
+/// positions, rejecting ends that name no vertex and self-loops.
+fn resolve_ends(
+    path: &Path,
+    labels: &[u64],
+    lines: &[usize],
+    offsets: &[u64],
+    ends: &[u64],
+    labeled: bool,
+    base: u64,
+) -> Result<Vec<u32>> {
+    let index = vertex_index(path, labels, labeled, base)?;
+    let mut targets = Vec::with_capacity(ends.len());
+    for v in 0..labels.len() {
+        let at = |m: String| Error::File(format!("{}:{}: {m}", path.display(), lines[v]));
+        for &end in &ends[offsets[v] as usize..offsets[v + 1] as usize] {
             let w = index(end).ok_or_else(|| {
                 at(format!(
                     "vertex {} lists neighbour {end}, which is not a vertex{}",
@@ -145,24 +173,10 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
                     labels[v]
                 )));
             }
-            arcs_list.push((v as u32, w));
+            targets.push(w);
         }
     }
-    drop(index);
-    check_symmetric(path, &mut arcs_list, &labels)?;
-    let edges: Vec<(u64, u64)> = arcs_list
-        .iter()
-        .filter(|(u, v)| u < v)
-        .map(|&(u, v)| (u64::from(u), u64::from(v)))
-        .collect();
-    let graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), n, &edges)?;
-    Ok(ScotchGraph {
-        graph,
-        base,
-        labels,
-        edge_weights: weighted,
-        vertex_loads: loaded,
-    })
+    Ok(targets)
 }
 
 impl ScotchGraph {
@@ -211,32 +225,42 @@ fn vertex_index<'a>(
     Ok(Box::new(move |x| by_label.get(&x).copied()))
 }
 
-/// Every edge must be listed from both ends, and once only.
-fn check_symmetric(path: &Path, arcs: &mut [(u32, u32)], labels: &[u64]) -> Result<()> {
-    arcs.sort_unstable();
-    if let Some(w) = arcs.windows(2).find(|w| w[0] == w[1]) {
-        let (u, v) = w[0];
-        return Err(Error::File(format!(
-            "{}: vertex {} lists neighbour {} twice",
-            path.display(),
-            labels[u as usize],
-            labels[v as usize]
-        )));
-    }
-    for &(u, v) in arcs.iter() {
-        if arcs.binary_search(&(v, u)).is_err() {
-            return Err(Error::File(format!(
-                "{}: vertex {} lists neighbour {} but {} does not list {}; \
-                 a source graph lists every edge from both ends",
-                path.display(),
-                labels[u as usize],
-                labels[v as usize],
-                labels[v as usize],
-                labels[u as usize]
-            )));
+/// Every edge must be listed from both ends, and once only: each sorted
+/// adjacency list has no repeats, and v in u's list means u in v's list
+/// (a binary search in a short list, in parallel over the vertices).
+fn check_lists(path: &Path, graph: &Graph, labels: &[u64], lines: &[usize]) -> Result<()> {
+    let n = graph.node_count();
+    let bad = (0..n).into_par_iter().find_map_first(|u| {
+        let list = graph.adjacency(u);
+        if let Some(w) = list.windows(2).find(|w| w[0] == w[1]) {
+            return Some((u, w[0], true));
         }
-    }
-    Ok(())
+        list.iter()
+            .find(|&&v| {
+                graph
+                    .adjacency(u64::from(v))
+                    .binary_search(&(u as u32))
+                    .is_err()
+            })
+            .map(|&v| (u, v, false))
+    });
+    let Some((u, v, twice)) = bad else {
+        return Ok(());
+    };
+    let (lu, lv) = (labels[u as usize], labels[v as usize]);
+    let line = lines[u as usize];
+    Err(Error::File(if twice {
+        format!(
+            "{}:{line}: vertex {lu} lists neighbour {lv} twice",
+            path.display()
+        )
+    } else {
+        format!(
+            "{}:{line}: vertex {lu} lists neighbour {lv} but {lv} does not list {lu}; \
+             a source graph lists every edge from both ends",
+            path.display()
+        )
+    }))
 }
 
 /// Writes `topology` as an unlabelled, unweighted Scotch source graph with

@@ -73,8 +73,8 @@ pub fn parse_mapping(
         .collect();
     let mut hosts = vec![u64::MAX; n as usize];
     for k in 0..count {
-        let label = t.number(&format!("the label of mapping entry {}", k + 1), u64::MAX)?;
-        let target = t.number(&format!("the target of vertex {label}"), u64::MAX)?;
+        let label = t.number_with(|| format!("the label of mapping entry {}", k + 1), u64::MAX)?;
+        let target = t.number_with(|| format!("the target of vertex {label}"), u64::MAX)?;
         let Some(&v) = by_label.get(&label) else {
             return Err(t.error(&format!(
                 "vertex {label} is not in {} (its vertices are {}; labels start at the base {})",

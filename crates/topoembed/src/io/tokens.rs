@@ -55,11 +55,19 @@ impl<'a> Tokens<'a> {
 
     /// The next token as an unsigned integer no larger than `max`.
     pub fn number(&mut self, what: &str, max: u64) -> Result<u64> {
-        let token = self.expect(what)?;
+        self.number_with(|| what.to_string(), max)
+    }
+
+    /// [`Tokens::number`] with the description built only for an error
+    /// (readers call this once per token of files with millions of them).
+    pub fn number_with(&mut self, what: impl Fn() -> String, max: u64) -> Result<u64> {
+        let Some(token) = self.next_token() else {
+            return Err(self.error(&format!("the file ends where {} was expected", what())));
+        };
         match token.parse::<u64>() {
             Ok(x) if x <= max => Ok(x),
-            Ok(x) => Err(self.error(&format!("{what} is {x}, more than {max}"))),
-            Err(_) => Err(self.error(&format!("expected {what}, found '{}'", shorten(token)))),
+            Ok(x) => Err(self.error(&format!("{} is {x}, more than {max}", what()))),
+            Err(_) => Err(self.error(&format!("expected {}, found '{}'", what(), shorten(token)))),
         }
     }
 

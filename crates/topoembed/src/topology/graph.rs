@@ -88,6 +88,23 @@ impl Graph {
         Ok(graph)
     }
 
+    /// A graph from CSR arrays: node v's neighbours are
+    /// `targets[offsets[v]..offsets[v + 1]]`. Each list is sorted here; the
+    /// caller checks that the lists are symmetric and free of repeats and
+    /// self-loops (the Scotch reader does, naming file and line).
+    pub(crate) fn from_csr(spec: Spec, offsets: Vec<u64>, targets: Vec<u32>) -> Graph {
+        let mut graph = Graph {
+            spec,
+            id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
+            offsets,
+            targets,
+        };
+        for v in 0..graph.node_count() {
+            graph.adjacency_mut(v).sort_unstable();
+        }
+        graph
+    }
+
     /// The explicit form of any topology (small sizes: it stores every edge).
     pub fn from_topology(topology: &dyn Topology) -> Result<Graph> {
         let mut edges = Vec::with_capacity(topology.edge_count() as usize);
