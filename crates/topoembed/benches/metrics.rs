@@ -9,8 +9,8 @@ use topoembed::embed;
 use topoembed::metrics::{self, Options};
 use topoembed::model;
 use topoembed::routing::{HostRoute, TieRule};
-use topoembed::traffic;
 use topoembed::topology;
+use topoembed::traffic;
 
 fn measure(c: &mut Criterion, guest: &str, host: &str, method: &str) {
     let g = topology::parse(guest).unwrap();

@@ -59,6 +59,7 @@ fn counts_edges_and_neighbours_match_the_definition() {
             let mine: BTreeSet<u64> = t.neighbors(v).into_iter().collect();
             let theirs: BTreeSet<u64> = adj[v as usize].iter().map(|&w| u64::from(w)).collect();
             assert_eq!(mine, theirs, "{spec}: neighbours of {v}");
+            assert_eq!(t.degree(v), theirs.len() as u64, "{spec}: degree of {v}");
         }
     }
 }

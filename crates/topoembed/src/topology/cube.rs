@@ -50,6 +50,9 @@ impl Topology for Cube {
     fn neighbors(&self, v: u64) -> Vec<u64> {
         (0..self.dim).map(|i| v ^ (1 << i)).collect()
     }
+    fn degree(&self, _v: u64) -> u64 {
+        u64::from(self.dim)
+    }
     fn edge_classes(&self) -> u32 {
         self.dim
     }

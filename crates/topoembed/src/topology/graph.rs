@@ -234,6 +234,9 @@ impl Topology for Graph {
     fn neighbors(&self, v: u64) -> Vec<u64> {
         self.adjacency(v).iter().map(|&w| u64::from(w)).collect()
     }
+    fn degree(&self, v: u64) -> u64 {
+        self.adjacency(v).len() as u64
+    }
     fn edge_classes(&self) -> u32 {
         1
     }

@@ -264,6 +264,20 @@ impl Topology for Grid {
         }
         out
     }
+    /// Per axis: 2 on a ring of side > 2, else one per existing +1 / -1 step.
+    fn degree(&self, mut v: u64) -> u64 {
+        let mut degree = 0;
+        for axis in &self.axes {
+            let (q, c) = axis.divmod(v);
+            v = q;
+            degree += if self.wrap && axis.side > 2 {
+                2
+            } else {
+                u64::from(c > 0) + u64::from(c + 1 < axis.side)
+            };
+        }
+        degree
+    }
     fn edge_classes(&self) -> u32 {
         self.axes.len() as u32
     }

@@ -53,6 +53,10 @@ pub trait Topology: Send + Sync {
     fn coords(&self, v: u64) -> Vec<u64>;
     /// The neighbours of `v`, each once.
     fn neighbors(&self, v: u64) -> Vec<u64>;
+    /// Number of neighbours of `v`.
+    fn degree(&self, v: u64) -> u64 {
+        self.neighbors(v).len() as u64
+    }
     /// Number of edge classes: cube dimensions, grid axes, tree levels; 1 for graphs.
     fn edge_classes(&self) -> u32;
     /// Appends every edge whose owner `u` lies in `nodes` to `edges`. Every edge

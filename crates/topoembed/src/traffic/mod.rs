@@ -199,6 +199,8 @@ struct Summary {
     histogram: Histogram,
     load: Tally,
     traffic: Tally,
+    /// A host node where a supposedly one-to-one map has no guest node.
+    not_one_to_one: Option<u64>,
 }
 
 impl Summary {
@@ -216,6 +218,7 @@ impl Summary {
         self.histogram = self.histogram.merge(other.histogram);
         self.load = self.load.merge(other.load);
         self.traffic = self.traffic.merge(other.traffic);
+        self.not_one_to_one = self.not_one_to_one.or(other.not_one_to_one);
         self
     }
     fn finish(self, grid: bool) -> Traffic {
