@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times the CLI end to end on the issue's large cases: median wall time of
-# RUNS runs (default 5) and peak memory. Usage: bench/large.sh [RUNS]
+# Times the CLI end to end on the issues' large cases: median wall time of
+# RUNS runs (default 5) and peak memory. `metrics` routes every guest edge
+# (congestion, node loads) unless --no-traffic is given. Usage: bench/large.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -30,6 +31,7 @@ report() {
 }
 
 report "$runs" metrics cube:26 torus:8192x8192 --method xor
+report "$runs" metrics cube:26 torus:8192x8192 --method xor --no-traffic
 report "$runs" metrics cube:24 torus:4096x4096 --method xor
 report "$runs" metrics cube:26 ring:2^26 --method xor
 report 1 metrics cube:26 ring:2^26 --method byweight

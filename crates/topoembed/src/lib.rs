@@ -23,6 +23,8 @@
 //! let xor = embed::build("xor", guest.as_ref(), host.as_ref())?;
 //! let m = metrics::measure(guest.as_ref(), host.as_ref(), xor.as_ref(), &Default::default())?;
 //! assert_eq!(m.distances, Some(vec![1, 2, 2, 1, 2, 2]));
+//! assert_eq!(m.congestion.map(|c| c.max), Some(3)); // dimension-order routing
+//! assert_eq!(m.closed_form.map(|c| c.congestion), Some(3)); // journal closed form
 //! # Ok::<(), topoembed::Error>(())
 //! ```
 
