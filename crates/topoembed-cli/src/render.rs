@@ -369,7 +369,23 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
     row("guest edges", m.guest_edges.to_string());
     row("load factor", m.load_factor.to_string());
     row("expansion", num(m.expansion));
+    if let Some(e) = &m.node_elements {
+        row(
+            "guest nodes per host node",
+            format!(
+                "min {} max {} ({} host nodes unused)",
+                e.min, e.max, e.unused
+            ),
+        );
+        row("edges inside a node", m.edges_inside.to_string());
+    }
     row("dilation max", m.dilation.max.to_string());
+    if let Some(b) = m.dilation_bound {
+        row(
+            "dilation bound",
+            format!("{b} (Ho & Johnsson Theorem 3, corrected)"),
+        );
+    }
     row("dilation average", num(m.dilation.average));
     row("dilation total", m.dilation.total.to_string());
     row("spectrum (dil:edges)", spectrum_summary(m));

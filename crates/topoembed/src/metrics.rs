@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::closed_form::{self, JournalMetrics};
+use crate::embed::mesh_to_cube::{reshape_dilation_bound, theorem3_dilation_bound};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::model::{self, CcTime};
@@ -151,6 +152,13 @@ pub struct Metrics {
     pub average_distance: Option<f64>,
     /// CC time (cube guests).
     pub cc_time: Option<CcTime>,
+    /// Maps not known to be one-to-one: guest nodes per host node.
+    pub node_elements: Option<ElementCounts>,
+    /// Guest edges with both ends on one host node (dilation 0).
+    pub edges_inside: u64,
+    /// `reshape` of a mesh into a cube: the bound on its dilation (Ho &
+    /// Johnsson's Theorem 3, with the correction in `embed::mesh_to_cube`).
+    pub dilation_bound: Option<u64>,
     /// The routing model behind the traffic metrics.
     pub routing: Option<String>,
     /// Link loads: congestion = most guest edges routed over one host link.
@@ -334,12 +342,29 @@ pub fn measure(
             embedding.map(v)
         )));
     }
-    let load_factor = if acc.not_injective {
-        count_load(nodes, host.node_count(), embedding)?
+    let elements = if acc.not_injective {
+        Some(count_load(nodes, host.node_count(), embedding)?)
     } else {
-        u64::from(nodes > 0)
+        None
     };
+    let load_factor = elements.map_or(u64::from(nodes > 0), |e| e.max);
     let mut metrics = summarise(guest, host, embedding, acc, load_factor, options);
+    metrics.node_elements = elements;
+    metrics.edges_inside = metrics.dilation.spectrum.get(&0).copied().unwrap_or(0);
+    if let (Some(longest), Spec::Cube(n)) = (mesh_longest_axis(guest.spec()), host.spec()) {
+        if embedding.method() == "reshape" {
+            metrics.dilation_bound = Some(reshape_dilation_bound(longest, *n));
+            let printed = theorem3_dilation_bound(longest, *n);
+            if metrics.dilation.max > printed {
+                metrics.notes.push(format!(
+                    "dilation {} exceeds Ho & Johnsson's Theorem 3 as printed ({printed}); \
+                     the bound that holds rounds 2^n / max length up: {}",
+                    metrics.dilation.max,
+                    reshape_dilation_bound(longest, *n)
+                ));
+            }
+        }
+    }
     add_traffic(&mut metrics, guest, host, embedding, options)?;
     Ok(metrics)
 }
@@ -433,8 +458,17 @@ fn check_nodes(range: Range<u64>, emb: &dyn Embedding, host: &dyn Topology, acc:
     }
 }
 
-/// Load factor by counting guest nodes per host node (many-to-one maps).
-fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<u64> {
+/// Longest axis of a mesh or line spec.
+fn mesh_longest_axis(spec: &Spec) -> Option<u64> {
+    match spec {
+        Spec::Mesh(sides) => sides.iter().copied().max(),
+        Spec::Line(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// Guest nodes per host node, counted (maps not known to be one-to-one).
+fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<ElementCounts> {
     if host_nodes > u64::from(u32::MAX) {
         return Err(Error::Parameter(format!(
             "the load factor of a many-to-one map onto {host_nodes} host nodes needs a counter \
@@ -446,11 +480,30 @@ fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<
     (0..guest_nodes).into_par_iter().for_each(|g| {
         load[emb.map(g) as usize].fetch_add(1, Ordering::Relaxed);
     });
-    Ok(load
+    let (min, max) = load
         .par_iter()
         .map(|c| u64::from(c.load(Ordering::Relaxed)))
-        .max()
-        .unwrap_or(0))
+        .fold(|| (u64::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)))
+        .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+    Ok(ElementCounts {
+        min: if host_nodes == 0 { 0 } else { min },
+        max,
+        unused: load
+            .par_iter()
+            .filter(|c| c.load(Ordering::Relaxed) == 0)
+            .count() as u64,
+    })
+}
+
+/// Guest nodes per host node of a many-to-one map.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct ElementCounts {
+    /// Fewest guest nodes on one host node (0 when some are unused).
+    pub min: u64,
+    /// Most guest nodes on one host node: the load factor.
+    pub max: u64,
+    /// Host nodes with no guest node.
+    pub unused: u64,
 }
 
 fn summarise(
@@ -494,6 +547,9 @@ fn summarise(
         distances: None,
         average_distance: None,
         cc_time: None,
+        node_elements: None,
+        edges_inside: 0,
+        dilation_bound: None,
         routing: None,
         congestion: None,
         link_load: None,

@@ -7,6 +7,7 @@
 mod byweight;
 mod gray;
 mod identity;
+pub mod mesh_to_cube;
 mod standard;
 mod xor;
 
@@ -64,6 +65,7 @@ pub static METHODS: &[Method] = &[
     byweight::METHOD,
     gray::METHOD,
     identity::METHOD,
+    mesh_to_cube::RESHAPE,
 ];
 
 /// Looks a method up by name.
@@ -97,13 +99,13 @@ pub fn applicable(
 pub fn build(name: &str, guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>> {
     let m = method(name)?;
     (m.build)(guest, host).map_err(|reason| {
-        if guest.node_count() != host.node_count() {
-            return node_count_mismatch(guest, host);
-        }
         let names: Vec<&str> = applicable(guest, host)
             .iter()
             .map(|(m, _)| m.name)
             .collect();
+        if guest.node_count() != host.node_count() && names.is_empty() {
+            return node_count_mismatch(guest, host);
+        }
         Error::NotApplicable {
             method: name.to_string(),
             guest: guest.spec().to_string(),
