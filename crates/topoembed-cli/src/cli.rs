@@ -120,6 +120,29 @@ pub struct Pair {
     pub guest: String,
     /// The machine's interconnect, e.g. torus:32x32.
     pub host: String,
+    /// How `split` cuts mesh axes into segments: consecutive runs (as equal
+    /// as possible) or cyclic (element x in segment x mod segments).
+    #[arg(long, value_enum, default_value_t = PartitionArg::Consecutive)]
+    pub partition: PartitionArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PartitionArg {
+    Consecutive,
+    Cyclic,
+}
+
+impl Pair {
+    /// The method options these arguments give.
+    pub fn params(&self) -> topoembed::embed::Params {
+        use topoembed::embed::{Params, Partition};
+        Params {
+            partition: match self.partition {
+                PartitionArg::Consecutive => Partition::Consecutive,
+                PartitionArg::Cyclic => Partition::Cyclic,
+            },
+        }
+    }
 }
 
 /// Constants of the CC-time model of compute-and-communicate d-cube algorithms.

@@ -48,7 +48,7 @@ fn topologies(pair: &Pair) -> Result<Topologies, Failure> {
     let host = parse_topology(&pair.host)?;
     // Many-to-one methods (reshape) take pairs of any sizes.
     if guest.node_count() != host.node_count()
-        && embed::applicable(guest.as_ref(), host.as_ref()).is_empty()
+        && embed::applicable_with(guest.as_ref(), host.as_ref(), &pair.params()).is_empty()
     {
         return Err(embed::node_count_mismatch(guest.as_ref(), host.as_ref()).into());
     }
@@ -99,7 +99,7 @@ pub fn methods(format: Format, out: Out) -> Result<(), Failure> {
 
 pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result<(), Failure> {
     let (guest, host) = topologies(pair)?;
-    let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
     let (g, h, e) = (guest.as_ref(), host.as_ref(), embedding.as_ref());
     match format {
         EmbedFormat::Table => render::embed_table(g, h, e, out),
@@ -145,7 +145,7 @@ pub fn dilations(pair: &Pair, method: &str, format: Format, out: Out) -> Result<
         ))
         .into());
     };
-    let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
     let (g, h, e) = (guest.as_ref(), host.as_ref(), embedding.as_ref());
     let rows = (0..g.node_count()).map(|n| metrics::cube_dilations(dim, e, h, n));
     render::dilations(g, h, e, dim, rows, format, out)
@@ -192,7 +192,8 @@ pub fn metrics(
     let m = match (&placement.method, &placement.mapping) {
         (Some(method), _) => {
             let (guest, host) = topologies(pair)?;
-            let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+            let embedding =
+                embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
             measure(
                 guest.as_ref(),
                 host.as_ref(),
@@ -263,7 +264,7 @@ pub fn compare(
     let mut results = Vec::new();
     let mut skipped = Vec::new();
     for m in METHODS {
-        match (m.build)(g, h) {
+        match (m.build)(g, h, &pair.params()) {
             Ok(e) => results.push(measure(
                 g,
                 h,

@@ -106,3 +106,128 @@ fn papers_examples() {
     assert_eq!(m.edges_inside, m.dilation.spectrum[&0]);
     assert!(m.congestion.is_some());
 }
+
+mod split {
+    use super::*;
+    use topoembed::embed::mesh_to_cube::{Factoring, Split};
+    use topoembed::embed::{Params, Partition};
+
+    fn measured(mesh: &str, n: u32, partition: Partition) -> topoembed::metrics::Metrics {
+        let g = topology::parse(mesh).unwrap();
+        let h = topology::parse(&format!("cube:{n}")).unwrap();
+        let e = embed::build_with("split", g.as_ref(), h.as_ref(), &Params { partition }).unwrap();
+        metrics::measure(g.as_ref(), h.as_ref(), e.as_ref(), &Options::default()).unwrap()
+    }
+
+    /// §1: 8x9 in a 3-cube. Least load factor: one 1x9 strip per node,
+    /// nine mesh edges on each used cube link; the 4x2 configuration (2x5
+    /// partitions) has congestion 5 but load 10.
+    #[test]
+    fn eight_by_nine_in_a_3_cube() {
+        let best = Factoring::search(&[8, 9], 3, Partition::Consecutive).unwrap();
+        assert_eq!(
+            (best.bits.clone(), best.load_factor, best.congestion),
+            (vec![3, 0], 9, 9)
+        );
+        let four_by_two = Factoring::evaluate(&[8, 9], &[2, 1], 3, Partition::Consecutive);
+        assert_eq!((four_by_two.load_factor, four_by_two.congestion), (10, 5));
+        let m = measured("mesh:8x9", 3, Partition::Consecutive);
+        assert_eq!(
+            (m.load_factor, m.dilation.max, m.congestion.unwrap().max),
+            (9, 1, 9)
+        );
+    }
+
+    /// §1: 100x320 in a 4-cube: the cube configured 2x8, partitions 50x40.
+    #[test]
+    fn hundred_by_320_in_a_4_cube() {
+        let best = Factoring::search(&[100, 320], 4, Partition::Consecutive).unwrap();
+        assert_eq!(best.bits, vec![1, 3]);
+        assert_eq!((best.load_factor, best.congestion), (2000, 50));
+        let m = measured("mesh:100x320", 4, Partition::Consecutive);
+        assert_eq!(
+            (m.load_factor, m.dilation.max, m.congestion.unwrap().max),
+            (2000, 1, 50)
+        );
+    }
+
+    /// Theorem 1: 100x100x100 in up to a 6-cube with dilation one and the
+    /// optimal load factor, consecutive or cyclic; and 35x27 in a 6-cube gets
+    /// load 18 using every node (the 15 of §3 needs Theorem 2, not split).
+    #[test]
+    fn theorem1_dilation_one_and_optimal_load() {
+        for n in 1..=6u32 {
+            for partition in [Partition::Consecutive, Partition::Cyclic] {
+                let best = Factoring::search(&[100, 100, 100], n, partition).unwrap();
+                assert_eq!(best.load_factor, 1_000_000u64.div_ceil(1 << n), "n={n}");
+                let emb = Split::new(&[100, 100, 100], &best.bits, partition);
+                let (dilation, most, _) = dilation_and_load(&[100, 100, 100], n, &emb);
+                assert_eq!(
+                    (dilation, most),
+                    (1, best.load_factor),
+                    "n={n} {partition:?}"
+                );
+            }
+        }
+        let best = Factoring::search(&[35, 27], 6, Partition::Consecutive).unwrap();
+        assert_eq!(best.load_factor, 18);
+    }
+
+    /// The congestion the search predicts (Lemma 2) is the congestion the
+    /// metrics measure under e-cube routing, for every factoring of small
+    /// meshes and both partitions.
+    #[test]
+    fn predicted_congestion_is_measured() {
+        for (lengths, n) in [
+            (vec![8u64, 9], 3u32),
+            (vec![7, 5], 3),
+            (vec![6, 10, 3], 4),
+            (vec![13], 3),
+            (vec![5, 12], 4),
+        ] {
+            let spec = format!(
+                "mesh:{}",
+                lengths
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join("x")
+            );
+            let spec = if lengths.len() == 1 {
+                format!("line:{}", lengths[0])
+            } else {
+                spec
+            };
+            let g = topology::parse(&spec).unwrap();
+            let h = topology::parse(&format!("cube:{n}")).unwrap();
+            let caps: Vec<u32> = lengths.iter().map(|&l| 63 - l.leading_zeros()).collect();
+            let mut bits = vec![0u32; lengths.len()];
+            loop {
+                if bits.iter().sum::<u32>() <= n {
+                    for partition in [Partition::Consecutive, Partition::Cyclic] {
+                        let f = Factoring::evaluate(&lengths, &bits, n, partition);
+                        let emb = Split::new(&lengths, &bits, partition);
+                        let m = metrics::measure(g.as_ref(), h.as_ref(), &emb, &Options::default())
+                            .unwrap();
+                        let what = format!("{spec} bits {bits:?} {partition:?}");
+                        assert_eq!(m.load_factor, f.load_factor, "{what}: load");
+                        assert_eq!(
+                            m.congestion.unwrap().max,
+                            f.congestion,
+                            "{what}: congestion"
+                        );
+                        assert!(m.dilation.max <= 1, "{what}: dilation");
+                    }
+                }
+                // Next bits vector (odometer).
+                let Some(k) = (0..bits.len()).find(|&k| bits[k] < caps[k]) else {
+                    break;
+                };
+                bits[k] += 1;
+                for b in &mut bits[..k] {
+                    *b = 0;
+                }
+            }
+        }
+    }
+}

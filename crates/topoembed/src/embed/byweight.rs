@@ -3,7 +3,7 @@
 //! of 1 bits), equal weights in descending order, placed left to right.
 //! It minimises the largest dilation on a line but has no constant distances.
 
-use super::{same_node_count, Embedding, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable, Params};
 use crate::spec::{Spec, MAX_CUBE_DIM};
 use crate::topology::Topology;
 
@@ -17,7 +17,11 @@ pub(super) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     let Spec::Cube(d) = *guest.spec() else {
         return Err("the guest must be a hypercube (cube:D)".into());
     };

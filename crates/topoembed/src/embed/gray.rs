@@ -9,7 +9,7 @@
 //! Cube -> grid ("Gray order"): the inverse map, host node p holds guest btog(p)
 //! per axis. It is the baseline a user tries first; its distances are not constant.
 
-use super::{same_node_count, Embedding, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable, Params};
 use crate::bits::{field_top_bits, gtob, pow2_widths};
 use crate::spec::Spec;
 use crate::topology::Topology;
@@ -23,7 +23,11 @@ pub(super) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     let (grid, to_cube) = match (guest.spec(), host.spec()) {
         (g, Spec::Cube(_)) if g.grid().is_some() => (g, true),
         (Spec::Cube(_), h) if h.grid().is_some() => (h, false),

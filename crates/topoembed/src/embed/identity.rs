@@ -1,6 +1,6 @@
 //! `identity`: guest node i on host node i, for any pair with equal node counts.
 
-use super::{same_node_count, Embedding, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable, Params};
 use crate::topology::Topology;
 
 /// Node i -> node i.
@@ -28,7 +28,11 @@ pub(super) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     same_node_count(guest, host)?;
     Ok(Box::new(Identity))
 }

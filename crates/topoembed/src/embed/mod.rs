@@ -39,8 +39,26 @@ pub trait Embedding: Send + Sync {
 /// Why a method does not apply to a pair; becomes [`Error::NotApplicable`].
 pub type NotApplicable = String;
 
+/// How a mesh axis is cut into segments (Ho & Johnsson's `split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Partition {
+    /// Runs of consecutive elements, lengths as equal as possible.
+    #[default]
+    Consecutive,
+    /// Element x in segment x mod (number of segments).
+    Cyclic,
+}
+
+/// Options of the methods that take any (methods ignore the rest).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Params {
+    /// `split`: consecutive or cyclic segments.
+    pub partition: Partition,
+}
+
 /// Signature of a method's constructor.
-pub type Build = fn(&dyn Topology, &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable>;
+pub type Build =
+    fn(&dyn Topology, &dyn Topology, &Params) -> Result<Box<dyn Embedding>, NotApplicable>;
 
 /// A registry entry: what a method is for and how to build it.
 pub struct Method {
@@ -65,6 +83,7 @@ pub static METHODS: &[Method] = &[
     byweight::METHOD,
     gray::METHOD,
     identity::METHOD,
+    mesh_to_cube::SPLIT,
     mesh_to_cube::RESHAPE,
 ];
 
@@ -83,22 +102,41 @@ pub fn method(name: &str) -> Result<&'static Method> {
         })
 }
 
-/// The methods that apply to a pair, with their embeddings.
+/// The methods that apply to a pair, with their embeddings (default options).
 pub fn applicable(
     guest: &dyn Topology,
     host: &dyn Topology,
 ) -> Vec<(&'static Method, Box<dyn Embedding>)> {
+    applicable_with(guest, host, &Params::default())
+}
+
+/// The methods that apply to a pair with options `params`.
+pub fn applicable_with(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    params: &Params,
+) -> Vec<(&'static Method, Box<dyn Embedding>)> {
     METHODS
         .iter()
-        .filter_map(|m| (m.build)(guest, host).ok().map(|e| (m, e)))
+        .filter_map(|m| (m.build)(guest, host, params).ok().map(|e| (m, e)))
         .collect()
+}
+
+/// Builds method `name` for the pair with default options.
+pub fn build(name: &str, guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>> {
+    build_with(name, guest, host, &Params::default())
 }
 
 /// Builds method `name` for the pair, with an error that says why not and
 /// what would work instead.
-pub fn build(name: &str, guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>> {
+pub fn build_with(
+    name: &str,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    params: &Params,
+) -> Result<Box<dyn Embedding>> {
     let m = method(name)?;
-    (m.build)(guest, host).map_err(|reason| {
+    (m.build)(guest, host, params).map_err(|reason| {
         let names: Vec<&str> = applicable(guest, host)
             .iter()
             .map(|(m, _)| m.name)

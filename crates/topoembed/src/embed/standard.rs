@@ -3,7 +3,7 @@
 //! p_i = (n mod prod_{j<=i} k_j) div prod_{j<i} k_j — the mixed-radix digits
 //! of n. With DESIGN.md's numbering (first axis fastest) that node is n itself.
 
-use super::{same_node_count, Embedding, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable, Params};
 use crate::spec::Spec;
 use crate::topology::Topology;
 
@@ -16,7 +16,11 @@ pub(super) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     if !matches!(guest.spec(), Spec::Cube(_)) {
         return Err("the guest must be a hypercube (cube:D)".into());
     }

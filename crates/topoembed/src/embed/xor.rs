@@ -8,7 +8,7 @@
 //! (an axis with d_j = 1 is left as it is). f keeps the top bits, so f is its
 //! own inverse. Distances (ring): D_i = 2^i for i <= d-2, D_{d-1} = 2^(d-2).
 
-use super::{same_node_count, Embedding, Method, NotApplicable};
+use super::{same_node_count, Embedding, Method, NotApplicable, Params};
 use crate::bits::pow2_widths;
 use crate::spec::Spec;
 use crate::topology::Topology;
@@ -22,7 +22,11 @@ pub(super) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     if !matches!(guest.spec(), Spec::Cube(_)) {
         return Err("the guest must be a hypercube (cube:D)".into());
     }

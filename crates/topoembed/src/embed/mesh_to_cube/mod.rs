@@ -1,11 +1,15 @@
 //! Many-to-one embeddings of large meshes into small Boolean cubes
 //! (Ho & Johnsson, *Embedding Meshes into Small Boolean Cubes*, 1990).
-//! One file per strategy; so far `reshape` (Theorem 3).
+//! One file per strategy; so far `split` (Theorem 1, Lemma 2) and
+//! `reshape` (Theorem 3).
 
 mod reshape;
+mod split;
 
 pub(in crate::embed) use reshape::METHOD as RESHAPE;
 pub use reshape::{reshape_dilation_bound, theorem3_dilation_bound, Reshape};
+pub(in crate::embed) use split::METHOD as SPLIT;
+pub use split::{Factoring, Split};
 
 use crate::spec::Spec;
 

@@ -13,7 +13,7 @@
 //! the printed bound is 1). Both are here; the tests check the corrected one
 //! on every 2-D mesh up to 64x64 and cube up to n = 10.
 
-use super::super::{Embedding, Method, NotApplicable};
+use super::super::{Embedding, Method, NotApplicable, Params};
 use super::mesh_and_cube;
 use crate::bits::{btog, gtob};
 use crate::topology::Topology;
@@ -28,7 +28,11 @@ pub(in crate::embed) const METHOD: Method = Method {
     build,
 };
 
-fn build(guest: &dyn Topology, host: &dyn Topology) -> Result<Box<dyn Embedding>, NotApplicable> {
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
     Ok(Box::new(Reshape::new(&lengths, n)))
 }
