@@ -5,17 +5,15 @@ use topoembed::embed::{self, Embedding};
 use topoembed::metrics::{self, Options};
 use topoembed::topology;
 
+/// `mesh:L0xL1x..` for axis lengths `lengths`.
+fn mesh_spec(lengths: &[u64]) -> String {
+    let sides: Vec<String> = lengths.iter().map(u64::to_string).collect();
+    format!("mesh:{}", sides.join("x"))
+}
+
 /// Max dilation and per-node element counts of `emb`, straight from the definitions.
 fn dilation_and_load(lengths: &[u64], n: u32, emb: &dyn Embedding) -> (u64, u64, u64) {
-    let mesh = topology::parse(&format!(
-        "mesh:{}",
-        lengths
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join("x")
-    ))
-    .unwrap();
+    let mesh = topology::parse(&mesh_spec(lengths)).unwrap();
     let mut dilation = 0;
     mesh.for_each_edge(0..mesh.node_count(), &mut |u, v, _| {
         dilation = dilation.max(u64::from((emb.map(u) ^ emb.map(v)).count_ones()));
@@ -122,33 +120,33 @@ mod split {
     /// §1: 8x9 in a 3-cube. Least load factor: one 1x9 strip per node,
     /// nine mesh edges on each used cube link; the 4x2 configuration (2x5
     /// partitions) has congestion 5 but load 10.
-    #[test]
-    fn eight_by_nine_in_a_3_cube() {
-        let best = Factoring::search(&[8, 9], 3, Partition::Consecutive).unwrap();
+    /// The search's choice for `lengths` in an n-cube (consecutive), and the
+    /// measured load factor, dilation and congestion of the embedding.
+    fn assert_best(lengths: &[u64], n: u32, bits: &[u32], load: u64, congestion: u64) {
+        let best = Factoring::search(lengths, n, Partition::Consecutive).unwrap();
         assert_eq!(
-            (best.bits.clone(), best.load_factor, best.congestion),
-            (vec![3, 0], 9, 9)
+            (best.bits.as_slice(), best.load_factor, best.congestion),
+            (bits, load, congestion)
         );
-        let four_by_two = Factoring::evaluate(&[8, 9], &[2, 1], 3, Partition::Consecutive);
-        assert_eq!((four_by_two.load_factor, four_by_two.congestion), (10, 5));
-        let m = measured("mesh:8x9", 3, Partition::Consecutive);
+        let mesh = mesh_spec(lengths);
+        let m = measured(&mesh, n, Partition::Consecutive);
         assert_eq!(
             (m.load_factor, m.dilation.max, m.congestion.unwrap().max),
-            (9, 1, 9)
+            (load, 1, congestion)
         );
+    }
+
+    #[test]
+    fn eight_by_nine_in_a_3_cube() {
+        assert_best(&[8, 9], 3, &[3, 0], 9, 9);
+        let four_by_two = Factoring::evaluate(&[8, 9], &[2, 1], 3, Partition::Consecutive);
+        assert_eq!((four_by_two.load_factor, four_by_two.congestion), (10, 5));
     }
 
     /// §1: 100x320 in a 4-cube: the cube configured 2x8, partitions 50x40.
     #[test]
     fn hundred_by_320_in_a_4_cube() {
-        let best = Factoring::search(&[100, 320], 4, Partition::Consecutive).unwrap();
-        assert_eq!(best.bits, vec![1, 3]);
-        assert_eq!((best.load_factor, best.congestion), (2000, 50));
-        let m = measured("mesh:100x320", 4, Partition::Consecutive);
-        assert_eq!(
-            (m.load_factor, m.dilation.max, m.congestion.unwrap().max),
-            (2000, 1, 50)
-        );
+        assert_best(&[100, 320], 4, &[1, 3], 2000, 50);
     }
 
     /// Theorem 1: 100x100x100 in up to a 6-cube with dilation one and the
@@ -185,14 +183,7 @@ mod split {
             (vec![13], 3),
             (vec![5, 12], 4),
         ] {
-            let spec = format!(
-                "mesh:{}",
-                lengths
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join("x")
-            );
+            let spec = mesh_spec(&lengths);
             let spec = if lengths.len() == 1 {
                 format!("line:{}", lengths[0])
             } else {
