@@ -22,7 +22,6 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::closed_form::{self, JournalMetrics};
-use crate::embed::mesh_to_cube::{reshape_dilation_bound, theorem3_dilation_bound};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::model::{self, CcTime};
@@ -156,7 +155,7 @@ pub struct Metrics {
     pub node_elements: Option<ElementCounts>,
     /// Guest edges with both ends on one host node (dilation 0).
     pub edges_inside: u64,
-    /// `reshape` of a mesh into a cube: the bound on its dilation (Ho &
+    /// Methods with a proven bound on their dilation (`reshape`: Ho &
     /// Johnsson's Theorem 3, with the correction in `embed::mesh_to_cube`).
     pub dilation_bound: Option<u64>,
     /// The routing model behind the traffic metrics.
@@ -351,18 +350,13 @@ pub fn measure(
     let mut metrics = summarise(guest, host, embedding, acc, load_factor, options);
     metrics.node_elements = elements;
     metrics.edges_inside = metrics.dilation.spectrum.get(&0).copied().unwrap_or(0);
-    if let (Some(longest), Spec::Cube(n)) = (mesh_longest_axis(guest.spec()), host.spec()) {
-        if embedding.method() == "reshape" {
-            metrics.dilation_bound = Some(reshape_dilation_bound(longest, *n));
-            let printed = theorem3_dilation_bound(longest, *n);
-            if metrics.dilation.max > printed {
-                metrics.notes.push(format!(
-                    "dilation {} exceeds Ho & Johnsson's Theorem 3 as printed ({printed}); \
-                     the bound that holds rounds 2^n / max length up: {}",
-                    metrics.dilation.max,
-                    reshape_dilation_bound(longest, *n)
-                ));
-            }
+    if let Some(bound) = embedding.dilation_bound() {
+        metrics.dilation_bound = Some(bound.holds);
+        if metrics.dilation.max > bound.printed {
+            metrics.notes.push(format!(
+                "dilation {} exceeds {} as printed ({}); the bound that holds is {}",
+                metrics.dilation.max, bound.source, bound.printed, bound.holds
+            ));
         }
     }
     add_traffic(&mut metrics, guest, host, embedding, options)?;
@@ -458,15 +452,6 @@ fn check_nodes(range: Range<u64>, emb: &dyn Embedding, host: &dyn Topology, acc:
     }
 }
 
-/// Longest axis of a mesh or line spec.
-fn mesh_longest_axis(spec: &Spec) -> Option<u64> {
-    match spec {
-        Spec::Mesh(sides) => sides.iter().copied().max(),
-        Spec::Line(n) => Some(*n),
-        _ => None,
-    }
-}
-
 /// Guest nodes per host node, counted (maps not known to be one-to-one).
 fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<ElementCounts> {
     if host_nodes > u64::from(u32::MAX) {
@@ -480,18 +465,21 @@ fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<
     (0..guest_nodes).into_par_iter().for_each(|g| {
         load[emb.map(g) as usize].fetch_add(1, Ordering::Relaxed);
     });
-    let (min, max) = load
+    let (min, max, unused) = load
         .par_iter()
         .map(|c| u64::from(c.load(Ordering::Relaxed)))
-        .fold(|| (u64::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)))
-        .reduce(|| (u64::MAX, 0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+        .fold(
+            || (u64::MAX, 0, 0),
+            |(lo, hi, idle), x| (lo.min(x), hi.max(x), idle + u64::from(x == 0)),
+        )
+        .reduce(
+            || (u64::MAX, 0, 0),
+            |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2),
+        );
     Ok(ElementCounts {
         min: if host_nodes == 0 { 0 } else { min },
         max,
-        unused: load
-            .par_iter()
-            .filter(|c| c.load(Ordering::Relaxed) == 0)
-            .count() as u64,
+        unused,
     })
 }
 

@@ -34,6 +34,21 @@ pub trait Embedding: Send + Sync {
     /// The guest node placed on host node `host`, for one-to-one embeddings
     /// (`None` when no guest node is there).
     fn inverse(&self, host: u64) -> Option<u64>;
+    /// A proven bound on the dilation, for methods that come with one.
+    fn dilation_bound(&self) -> Option<DilationBound> {
+        None
+    }
+}
+
+/// A method's bound on its dilation, with the paper's form where that differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DilationBound {
+    /// The bound that holds.
+    pub holds: u64,
+    /// The bound as the source prints it.
+    pub printed: u64,
+    /// Where the bound comes from.
+    pub source: &'static str,
 }
 
 /// Why a method does not apply to a pair; becomes [`Error::NotApplicable`].

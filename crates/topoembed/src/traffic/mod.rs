@@ -174,20 +174,49 @@ impl Tally {
     }
 }
 
+/// Loads below this are counted in an array: `add` runs once per host
+/// link, and a hash insert there cost more than the rest of the pass.
+const DENSE_LOADS: u64 = 1 << 16;
+
 /// Link-load histogram of one task, merged at the end.
 #[derive(Debug, Default)]
-struct Histogram(rustc_hash::FxHashMap<u64, u64>);
+struct Histogram {
+    dense: Vec<u64>,
+    sparse: rustc_hash::FxHashMap<u64, u64>,
+}
 
 impl Histogram {
     #[inline(always)]
     fn add(&mut self, load: u64) {
-        *self.0.entry(load).or_default() += 1;
+        if load < DENSE_LOADS {
+            if load as usize >= self.dense.len() {
+                self.dense.resize(load as usize + 1, 0);
+            }
+            self.dense[load as usize] += 1;
+        } else {
+            *self.sparse.entry(load).or_default() += 1;
+        }
     }
     fn merge(mut self, other: Histogram) -> Histogram {
-        for (k, c) in other.0 {
-            *self.0.entry(k).or_default() += c;
+        if self.dense.len() < other.dense.len() {
+            self.dense.resize(other.dense.len(), 0);
+        }
+        for (a, b) in self.dense.iter_mut().zip(&other.dense) {
+            *a += b;
+        }
+        for (k, c) in other.sparse {
+            *self.sparse.entry(k).or_default() += c;
         }
         self
+    }
+    fn into_map(self) -> BTreeMap<u64, u64> {
+        let mut map: BTreeMap<u64, u64> = self.sparse.into_iter().collect();
+        for (load, &c) in self.dense.iter().enumerate() {
+            if c > 0 {
+                map.insert(load as u64, c);
+            }
+        }
+        map
     }
 }
 
@@ -227,7 +256,7 @@ impl Summary {
             congestion: Congestion {
                 max: self.links.max,
                 average: self.links.average(),
-                histogram: self.histogram.0.into_iter().collect(),
+                histogram: self.histogram.into_map(),
             },
             link_load: grid.then(|| {
                 self.axes

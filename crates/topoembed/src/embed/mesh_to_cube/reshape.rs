@@ -13,7 +13,7 @@
 //! the printed bound is 1). Both are here; the tests check the corrected one
 //! on every 2-D mesh up to 64x64 and cube up to n = 10.
 
-use super::super::{Embedding, Method, NotApplicable, Params};
+use super::super::{DilationBound, Embedding, Method, NotApplicable, Params};
 use super::mesh_and_cube;
 use crate::bits::{btog, gtob};
 use crate::topology::Topology;
@@ -43,8 +43,14 @@ fn build(
 pub struct Reshape {
     /// Per spec axis: its length, and its weight in the reshaped index.
     axes: Vec<(u64, u64)>,
+    /// Spec axes from the heaviest weight (the longest axis) down.
+    by_weight: Vec<usize>,
+    /// Number of mesh elements.
+    elements: u64,
     /// Elements per segment: the optimal load factor.
     beta: u64,
+    /// Theorem 3's bound, corrected and as printed.
+    bound: DilationBound,
 }
 
 impl Reshape {
@@ -60,9 +66,17 @@ impl Reshape {
             weight[axis] = product;
             product *= lengths[axis];
         }
+        let longest = lengths.iter().copied().max().unwrap_or(1);
         Reshape {
             axes: lengths.iter().copied().zip(weight).collect(),
+            by_weight: order,
+            elements: product,
             beta: product.div_ceil(1 << n).max(1),
+            bound: DilationBound {
+                holds: reshape_dilation_bound(longest, n),
+                printed: theorem3_dilation_bound(longest, n),
+                source: "Ho & Johnsson Theorem 3",
+            },
         }
     }
 
@@ -94,16 +108,13 @@ impl Embedding for Reshape {
             return None;
         }
         let mut y = gtob(host);
-        let total: u64 = self.axes.iter().map(|(l, _)| l).product();
-        if y >= total {
+        if y >= self.elements {
             return None;
         }
         // Peel the axes off from the heaviest weight down, then renumber
         // the coordinates in spec order (axis 1 fastest).
-        let mut by_weight: Vec<usize> = (0..self.axes.len()).collect();
-        by_weight.sort_by_key(|&k| std::cmp::Reverse(self.axes[k].1));
         let mut coords = vec![0; self.axes.len()];
-        for k in by_weight {
+        for &k in &self.by_weight {
             coords[k] = y / self.axes[k].1;
             y %= self.axes[k].1;
         }
@@ -112,6 +123,9 @@ impl Embedding for Reshape {
             guest = guest * length + coords[k];
         }
         Some(guest)
+    }
+    fn dilation_bound(&self) -> Option<DilationBound> {
+        Some(self.bound)
     }
 }
 
