@@ -79,6 +79,21 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Build floor(n/2) edge-disjoint Hamiltonian cycles of cube:n (for even n every
+    /// edge is on one: a Hamiltonian decomposition), verify them, and print them.
+    /// Ho & Johnsson §5 use them to spread a mesh axis over several cycles
+    /// (split --hamiltonian).
+    Hamiltonian {
+        /// The cube, cube:n with 2 <= n <= 22.
+        spec: String,
+        /// Print only the verification, not the cycles.
+        #[arg(long)]
+        summary: bool,
+        /// table: one cycle per line (node labels in order; the last node
+        /// links back to the first); json: {"dimension", "cycles": [[..], ..]}.
+        #[arg(long, value_enum, default_value_t = HamiltonianFormat::Table)]
+        format: HamiltonianFormat,
+    },
     /// Write a topology as a Scotch source graph (.grf) or target architecture (.tgt).
     #[command(after_help = SPECS)]
     Export {
@@ -105,6 +120,12 @@ pub struct Placement {
     /// which must then be a Scotch graph (graph:FILE.grf); targets are host node ids.
     #[arg(long)]
     pub mapping: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HamiltonianFormat {
+    Table,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -12,7 +12,9 @@ use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::{Error, Progress};
 
-use crate::cli::{Costs, EmbedFormat, ExportFormat, Format, Pair, Placement, Routing, Ties};
+use crate::cli::{
+    Costs, EmbedFormat, ExportFormat, Format, HamiltonianFormat, Pair, Placement, Routing, Ties,
+};
 use crate::progress::Bar;
 use crate::table::Table;
 use crate::{render, Failure};
@@ -133,6 +135,38 @@ pub fn export(spec: &str, format: ExportFormat, base: u64, out: Out) -> Result<(
         }
         ExportFormat::Tgt => io::write_target(&spec, out)?,
     }
+    Ok(())
+}
+
+/// Builds, verifies and prints edge-disjoint Hamiltonian cycles of a cube.
+pub fn hamiltonian(
+    spec: &str,
+    summary: bool,
+    format: HamiltonianFormat,
+    out: Out,
+) -> Result<(), Failure> {
+    let Spec::Cube(n) = parse_spec(spec)? else {
+        return Err(Error::Mismatch(format!(
+            "hamiltonian takes a hypercube (cube:n), not {spec}"
+        ))
+        .into());
+    };
+    let cycles = topoembed::hamiltonian::cycles(n)?;
+    let mut out = std::io::BufWriter::new(out);
+    match format {
+        HamiltonianFormat::Json => {
+            let value = serde_json::json!({
+                "dimension": n,
+                "nodes": 1u64 << n,
+                "verified": true,
+                "cycles": if summary { Vec::new() } else { cycles },
+            });
+            serde_json::to_writer(&mut out, &value).map_err(io_error)?;
+            writeln!(out)?;
+        }
+        HamiltonianFormat::Table => render::hamiltonian(n, &cycles, summary, &mut out)?,
+    }
+    out.flush()?;
     Ok(())
 }
 

@@ -58,6 +58,11 @@ fn main() -> ExitCode {
             routing,
             format,
         } => commands::metrics(&pair, &placement, costs, routing, format, &mut out),
+        Command::Hamiltonian {
+            spec,
+            summary,
+            format,
+        } => commands::hamiltonian(&spec, summary, format, &mut out),
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {
             pair,

@@ -10,6 +10,7 @@
 //! * [`metrics`]: dilation, spectrum, load, per-dimension distances, streamed in parallel.
 //! * [`model`]: the CC-time model of compute-and-communicate d-cube algorithms.
 //! * [`closed_form`]: the journal xor paper's metrics in closed form (standard, xor).
+//! * [`hamiltonian`]: edge-disjoint Hamiltonian cycles of the n-cube.
 //! * [`io`]: Scotch source graphs, target architectures and mappings.
 //! * [`routing`]: routing models and the [`routing::Route`] trait.
 //! * [`traffic`]: congestion, link load and node load of routed guest edges.
@@ -32,6 +33,7 @@ pub mod bits;
 pub mod closed_form;
 pub mod embed;
 mod error;
+pub mod hamiltonian;
 pub mod io;
 pub mod metrics;
 pub mod model;
