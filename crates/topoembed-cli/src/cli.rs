@@ -145,6 +145,24 @@ pub struct Pair {
     /// as possible) or cyclic (element x in segment x mod segments).
     #[arg(long, value_enum, default_value_t = PartitionArg::Consecutive)]
     pub partition: PartitionArg,
+    /// `split`: an axis given 4 or more cube dimensions goes round floor(n_i/2)
+    /// edge-disjoint Hamiltonian cycles of its subcube, one per block of
+    /// segments or round of elements (Ho & Johnsson Theorem 4); with cyclic
+    /// segments that divides its congestion by floor(n_i/2).
+    #[arg(long)]
+    pub hamiltonian: bool,
+    /// `auto`: what to minimise first: load (load factor, then dilation),
+    /// dilation (dilation 1, then load), congestion (every node used,
+    /// dilation 1, least congestion). Default: load.
+    #[arg(long, value_enum)]
+    pub objective: Option<ObjectiveArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ObjectiveArg {
+    Load,
+    Dilation,
+    Congestion,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -156,12 +174,18 @@ pub enum PartitionArg {
 impl Pair {
     /// The method options these arguments give.
     pub fn params(&self) -> topoembed::embed::Params {
-        use topoembed::embed::{Params, Partition};
+        use topoembed::embed::{Objective, Params, Partition};
         Params {
             partition: match self.partition {
                 PartitionArg::Consecutive => Partition::Consecutive,
                 PartitionArg::Cyclic => Partition::Cyclic,
             },
+            hamiltonian: self.hamiltonian,
+            objective: self.objective.map(|o| match o {
+                ObjectiveArg::Load => Objective::Load,
+                ObjectiveArg::Dilation => Objective::Dilation,
+                ObjectiveArg::Congestion => Objective::Congestion,
+            }),
         }
     }
 }

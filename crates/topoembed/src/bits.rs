@@ -22,6 +22,12 @@ pub fn gtob(mut g: u64) -> u64 {
     g
 }
 
+/// ⌈log2 x⌉: the bits that number x things (0 for x ≤ 1).
+#[inline]
+pub fn ceil_log2(x: u64) -> u32 {
+    64 - x.saturating_sub(1).leading_zeros()
+}
+
 /// Bit widths of power-of-two sides: `[8, 4]` -> `[3, 2]`; `None` if a side is
 /// not a power of two.
 pub fn pow2_widths(sides: &[u64]) -> Option<Vec<u32>> {

@@ -359,6 +359,7 @@ pub fn measure(
             ));
         }
     }
+    metrics.notes.extend(embedding.notes());
     add_traffic(&mut metrics, guest, host, embedding, options)?;
     Ok(metrics)
 }

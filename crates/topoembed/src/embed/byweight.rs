@@ -14,6 +14,7 @@ pub(super) const METHOD: Method = Method {
     preconditions: "host has 2^D nodes",
     summary:
         "labels by weight, equal weights descending (xor paper §2.3); least max dilation on a line",
+    options: &[],
     build,
 };
 

@@ -20,6 +20,7 @@ pub(super) const METHOD: Method = Method {
     host: "cube:D | ring, line, torus, mesh",
     preconditions: "power-of-two sides, equal node counts",
     summary: "BRGC per axis, concatenated (lecture notes); grid->cube has dilation 1",
+    options: &[],
     build,
 };
 

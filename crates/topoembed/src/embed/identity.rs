@@ -25,6 +25,7 @@ pub(super) const METHOD: Method = Method {
     host: "any",
     preconditions: "equal node counts",
     summary: "guest node i on host node i",
+    options: &[],
     build,
 };
 

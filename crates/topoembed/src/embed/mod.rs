@@ -38,6 +38,10 @@ pub trait Embedding: Send + Sync {
     fn dilation_bound(&self) -> Option<DilationBound> {
         None
     }
+    /// What the method chose and why (a cut, a strategy), for the reader.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A method's bound on its dilation, with the paper's form where that differs.
@@ -64,11 +68,45 @@ pub enum Partition {
     Cyclic,
 }
 
-/// Options of the methods that take any (methods ignore the rest).
+/// What `auto` optimises first (Ho & Johnsson §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    /// Least load factor (then dilation).
+    Load,
+    /// Dilation 1, then the least load factor.
+    Dilation,
+    /// Least congestion with every node used, dilation 1.
+    Congestion,
+}
+
+/// Options of the methods that take any; [`build_with`] refuses an option
+/// given to a method that does not take it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Params {
     /// `split`: consecutive or cyclic segments.
     pub partition: Partition,
+    /// `split`: axes with 4 or more dimensions go round edge-disjoint
+    /// Hamiltonian cycles (Theorem 4).
+    pub hamiltonian: bool,
+    /// `auto`: what to optimise (default: load).
+    pub objective: Option<Objective>,
+}
+
+impl Params {
+    /// The options set to something other than their default.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        if self.partition != Partition::Consecutive {
+            given.push("partition");
+        }
+        if self.hamiltonian {
+            given.push("hamiltonian");
+        }
+        if self.objective.is_some() {
+            given.push("objective");
+        }
+        given
+    }
 }
 
 /// Signature of a method's constructor.
@@ -87,6 +125,8 @@ pub struct Method {
     pub preconditions: &'static str,
     /// One line on what it does and where it comes from.
     pub summary: &'static str,
+    /// The [`Params`] it takes (`partition`, `hamiltonian`, `objective`).
+    pub options: &'static [&'static str],
     /// Constructor: the embedding, or the reason the method does not apply.
     pub build: Build,
 }
@@ -100,6 +140,9 @@ pub static METHODS: &[Method] = &[
     identity::METHOD,
     mesh_to_cube::SPLIT,
     mesh_to_cube::RESHAPE,
+    mesh_to_cube::COMBINE,
+    mesh_to_cube::RECURSIVE,
+    mesh_to_cube::AUTO,
 ];
 
 /// Looks a method up by name.
@@ -151,6 +194,17 @@ pub fn build_with(
     params: &Params,
 ) -> Result<Box<dyn Embedding>> {
     let m = method(name)?;
+    if let Some(option) = params.given().into_iter().find(|o| !m.options.contains(o)) {
+        let takers: Vec<&str> = METHODS
+            .iter()
+            .filter(|t| t.options.contains(&option))
+            .map(|t| t.name)
+            .collect();
+        return Err(Error::Parameter(format!(
+            "--{option} does not apply to method '{name}'; it is an option of {}",
+            takers.join(", ")
+        )));
+    }
     (m.build)(guest, host, params).map_err(|reason| {
         let names: Vec<&str> = applicable(guest, host)
             .iter()

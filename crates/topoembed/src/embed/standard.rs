@@ -13,6 +13,7 @@ pub(super) const METHOD: Method = Method {
     host: "ring, line, torus, mesh",
     preconditions: "host has 2^D nodes (so every side is a power of two)",
     summary: "f(n) = n: mixed-radix digits of n (xor paper §2.3); optimal on meshes",
+    options: &[],
     build,
 };
 

@@ -19,6 +19,7 @@ pub(super) const METHOD: Method = Method {
     host: "ring, torus",
     preconditions: "host has 2^D nodes, power-of-two sides; D >= 2 on a ring",
     summary: "bit d_j-2 of each axis xor-ed with bit d_j-1 (xor paper §3-4); optimal on rings",
+    options: &[],
     build,
 };
 

@@ -1,15 +1,23 @@
 //! Many-to-one embeddings of large meshes into small Boolean cubes
 //! (Ho & Johnsson, *Embedding Meshes into Small Boolean Cubes*, 1990).
-//! One file per strategy; so far `split` (Theorem 1, Lemma 2) and
-//! `reshape` (Theorem 3).
+//! One file per strategy: `split` and `recursive` (Theorems 1, 2, 4, §6;
+//! the cut search in `factoring`), `reshape` (Theorem 3), `combine` (§4),
+//! `auto` (the decision procedure of §6).
 
+mod auto;
+mod combine;
+mod factoring;
 mod reshape;
 mod split;
 
+pub(in crate::embed) use auto::METHOD as AUTO;
+pub use combine::{Combine, CombinePlan};
+pub(in crate::embed) use combine::METHOD as COMBINE;
+pub use factoring::{Cut, Factoring, Rank, MAX_CANDIDATES};
 pub(in crate::embed) use reshape::METHOD as RESHAPE;
 pub use reshape::{reshape_dilation_bound, theorem3_dilation_bound, Reshape};
-pub(in crate::embed) use split::METHOD as SPLIT;
-pub use split::{Factoring, Split};
+pub(in crate::embed) use split::{METHOD as SPLIT, RECURSIVE};
+pub use split::Split;
 
 use crate::spec::Spec;
 
@@ -25,4 +33,37 @@ pub(super) fn mesh_and_cube(guest: &Spec, host: &Spec) -> Result<(Vec<u64>, u32)
         return Err("the host must be a hypercube (cube:n)".into());
     };
     Ok((lengths, n))
+}
+
+/// The strategies that put several elements on a node want at least one
+/// element per node: a cube with more nodes than the mesh has elements is
+/// too large for them (`reshape` and the one-to-one methods take it).
+pub(super) fn check_many_to_one(lengths: &[u64], n: u32) -> Result<(), String> {
+    let elements: u64 = lengths.iter().product();
+    if elements < 1u64 << n {
+        let fits = 63 - elements.leading_zeros();
+        return Err(format!(
+            "the mesh has {elements} elements, fewer than the {} nodes of the {n}-cube; \
+             use cube:{fits} or smaller, or reshape",
+            1u64 << n
+        ));
+    }
+    Ok(())
+}
+
+/// §6: M = M1 x M2 with every axis of M1 a power of two and every axis of
+/// M2 odd: M(100, 200) = M1(4, 8) x M2(25, 25).
+pub fn decompose(lengths: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    lengths
+        .iter()
+        .map(|&l| {
+            let two = 1u64 << l.trailing_zeros();
+            (two, l / two)
+        })
+        .unzip()
+}
+
+/// "4x8": lengths as a spec writes them.
+pub(super) fn x_list(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join("x")
 }

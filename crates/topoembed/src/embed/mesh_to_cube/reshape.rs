@@ -25,6 +25,7 @@ pub(in crate::embed) const METHOD: Method = Method {
     preconditions: "many-to-one; any sizes (unused nodes when the mesh has fewer elements)",
     summary:
         "reshape to one axis, segments of the optimal load factor by BRGC (Ho & Johnsson Thm 3)",
+    options: &[],
     build,
 };
 
@@ -83,6 +84,11 @@ impl Reshape {
     /// The load factor β.
     pub fn beta(&self) -> u64 {
         self.beta
+    }
+
+    /// Theorem 3's bound for this mesh and cube, corrected and as printed.
+    pub fn bound(&self) -> DilationBound {
+        self.bound
     }
 }
 

@@ -1,40 +1,44 @@
-//! `split`: Ho & Johnsson's Theorem 1 and Lemma 2. Axis i of an
-//! ℓ_0 x ℓ_1 x .. mesh is cut into 2^(n_i) segments (Σ n_i ≤ n), and the
-//! segment grid, a 2^(n_0) x 2^(n_1) x .. mesh, goes into the n-cube by the
-//! binary-reflected Gray code of each axis (axis 1 in the low bits, as
-//! `gray` does): neighbouring segments sit on neighbouring cube nodes, so the
-//! dilation is 1. The load factor is Π ⌈ℓ_i / 2^(n_i)⌉, optimal when the
-//! lengths carry enough powers of two (Theorem 1).
+//! `split` and `recursive`: Ho & Johnsson's Theorems 1, 2 and 4 and §6's
+//! recursive halving. Each axis of an ℓ_0 x ℓ_1 x .. mesh is cut into
+//! segments, and the segment grid goes into the n-cube: per axis by the
+//! binary-reflected Gray code of the segment index in n_i dimensions (axis 1
+//! in the low bits, as `gray` does), or round edge-disjoint Hamiltonian
+//! cycles (`--hamiltonian`), or, for Theorem 2 cuts, one segment per node by
+//! `reshape`. How the cut is chosen, and what it costs, is in
+//! [`super::factoring`].
 //!
 //! Segments are **consecutive** (runs as equal as possible: the first
-//! ℓ mod p of the p segments one longer) or **cyclic** (x in segment x mod p;
-//! with e-cube routing the wrap from segment p-1 to 0 is one link too, as
-//! G(p-1) and G(0) differ in one bit).
-//!
-//! The factoring (n_0, n_1, ..) is searched over every split with
-//! 2^(n_i) ≤ ℓ_i and Σ n_i ≤ n (fewer than n dimensions leaves nodes unused
-//! when that lowers the load factor): least load factor first, then least
-//! congestion (each cube link along axis i carries the mesh edges between
-//! two segments times the largest cross-section of the other axes, Lemma 2),
-//! then fewer unused nodes. E.g. 100x320 in a 4-cube: a 2x8 configuration,
-//! 50x40 partitions, load 2000, congestion 50.
+//! ℓ mod p of the p segments one longer) or **cyclic** (x in segment
+//! x mod 2^(n_i); with e-cube routing the wrap from the last segment to the
+//! first is one link too, as G(2^k − 1) and G(0) differ in one bit).
 
 use super::super::{Embedding, Method, NotApplicable, Params, Partition};
-use super::mesh_and_cube;
+use super::factoring::{Cut, Factoring, Rank};
+use super::reshape::Reshape;
+use super::{check_many_to_one, mesh_and_cube, x_list};
 use crate::bits::{btog, gtob};
+use crate::hamiltonian;
 use crate::topology::Topology;
 
 pub(in crate::embed) const METHOD: Method = Method {
     name: "split",
     guest: "mesh:L0xL1x.. (any lengths), line:N",
     host: "cube:n",
-    preconditions: "many-to-one; --partition consecutive|cyclic",
-    summary: "axes cut into 2^n_i segments placed by BRGC, dilation 1 (Ho & Johnsson Thm 1)",
+    preconditions: "many-to-one; --partition consecutive|cyclic, --hamiltonian",
+    summary: "axes cut into segments placed by BRGC, dilation 1 (Ho & Johnsson Thm 1, 2, 4)",
+    options: &["partition", "hamiltonian"],
     build,
 };
 
-/// Most factorings the search looks at (many axes in a large cube).
-const MAX_CANDIDATES: u64 = 1 << 22;
+pub(in crate::embed) const RECURSIVE: Method = Method {
+    name: "recursive",
+    guest: "mesh:L0xL1x.. (any lengths), line:N",
+    host: "cube:n",
+    preconditions: "many-to-one",
+    summary: "halve the longest axis again and again: least load at dilation 1 (Ho & Johnsson §6)",
+    options: &[],
+    build: build_recursive,
+};
 
 fn build(
     guest: &dyn Topology,
@@ -42,191 +46,214 @@ fn build(
     params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
     let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
-    let factoring = Factoring::search(&lengths, n, params.partition)?;
-    Ok(Box::new(Split::new(
-        &lengths,
-        &factoring.bits,
-        params.partition,
-    )))
+    check_many_to_one(&lengths, n)?;
+    let cut = Cut {
+        partition: params.partition,
+        hamiltonian: params.hamiltonian,
+    };
+    let factoring = Factoring::search(&lengths, n, cut, Rank::Load)?;
+    if cut.hamiltonian && factoring.cycles.iter().all(|&h| h < 2) {
+        return Err(format!(
+            "--hamiltonian needs an axis in a subcube of 4 or more dimensions (two or more \
+             edge-disjoint cycles); the best cut gives the axes {:?} dimensions",
+            factoring.bits
+        ));
+    }
+    Ok(Box::new(Split::new(&lengths, &factoring, "split")?))
 }
 
-/// A choice of segment counts 2^(n_i) per axis, with what it costs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Factoring {
-    /// n_i per axis (axis 1 first).
-    pub bits: Vec<u32>,
-    /// Π ⌈ℓ_i / 2^(n_i)⌉.
-    pub load_factor: u64,
-    /// Most mesh edges on one cube link.
-    pub congestion: u64,
-    /// Cube nodes left without elements: 2^n - 2^(Σ n_i).
-    pub unused: u64,
+fn build_recursive(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
+    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
+    check_many_to_one(&lengths, n)?;
+    let factoring = Factoring::recursive(&lengths, n, Cut::default());
+    Ok(Box::new(Split::new(&lengths, &factoring, "recursive")?))
 }
 
-impl Factoring {
-    /// Load factor and congestion of splitting `lengths` by `bits`.
-    pub fn evaluate(lengths: &[u64], bits: &[u32], n: u32, partition: Partition) -> Factoring {
-        let longest_segment: Vec<u64> = lengths
-            .iter()
-            .zip(bits)
-            .map(|(&l, &b)| l.div_ceil(1 << b))
-            .collect();
-        let load_factor = longest_segment.iter().product();
-        let mut congestion = 0;
-        for (i, (&l, &b)) in lengths.iter().zip(bits).enumerate() {
-            if b == 0 {
-                continue;
-            }
-            let cross: u64 = longest_segment
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, &s)| s)
-                .product();
-            congestion = congestion.max(cross * most_edges_per_link(l, 1 << b, partition));
-        }
-        Factoring {
-            bits: bits.to_vec(),
-            load_factor,
-            congestion,
-            unused: (1u64 << n) - (1u64 << bits.iter().sum::<u32>()),
-        }
-    }
-
-    /// The best factoring of `lengths` into an n-cube (module doc).
-    pub fn search(lengths: &[u64], n: u32, partition: Partition) -> Result<Factoring, String> {
-        let caps: Vec<u32> = lengths.iter().map(|&l| 63 - l.leading_zeros()).collect();
-        let mut best: Option<Factoring> = None;
-        let mut bits = vec![0u32; lengths.len()];
-        let mut visit = |bits: &[u32]| {
-            let f = Factoring::evaluate(lengths, bits, n, partition);
-            let key = |f: &Factoring| (f.load_factor, f.congestion, f.unused);
-            if best.as_ref().map_or(true, |b| key(&f) < key(b)) {
-                best = Some(f);
-            }
-        };
-        enumerate(&caps, n, 0, &mut bits, &mut visit, &mut 0, MAX_CANDIDATES).ok_or_else(|| {
-            format!(
-                "more than {MAX_CANDIDATES} ways to split {} axes into a {n}-cube; \
-                     use reshape",
-                lengths.len()
-            )
-        })?;
-        best.ok_or_else(|| "no way to split the mesh".to_string())
-    }
+/// One axis of a split.
+#[derive(Debug, Clone)]
+struct AxisCut {
+    length: u64,
+    /// Cube dimensions of the axis, and where they start in a node label.
+    bits: u32,
+    offset: u32,
+    /// Consecutive segments.
+    parts: u64,
+    /// Hamiltonian cycles it goes round (1: the Gray code).
+    cycles: u64,
+    /// With cycles ≥ 2: node `table[c << bits | k]` is position k of cycle c.
+    table: Vec<u64>,
 }
 
-/// Calls `visit` for every `bits` with bits[k] ≤ caps[k] and Σ ≤ left;
-/// `None` when more than `limit` candidates would be visited.
-fn enumerate(
-    caps: &[u32],
-    left: u32,
-    k: usize,
-    bits: &mut Vec<u32>,
-    visit: &mut dyn FnMut(&[u32]),
-    seen: &mut u64,
-    limit: u64,
-) -> Option<()> {
-    if k == caps.len() {
-        *seen += 1;
-        if *seen > limit {
-            return None;
-        }
-        visit(bits);
-        return Some(());
-    }
-    for b in 0..=caps[k].min(left) {
-        bits[k] = b;
-        enumerate(caps, left - b, k + 1, bits, visit, seen, limit)?;
-    }
-    bits[k] = 0;
-    Some(())
-}
-
-/// Segment of element `x` of an axis of `length` cut into `parts` segments.
-#[inline]
-fn segment(x: u64, length: u64, parts: u64, partition: Partition) -> u64 {
-    match partition {
-        Partition::Cyclic => x % parts,
-        Partition::Consecutive => {
-            let (q, r) = (length / parts, length % parts);
-            if x < r * (q + 1) {
-                x / (q + 1)
-            } else {
-                r + (x - r * (q + 1)) / q
-            }
-        }
-    }
-}
-
-/// Most mesh edges of one axis line between the same two segments (one
-/// cube link, since the segments' Gray codes differ in one bit).
-fn most_edges_per_link(length: u64, parts: u64, partition: Partition) -> u64 {
-    match partition {
-        // Consecutive runs meet once: one edge per neighbouring pair.
-        Partition::Consecutive => 1,
-        Partition::Cyclic => {
-            // Edge x -> x+1 joins segments x mod p and (x+1) mod p; with p = 2
-            // both directions are the same link.
-            let edges = length - 1;
-            if parts == 2 {
-                edges
-            } else {
-                edges.div_ceil(parts)
-            }
-        }
-    }
-}
-
-/// The split embedding for fixed segment counts.
+/// A cut of the axes (a [`Factoring`]) as an embedding.
 #[derive(Debug, Clone)]
 pub struct Split {
-    /// Per axis: length, segment bits, bit offset in the cube label.
-    axes: Vec<(u64, u32, u32)>,
+    method: &'static str,
+    axes: Vec<AxisCut>,
     partition: Partition,
+    /// Theorem 2: the segment grid placed by `reshape`.
+    grid: Option<Reshape>,
+    factoring: Factoring,
 }
 
 impl Split {
-    /// Splits axis i of `lengths` into 2^bits[i] segments.
-    pub fn new(lengths: &[u64], bits: &[u32], partition: Partition) -> Split {
+    /// The embedding `factoring` describes, named `method`; an error when
+    /// its Hamiltonian cycles would be too large to list.
+    pub fn new(lengths: &[u64], factoring: &Factoring, method: &'static str) -> Result<Split, String> {
         let mut offset = 0;
-        let axes = lengths
-            .iter()
-            .zip(bits)
-            .map(|(&l, &b)| {
-                let axis = (l, b, offset);
-                offset += b;
-                axis
-            })
-            .collect();
-        Split { axes, partition }
+        let mut axes = Vec::with_capacity(lengths.len());
+        for (i, &length) in lengths.iter().enumerate() {
+            let (bits, cycles) = (factoring.bits[i], factoring.cycles[i]);
+            let table = if cycles >= 2 {
+                let found = hamiltonian::cycles(bits).map_err(|e| e.to_string())?;
+                found.into_iter().take(cycles as usize).flatten().collect()
+            } else {
+                Vec::new()
+            };
+            axes.push(AxisCut {
+                length,
+                bits,
+                offset,
+                parts: factoring.parts[i],
+                cycles: u64::from(cycles),
+                table,
+            });
+            offset += bits;
+        }
+        let grid = factoring
+            .grid_bits
+            .map(|bits| Reshape::new(&factoring.parts, bits));
+        Ok(Split {
+            method,
+            axes,
+            partition: factoring.cut.partition,
+            grid,
+            factoring: factoring.clone(),
+        })
+    }
+
+    /// The cut it was built from.
+    pub fn factoring(&self) -> &Factoring {
+        &self.factoring
+    }
+
+    /// Cube label bits of unit `unit` of `axis` (per-axis placement).
+    #[inline]
+    fn place(axis: &AxisCut, unit: u64) -> u64 {
+        let position = unit & ((1 << axis.bits) - 1);
+        if axis.cycles < 2 {
+            btog(position)
+        } else {
+            let cycle = (unit >> axis.bits) % axis.cycles;
+            axis.table[((cycle << axis.bits) | position) as usize]
+        }
     }
 }
 
 impl Embedding for Split {
     fn method(&self) -> &'static str {
-        "split"
+        self.method
     }
     fn map(&self, guest: u64) -> u64 {
         let mut rest = guest;
+        if let Some(grid) = &self.grid {
+            // Segment coordinates as a node number of the segment grid.
+            let (mut index, mut weight) = (0, 1);
+            for axis in &self.axes {
+                let x = rest % axis.length;
+                rest /= axis.length;
+                index += segment(x, axis.length, axis.parts) * weight;
+                weight *= axis.parts;
+            }
+            return grid.map(index);
+        }
         let mut node = 0;
-        for &(length, bits, offset) in &self.axes {
-            let x = rest % length;
-            rest /= length;
-            node |= btog(segment(x, length, 1 << bits, self.partition)) << offset;
+        for axis in &self.axes {
+            let x = rest % axis.length;
+            rest /= axis.length;
+            let unit = match self.partition {
+                Partition::Cyclic => x,
+                Partition::Consecutive => segment(x, axis.length, axis.parts),
+            };
+            node |= Self::place(axis, unit) << axis.offset;
         }
         node
     }
-    /// One-to-one only when every segment is one element (then it is `gray`).
+    /// One-to-one only when every segment is one element and the cut is
+    /// per axis by Gray codes (then it is `gray`).
     fn inverse(&self, host: u64) -> Option<u64> {
-        if self.axes.iter().any(|&(l, b, _)| l != 1 << b) {
+        let one_each = self.axes.iter().all(|a| a.parts == a.length && a.cycles < 2);
+        if !one_each || self.grid.is_some() {
             return None;
         }
         let mut guest = 0;
-        for &(length, bits, offset) in self.axes.iter().rev() {
-            let x = gtob((host >> offset) & ((1 << bits) - 1));
-            guest = guest * length + x;
+        for axis in self.axes.iter().rev() {
+            let x = gtob((host >> axis.offset) & ((1 << axis.bits) - 1));
+            if x >= axis.length {
+                return None;
+            }
+            guest = guest * axis.length + x;
         }
-        (host >> self.axes.iter().map(|a| a.1).sum::<u32>() == 0).then_some(guest)
+        let used: u32 = self.axes.iter().map(|a| a.bits).sum();
+        (host >> used == 0).then_some(guest)
+    }
+    fn notes(&self) -> Vec<String> {
+        let f = &self.factoring;
+        let lengths: Vec<u64> = self.axes.iter().map(|a| a.length).collect();
+        let mut notes = vec![describe(&lengths, f)];
+        if let Some(grid) = &self.grid {
+            notes.push(format!(
+                "Theorem 2 cut: the {} segment grid goes one segment per node by reshape \
+                 (dilation <= {}, Theorem 3); {} nodes unused",
+                x_list(&f.parts),
+                grid.bound().holds,
+                f.unused
+            ));
+        }
+        notes
+    }
+}
+
+/// "cube configured 2x8 (dimensions [1, 3]), partitions 50x40, load 2000,
+/// predicted congestion 50".
+pub(super) fn describe(lengths: &[u64], f: &Factoring) -> String {
+    let pieces: Vec<u64> = lengths
+        .iter()
+        .zip(&f.parts)
+        .map(|(&l, &p)| l.div_ceil(p))
+        .collect();
+    let mut text = if f.grid_bits.is_some() {
+        format!("segments {}", x_list(&f.parts))
+    } else {
+        let shape: Vec<u64> = f.bits.iter().map(|&b| 1 << b).collect();
+        format!("cube configured {} (dimensions {:?})", x_list(&shape), f.bits)
+    };
+    text.push_str(&format!(
+        ", partitions up to {}, load {}",
+        x_list(&pieces),
+        f.load_factor
+    ));
+    if let Some(c) = f.congestion {
+        text.push_str(&format!(", predicted congestion {c}"));
+    }
+    if f.cycles.iter().any(|&h| h >= 2) {
+        text.push_str(&format!(", Hamiltonian cycles per axis {:?}", f.cycles));
+    }
+    text
+}
+
+
+/// Segment of element `x` of an axis of `length` cut into `parts`
+/// consecutive runs, the first `length mod parts` one longer.
+#[inline]
+fn segment(x: u64, length: u64, parts: u64) -> u64 {
+    let (q, r) = (length / parts, length % parts);
+    if x < r * (q + 1) {
+        x / (q + 1)
+    } else {
+        r + (x - r * (q + 1)) / q
     }
 }
