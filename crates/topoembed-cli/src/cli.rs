@@ -213,6 +213,19 @@ pub struct Routing {
     /// about 4 bytes x host nodes x (axes + 1) per thread on grids).
     #[arg(long)]
     pub no_traffic: bool,
+    /// Cube hosts: also spread every guest edge evenly over edge-disjoint paths
+    /// between its ends ("fat edges", Ho & Johnsson §5) and report the
+    /// fractional link load beside the e-cube congestion. shortest: the d
+    /// shortest paths, 1/d each; all: the n paths (n-d of them of length d+2),
+    /// 1/n each.
+    #[arg(long, value_enum)]
+    pub fat_edges: Option<FatEdgesArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FatEdgesArg {
+    Shortest,
+    All,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,10 +10,12 @@ use topoembed::metrics::{self, Metrics, Options};
 use topoembed::routing::TieRule;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
+use topoembed::traffic::fat::FatPaths;
 use topoembed::{Error, Progress};
 
 use crate::cli::{
-    Costs, EmbedFormat, ExportFormat, Format, HamiltonianFormat, Pair, Placement, Routing, Ties,
+    Costs, EmbedFormat, ExportFormat, FatEdgesArg, Format, HamiltonianFormat, Pair, Placement,
+    Routing, Ties,
 };
 use crate::progress::Bar;
 use crate::table::Table;
@@ -209,6 +211,10 @@ fn measure(
                 Ties::Decreasing => TieRule::Decreasing,
             })
         },
+        fat_edges: routing.fat_edges.map(|f| match f {
+            FatEdgesArg::Shortest => FatPaths::Shortest,
+            FatEdgesArg::All => FatPaths::All,
+        }),
     };
     metrics::measure(guest, host, embedding, &options)
 }

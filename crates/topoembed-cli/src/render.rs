@@ -422,6 +422,9 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
         row("link load average", num(c.average));
         row("link loads (load:links)", histogram_summary(&c.histogram));
     }
+    if let Some(f) = &m.fat_congestion {
+        row("congestion, fat edges", fat_text(m, f));
+    }
     if let Some(axes) = m.link_load.as_ref().filter(|a| a.len() > 1) {
         for a in axes {
             row(
@@ -494,6 +497,24 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
         writeln!(out, "  note: {note}")?;
     }
     Ok(())
+}
+
+/// "max 12.5, link average 3.1 (d shortest paths, 1/d each; e-cube max 25)".
+fn fat_text(m: &Metrics, f: &topoembed::traffic::fat::FatCongestion) -> String {
+    use topoembed::traffic::fat::FatPaths;
+    let paths = match f.paths {
+        FatPaths::Shortest => "the d shortest paths, 1/d each",
+        FatPaths::All => "all n paths, d of length d and n-d of length d+2, 1/n each",
+    };
+    let ecube = m
+        .congestion
+        .as_ref()
+        .map_or(String::new(), |c| format!("; e-cube max {}", c.max));
+    format!(
+        "max {}, link average {} ({paths}{ecube})",
+        num(f.max),
+        num(f.average)
+    )
 }
 
 /// Indices of the results with the least CC time (ties all marked).
@@ -570,6 +591,16 @@ pub fn compare_table(
         ]);
     }
     t.write(out)?;
+    for m in results {
+        if let Some(f) = &m.fat_congestion {
+            writeln!(
+                out,
+                "congestion with fat edges ({}): {}",
+                m.method,
+                fat_text(m, f)
+            )?;
+        }
+    }
     closed_form_table(results, out)?;
     for (name, reason) in skipped {
         writeln!(out, "not applicable: {name} ({reason})")?;
@@ -586,7 +617,7 @@ pub const CSV_HEADER: &str =
     "guest,host,method,guest_nodes,host_nodes,guest_edges,load_factor,expansion,\
 dilation_max,dilation_average,dilation_total,spectrum,constant_distance,distances,average_distance,\
 cc_ta,cc_tc,cc_time,cc_waiting,congestion,link_load_average,node_load_max,node_load_min,\
-node_load_average,node_traffic_max,node_traffic_min,node_traffic_average";
+node_load_average,node_traffic_max,node_traffic_min,node_traffic_average,fat_congestion";
 
 /// One CSV row of the metrics (spectrum as `dil:count` pairs separated by spaces).
 pub fn csv_row(m: &Metrics) -> String {
@@ -620,6 +651,7 @@ pub fn csv_row(m: &Metrics) -> String {
         opt(m.node_traffic.map(|l| l.max.to_string())),
         opt(m.node_traffic.map(|l| l.min.to_string())),
         opt(m.node_traffic.map(|l| l.average.to_string())),
+        opt(m.fat_congestion.as_ref().map(|f| f.max.to_string())),
     ]
     .map(|f| csv_field(&f))
     .join(",")

@@ -29,6 +29,7 @@ use crate::progress::{self, Progress};
 use crate::routing::{HostRoute, Route, TieRule};
 use crate::spec::Spec;
 use crate::topology::{EdgeBuffer, Topology};
+use crate::traffic::fat::{self, FatCongestion, FatPaths};
 use crate::traffic::{self, AxisLoad, Congestion, LoadStats};
 
 /// Guest nodes whose edges are mapped and measured per virtual call.
@@ -49,6 +50,9 @@ pub struct Options<'a> {
     pub progress: Option<&'a Progress>,
     /// How guest edges are routed for congestion and node load.
     pub routing: Routing<'a>,
+    /// Cube hosts: also spread every guest edge over its edge-disjoint
+    /// paths and report the fractional link load (Ho & Johnsson §5).
+    pub fat_edges: Option<FatPaths>,
 }
 
 /// Which routing the traffic metrics (congestion, node load) use.
@@ -90,6 +94,7 @@ impl Default for Options<'_> {
             tc: 1.0,
             progress: None,
             routing: Routing::Model(TieRule::Increasing),
+            fat_edges: None,
         }
     }
 }
@@ -170,6 +175,9 @@ pub struct Metrics {
     pub node_traffic: Option<LoadStats>,
     /// Load factor and congestion x dilation.
     pub slowdown: Option<Slowdown>,
+    /// Cube hosts with fat edges: link loads with every guest edge spread
+    /// over edge-disjoint paths, beside the e-cube `congestion`.
+    pub fat_congestion: Option<FatCongestion>,
     /// Standard and xor embeddings of cubes onto power-of-two rings and tori:
     /// the journal metrics from their closed forms, to set beside the measured ones.
     pub closed_form: Option<JournalMetrics>,
@@ -300,10 +308,17 @@ pub fn measure(
     options: &Options,
 ) -> Result<Metrics> {
     model::check_costs(options.ta, options.tc)?;
+    if options.fat_edges.is_some() && !matches!(host.spec(), Spec::Cube(_)) {
+        return Err(Error::Parameter(format!(
+            "fat edges spread traffic over a hypercube's edge-disjoint paths; {} is not a \
+             hypercube (cube:n)",
+            host.spec()
+        )));
+    }
     let nodes = guest.node_count();
     let edges = guest.edge_count();
     if let Some(p) = options.progress {
-        p.add_total(edges);
+        p.add_total(edges * (1 + u64::from(options.fat_edges.is_some())));
     }
     let dense = host.node_count().min(DENSE_SPECTRUM);
     let classes = guest.edge_classes();
@@ -361,6 +376,9 @@ pub fn measure(
     }
     metrics.notes.extend(embedding.notes());
     add_traffic(&mut metrics, guest, host, embedding, options)?;
+    if let (Some(which), Spec::Cube(n)) = (options.fat_edges, host.spec()) {
+        metrics.fat_congestion = Some(fat::measure(guest, *n, embedding, which, options.progress)?);
+    }
     Ok(metrics)
 }
 
@@ -545,6 +563,7 @@ fn summarise(
         node_load: None,
         node_traffic: None,
         slowdown: None,
+        fat_congestion: None,
         closed_form: match options.routing {
             Routing::Custom(_) => None,
             _ => closed_form::journal(embedding.method(), guest.spec(), host.spec()),

@@ -22,6 +22,7 @@ fn try_measure(
         // These cases check dilations and CC times up to 2^30 nodes; the
         // traffic metrics have tests of their own (traffic.rs, closed_forms.rs).
         routing: metrics::Routing::Off,
+        fat_edges: None,
     };
     metrics::measure(g.as_ref(), h.as_ref(), e.as_ref(), &options)
 }

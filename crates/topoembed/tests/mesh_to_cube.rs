@@ -164,7 +164,8 @@ mod split {
     fn theorem1_dilation_one_and_optimal_load() {
         for n in 1..=6u32 {
             for partition in [Partition::Consecutive, Partition::Cyclic] {
-                let best = Factoring::search(&[100, 100, 100], n, cut(partition), Rank::Load).unwrap();
+                let best =
+                    Factoring::search(&[100, 100, 100], n, cut(partition), Rank::Load).unwrap();
                 assert_eq!(best.load_factor, 1_000_000u64.div_ceil(1 << n), "n={n}");
                 let emb = Split::new(&[100, 100, 100], &best, "split").unwrap();
                 let (dilation, most, _) = dilation_and_load(&[100, 100, 100], n, &emb);
@@ -191,7 +192,10 @@ mod split {
         let m = measured("mesh:35x27", 6, Params::default());
         let unused = m.node_elements.unwrap().unused;
         // 63 used nodes x 15 = 945 elements: every used node holds 15.
-        assert_eq!((m.load_factor, unused, 15 * (64 - unused)), (15, 1, 35 * 27));
+        assert_eq!(
+            (m.load_factor, unused, 15 * (64 - unused)),
+            (15, 1, 35 * 27)
+        );
         assert!(m.dilation.max <= best.dilation, "{}", m.dilation.max);
     }
 
@@ -200,15 +204,13 @@ mod split {
     /// Σ a ≥ n gets ⌈Π ℓ / 2^n⌉ at dilation 1.
     #[test]
     fn theorem1_load_optimal_with_enough_twos() {
-        let sides: Vec<u64> = (0..=4)
-            .flat_map(|a| (1..=5).map(move |b| b << a))
-            .collect();
+        let sides: Vec<u64> = (0..=4).flat_map(|a| (1..=5).map(move |b| b << a)).collect();
         for &x in &sides {
             for &y in &sides {
                 let twos = x.trailing_zeros() + y.trailing_zeros();
                 for n in 1..=twos.min(8) {
-                    let best = Factoring::search(&[x, y], n, Cut::default(), Rank::UnitDilation)
-                        .unwrap();
+                    let best =
+                        Factoring::search(&[x, y], n, Cut::default(), Rank::UnitDilation).unwrap();
                     assert_eq!(best.load_factor, (x * y).div_ceil(1 << n), "{x}x{y} n={n}");
                     assert_eq!(best.dilation, 1);
                 }
@@ -255,13 +257,9 @@ mod split {
                             };
                             let f = Factoring::evaluate(&lengths, &bits, n, cut);
                             let emb = Split::new(&lengths, &f, "split").unwrap();
-                            let m = metrics::measure(
-                                g.as_ref(),
-                                h.as_ref(),
-                                &emb,
-                                &Options::default(),
-                            )
-                            .unwrap();
+                            let m =
+                                metrics::measure(g.as_ref(), h.as_ref(), &emb, &Options::default())
+                                    .unwrap();
                             let what = format!("{spec} bits {bits:?} {cut:?}");
                             assert_eq!(m.load_factor, f.load_factor, "{what}: load");
                             assert_eq!(m.congestion.unwrap().max, f.congestion.unwrap(), "{what}");
@@ -303,7 +301,10 @@ mod split {
             };
             let plain = measured(mesh, n, cyclic(false));
             let spread = measured(mesh, n, cyclic(true));
-            let (c0, c1) = (plain.congestion.unwrap().max, spread.congestion.unwrap().max);
+            let (c0, c1) = (
+                plain.congestion.unwrap().max,
+                spread.congestion.unwrap().max,
+            );
             assert_eq!(c0, c1 * factor, "{mesh} cube:{n}: {c0} vs {c1}");
             assert_eq!(spread.dilation.max, 1, "{mesh}");
             assert_eq!(spread.load_factor, plain.load_factor, "{mesh}");
@@ -314,7 +315,10 @@ mod split {
         };
         let plain = measured("line:4096", 4, Params::default());
         let spread = measured("line:4096", 4, consecutive);
-        assert_eq!(plain.congestion.unwrap().max, spread.congestion.unwrap().max);
+        assert_eq!(
+            plain.congestion.unwrap().max,
+            spread.congestion.unwrap().max
+        );
         assert_eq!(spread.dilation.max, 1);
     }
 
@@ -325,14 +329,18 @@ mod split {
         let greedy = Factoring::recursive(&[35, 27], 6, Cut::default());
         assert_eq!(greedy.load_factor, 20);
         let greedy = Factoring::recursive(&[100, 200], 10, Cut::default());
-        assert_eq!((greedy.bits.as_slice(), greedy.load_factor), (&[5u32, 5][..], 28));
+        assert_eq!(
+            (greedy.bits.as_slice(), greedy.load_factor),
+            (&[5u32, 5][..], 28)
+        );
         for (x, y) in [(35u64, 27u64), (9, 7), (100, 100), (64, 3), (17, 33)] {
             for n in 1..=6 {
                 if x * y < 1 << n {
                     continue;
                 }
                 let greedy = Factoring::recursive(&[x, y], n, Cut::default());
-                let best = Factoring::search(&[x, y], n, Cut::default(), Rank::UnitDilation).unwrap();
+                let best =
+                    Factoring::search(&[x, y], n, Cut::default(), Rank::UnitDilation).unwrap();
                 assert!(greedy.load_factor >= best.load_factor, "{x}x{y} n={n}");
                 let emb = Split::new(&[x, y], &greedy, "recursive").unwrap();
                 let (dilation, most, _) = dilation_and_load(&[x, y], n, &emb);
@@ -416,7 +424,10 @@ mod combine {
     fn auto_follows_the_decision_procedure() {
         let m = auto("mesh:100x200", 10, None);
         assert_eq!((m.load_factor, m.dilation.max), (20, 2));
-        assert!(m.notes.iter().any(|n| n.contains("(4x8) x (25x25)") && n.contains("case 3")));
+        assert!(m
+            .notes
+            .iter()
+            .any(|n| n.contains("(4x8) x (25x25)") && n.contains("case 3")));
         assert!(m.notes.iter().any(|n| n.contains("combine")));
         let m = auto("mesh:100x200", 10, Some(Objective::Dilation));
         assert_eq!((m.load_factor, m.dilation.max), (25, 1));
@@ -440,7 +451,10 @@ mod combine {
         let h = topology::parse("cube:5").unwrap();
         for method in ["split", "combine", "recursive", "auto"] {
             let e = embed::build(method, g.as_ref(), h.as_ref()).err().unwrap();
-            assert!(e.to_string().contains("fewer than the 32 nodes"), "{method}: {e}");
+            assert!(
+                e.to_string().contains("fewer than the 32 nodes"),
+                "{method}: {e}"
+            );
         }
         let g = topology::parse("mesh:30x30").unwrap();
         let h = topology::parse("cube:4").unwrap();
@@ -448,15 +462,25 @@ mod combine {
             objective: Some(Objective::Load),
             ..Params::default()
         };
-        let e = embed::build_with("split", g.as_ref(), h.as_ref(), &objective).err().unwrap();
-        assert!(e.to_string().contains("--objective does not apply to method 'split'"), "{e}");
+        let e = embed::build_with("split", g.as_ref(), h.as_ref(), &objective)
+            .err()
+            .unwrap();
+        assert!(
+            e.to_string()
+                .contains("--objective does not apply to method 'split'"),
+            "{e}"
+        );
         let hamiltonian = Params {
             hamiltonian: true,
             ..Params::default()
         };
-        let e = embed::build_with("reshape", g.as_ref(), h.as_ref(), &hamiltonian).err().unwrap();
+        let e = embed::build_with("reshape", g.as_ref(), h.as_ref(), &hamiltonian)
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("option of split"), "{e}");
-        let e = embed::build_with("split", g.as_ref(), h.as_ref(), &hamiltonian).err().unwrap();
+        let e = embed::build_with("split", g.as_ref(), h.as_ref(), &hamiltonian)
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("4 or more dimensions"), "{e}");
     }
 }

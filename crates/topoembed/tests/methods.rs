@@ -112,7 +112,15 @@ fn grid_guests_in_cubes_up_to_2_to_the_12() {
             if matches!(guest, Spec::Mesh(_) | Spec::Line(_)) {
                 assert_eq!(
                     applied,
-                    ["gray", "identity", "split", "reshape", "combine", "recursive", "auto"],
+                    [
+                        "gray",
+                        "identity",
+                        "split",
+                        "reshape",
+                        "combine",
+                        "recursive",
+                        "auto"
+                    ],
                     "{guest}"
                 );
             } else {

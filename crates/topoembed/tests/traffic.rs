@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use topoembed::embed::{self, Embedding};
+use topoembed::metrics::{self, Options};
 use topoembed::routing::{HostRoute, Route, TieRule};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology};
@@ -381,5 +382,68 @@ proptest! {
         let t = traffic::measure(g.as_ref(), h.as_ref(), &emb, &route, None).unwrap();
         let c = count_by_walking(g.spec(), h.as_ref(), &emb, &route);
         assert_matches(&t, &c, &format!("{guest} -> {host}"));
+    }
+}
+
+/// Fat edges (Ho & Johnsson §5): the fractional link loads add up to the
+/// total path length (Σ d with the d shortest paths; Σ (d·d + (n−d)(d+2))/n
+/// with all n), equal e-cube congestion for dilation-1 maps with shortest
+/// paths only, and match a brute-force sum over the paths themselves.
+#[test]
+fn fat_edge_link_loads() {
+    use topoembed::traffic::fat::{paths, FatPaths};
+    for (mesh, n, method) in [
+        ("mesh:12x10", 4u32, "reshape"),
+        ("mesh:9x7", 4, "reshape"),
+        ("mesh:40x24", 5, "split"),
+    ] {
+        let g = topology::parse(mesh).unwrap();
+        let h = topology::parse(&format!("cube:{n}")).unwrap();
+        let e = embed::build(method, g.as_ref(), h.as_ref()).unwrap();
+        for which in [FatPaths::Shortest, FatPaths::All] {
+            let options = Options {
+                fat_edges: Some(which),
+                ..Options::default()
+            };
+            let m = metrics::measure(g.as_ref(), h.as_ref(), e.as_ref(), &options).unwrap();
+            let fat = m.fat_congestion.clone().unwrap();
+            let mut load = std::collections::HashMap::<(u64, u64), f64>::new();
+            let mut total = 0.0;
+            g.for_each_edge(0..g.node_count(), &mut |u, v, _| {
+                let (a, b) = (e.map(u), e.map(v));
+                if a == b {
+                    return;
+                }
+                let all = paths(a, b, n, which);
+                for path in &all {
+                    let mut at = a;
+                    for &dim in path {
+                        let next = at ^ 1 << dim;
+                        *load.entry((at.min(next), at.max(next))).or_default() +=
+                            1.0 / all.len() as f64;
+                        at = next;
+                    }
+                }
+                let d = f64::from((a ^ b).count_ones());
+                total += match which {
+                    FatPaths::Shortest => d,
+                    FatPaths::All => (d * d + (f64::from(n) - d) * (d + 2.0)) / f64::from(n),
+                };
+            });
+            let max = load.values().copied().fold(0.0, f64::max);
+            let links = f64::from(n) * f64::from(1u32 << (n - 1));
+            assert!(
+                (fat.max - max).abs() < 1e-9,
+                "{mesh} {which:?}: {} vs {max}",
+                fat.max
+            );
+            assert!(
+                (fat.average * links - total).abs() < 1e-6,
+                "{mesh} {which:?}"
+            );
+            if m.dilation.max == 1 && which == FatPaths::Shortest {
+                assert_eq!(fat.max, m.congestion.unwrap().max as f64);
+            }
+        }
     }
 }

@@ -8,19 +8,37 @@ use rayon::prelude::*;
 use super::COUNTER_MEMORY;
 use crate::error::{Error, Result};
 
-/// One `u32` array per worker thread (fewer when memory is short; threads
-/// then share a copy behind its lock). Additions wrap, so difference arrays
-/// may dip "below zero" in between: the prefix sums come out exact as long
-/// as every true count fits in a `u32`, which the caller ensures.
-pub(super) struct Replicas {
-    parts: Vec<Mutex<Vec<u32>>>,
+/// A counter the copies can be summed in: `u32` (wrapping, for difference
+/// arrays) or `f64` (fractional loads).
+pub(super) trait Counter: Copy + Default + Send + Sync {
+    fn merge(self, other: Self) -> Self;
 }
 
-impl Replicas {
+impl Counter for u32 {
+    fn merge(self, other: u32) -> u32 {
+        self.wrapping_add(other)
+    }
+}
+
+impl Counter for f64 {
+    fn merge(self, other: f64) -> f64 {
+        self + other
+    }
+}
+
+/// One counter array per worker thread (fewer when memory is short; threads
+/// then share a copy behind its lock). `u32` additions wrap, so difference
+/// arrays may dip "below zero" in between: the prefix sums come out exact as
+/// long as every true count fits in a `u32`, which the caller ensures.
+pub(super) struct Replicas<T = u32> {
+    parts: Vec<Mutex<Vec<T>>>,
+}
+
+impl<T: Counter> Replicas<T> {
     /// Copies of `len` zeroed counters; `what` names them in the error when
     /// even one copy does not fit in the memory limit.
-    pub fn new(len: u64, what: &str) -> Result<Replicas> {
-        let bytes = len.saturating_mul(4);
+    pub fn new(len: u64, what: &str) -> Result<Replicas<T>> {
+        let bytes = len.saturating_mul(std::mem::size_of::<T>() as u64);
         if bytes > COUNTER_MEMORY {
             return Err(Error::Parameter(format!(
                 "{what} need {} MiB of counters, more than the {} MiB limit",
@@ -33,20 +51,20 @@ impl Replicas {
             .max(1);
         Ok(Replicas {
             parts: (0..copies)
-                .map(|_| Mutex::new(vec![0u32; len as usize]))
+                .map(|_| Mutex::new(vec![T::default(); len as usize]))
                 .collect(),
         })
     }
 
     /// Runs `f` on this thread's copy.
-    pub fn with<T>(&self, f: impl FnOnce(&mut [u32]) -> T) -> T {
+    pub fn with<R>(&self, f: impl FnOnce(&mut [T]) -> R) -> R {
         let i = rayon::current_thread_index().unwrap_or(0) % self.parts.len();
         let mut part = self.parts[i].lock().unwrap_or_else(PoisonError::into_inner);
         f(&mut part)
     }
 
-    /// The element-wise (wrapping) sum of all copies.
-    pub fn sum(self) -> Vec<u32> {
+    /// The element-wise sum of all copies.
+    pub fn sum(self) -> Vec<T> {
         let mut parts = self
             .parts
             .into_iter()
@@ -58,7 +76,7 @@ impl Replicas {
                 .zip(part.par_chunks(1 << 16))
                 .for_each(|(t, p)| {
                     for (x, y) in t.iter_mut().zip(p) {
-                        *x = x.wrapping_add(*y);
+                        *x = x.merge(*y);
                     }
                 });
         }

@@ -23,6 +23,7 @@
 //! Any other host or route is walked hop by hop ([`walk`]).
 
 mod counters;
+pub mod fat;
 mod lines;
 mod walk;
 

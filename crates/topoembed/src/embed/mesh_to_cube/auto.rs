@@ -54,7 +54,9 @@ fn build(
     let chosen: Box<dyn Embedding> = match objective {
         Objective::Load => {
             let best_split = split(Rank::Load)?;
-            let plan = (twos < n).then(|| CombinePlan::search(&lengths, n)).transpose()?;
+            let plan = (twos < n)
+                .then(|| CombinePlan::search(&lengths, n))
+                .transpose()?;
             match plan {
                 Some(plan)
                     if (plan.load_factor, plan.dilation)
@@ -99,7 +101,6 @@ fn build(
     };
     Ok(Box::new(Auto { chosen, notes }))
 }
-
 
 /// The strategy `auto` chose, with why.
 struct Auto {

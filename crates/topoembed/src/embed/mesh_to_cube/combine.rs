@@ -67,14 +67,27 @@ impl CombinePlan {
     /// The plan for `halvings` and `group`, the group taking every
     /// dimension the halvings leave.
     pub fn evaluate(lengths: &[u64], halvings: &[u32], group: u64, n: u32) -> CombinePlan {
-        let runs: Vec<u64> = lengths.iter().zip(halvings).map(|(&l, &q)| l >> q).collect();
+        let runs: Vec<u64> = lengths
+            .iter()
+            .zip(halvings)
+            .map(|(&l, &q)| l >> q)
+            .collect();
         let outer: u32 = halvings.iter().sum();
         let in_group = |i: usize| group >> i & 1 == 1;
         let group_bits = if group == 0 { 0 } else { n - outer };
-        let elements: u64 = (0..runs.len()).filter(|&i| in_group(i)).map(|i| runs[i]).product();
+        let elements: u64 = (0..runs.len())
+            .filter(|&i| in_group(i))
+            .map(|i| runs[i])
+            .product();
         let beta = elements.div_ceil(1 << group_bits);
-        let local: u64 = (0..runs.len()).filter(|&i| !in_group(i)).map(|i| runs[i]).product();
-        let longest = (0..runs.len()).filter(|&i| in_group(i)).map(|i| runs[i]).max();
+        let local: u64 = (0..runs.len())
+            .filter(|&i| !in_group(i))
+            .map(|i| runs[i])
+            .product();
+        let longest = (0..runs.len())
+            .filter(|&i| in_group(i))
+            .map(|i| runs[i])
+            .max();
         let inner = match longest {
             Some(longest) if group_bits > 0 => segment_jump_bound(elements / longest, beta),
             _ => 0,
@@ -93,7 +106,8 @@ impl CombinePlan {
     pub fn search(lengths: &[u64], n: u32) -> Result<CombinePlan, String> {
         let k = lengths.len();
         let twos: Vec<u32> = lengths.iter().map(|l| l.trailing_zeros()).collect();
-        let too_many = || format!("more than {MAX_CANDIDATES} ways to combine {k} axes; use reshape");
+        let too_many =
+            || format!("more than {MAX_CANDIDATES} ways to combine {k} axes; use reshape");
         let candidates = (k < 40)
             .then(|| {
                 twos.iter()
@@ -106,7 +120,12 @@ impl CombinePlan {
         }
         let key = |p: &CombinePlan| {
             let outer: u32 = p.halvings.iter().sum();
-            (p.load_factor, p.dilation, p.unused, std::cmp::Reverse(outer))
+            (
+                p.load_factor,
+                p.dilation,
+                p.unused,
+                std::cmp::Reverse(outer),
+            )
         };
         let mut best: Option<CombinePlan> = None;
         let mut halvings = vec![0u32; k];
@@ -223,7 +242,9 @@ impl Embedding for Combine {
         }
         let mut y = gtob(host >> self.group_offset);
         // Peel the group's coordinates off from the heaviest weight down.
-        let mut order: Vec<usize> = (0..self.axes.len()).filter(|&i| self.weights[i] > 0).collect();
+        let mut order: Vec<usize> = (0..self.axes.len())
+            .filter(|&i| self.weights[i] > 0)
+            .collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.weights[i]));
         let mut inner = vec![0; self.axes.len()];
         for &i in &order {
@@ -245,7 +266,11 @@ impl Embedding for Combine {
     fn notes(&self) -> Vec<String> {
         let p = &self.plan;
         let runs: Vec<String> = self.axes.iter().map(|a| a.1.to_string()).collect();
-        let m1: Vec<String> = self.axes.iter().map(|a| (1u64 << a.2).to_string()).collect();
+        let m1: Vec<String> = self
+            .axes
+            .iter()
+            .map(|a| (1u64 << a.2).to_string())
+            .collect();
         let group: Vec<String> = (0..self.axes.len())
             .filter(|&i| p.group >> i & 1 == 1)
             .map(|i| (i + 1).to_string())

@@ -115,7 +115,11 @@ impl Factoring {
             let per_line = edges_per_link(l, b, cycles[i], cut.partition);
             congestion = congestion.max(cross * per_line);
         }
-        let used: u64 = bits.iter().zip(&parts).map(|(&b, &p)| nodes_used(b, p)).product();
+        let used: u64 = bits
+            .iter()
+            .zip(&parts)
+            .map(|(&b, &p)| nodes_used(b, p))
+            .product();
         Factoring {
             bits: bits.to_vec(),
             parts,
@@ -141,7 +145,11 @@ impl Factoring {
             cycles: vec![1; lengths.len()],
             grid_bits: Some(grid_bits),
             cut: Cut::default(),
-            load_factor: lengths.iter().zip(parts).map(|(&l, &p)| l.div_ceil(p)).product(),
+            load_factor: lengths
+                .iter()
+                .zip(parts)
+                .map(|(&l, &p)| l.div_ceil(p))
+                .product(),
             dilation: if segments > 1 { bound.holds } else { 0 },
             congestion: None,
             unused: (1u64 << n) - segments,
@@ -150,10 +158,7 @@ impl Factoring {
 
     /// The best cut of `lengths` into an n-cube by `rank` (module doc).
     pub fn search(lengths: &[u64], n: u32, cut: Cut, rank: Rank) -> Result<Factoring, String> {
-        let caps: Vec<u32> = lengths
-            .iter()
-            .map(|&l| ceil_log2(l))
-            .collect();
+        let caps: Vec<u32> = lengths.iter().map(|&l| ceil_log2(l)).collect();
         let key = |f: &Factoring| -> (u64, u64, u64, u64) {
             let congestion = f.congestion.unwrap_or(u64::MAX);
             match rank {

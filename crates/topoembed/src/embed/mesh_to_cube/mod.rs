@@ -11,13 +11,13 @@ mod reshape;
 mod split;
 
 pub(in crate::embed) use auto::METHOD as AUTO;
-pub use combine::{Combine, CombinePlan};
 pub(in crate::embed) use combine::METHOD as COMBINE;
+pub use combine::{Combine, CombinePlan};
 pub use factoring::{Cut, Factoring, Rank, MAX_CANDIDATES};
 pub(in crate::embed) use reshape::METHOD as RESHAPE;
 pub use reshape::{reshape_dilation_bound, theorem3_dilation_bound, Reshape};
-pub(in crate::embed) use split::{METHOD as SPLIT, RECURSIVE};
 pub use split::Split;
+pub(in crate::embed) use split::{METHOD as SPLIT, RECURSIVE};
 
 use crate::spec::Spec;
 

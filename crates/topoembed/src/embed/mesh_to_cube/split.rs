@@ -102,7 +102,11 @@ pub struct Split {
 impl Split {
     /// The embedding `factoring` describes, named `method`; an error when
     /// its Hamiltonian cycles would be too large to list.
-    pub fn new(lengths: &[u64], factoring: &Factoring, method: &'static str) -> Result<Split, String> {
+    pub fn new(
+        lengths: &[u64],
+        factoring: &Factoring,
+        method: &'static str,
+    ) -> Result<Split, String> {
         let mut offset = 0;
         let mut axes = Vec::with_capacity(lengths.len());
         for (i, &length) in lengths.iter().enumerate() {
@@ -185,7 +189,10 @@ impl Embedding for Split {
     /// One-to-one only when every segment is one element and the cut is
     /// per axis by Gray codes (then it is `gray`).
     fn inverse(&self, host: u64) -> Option<u64> {
-        let one_each = self.axes.iter().all(|a| a.parts == a.length && a.cycles < 2);
+        let one_each = self
+            .axes
+            .iter()
+            .all(|a| a.parts == a.length && a.cycles < 2);
         if !one_each || self.grid.is_some() {
             return None;
         }
@@ -229,7 +236,11 @@ pub(super) fn describe(lengths: &[u64], f: &Factoring) -> String {
         format!("segments {}", x_list(&f.parts))
     } else {
         let shape: Vec<u64> = f.bits.iter().map(|&b| 1 << b).collect();
-        format!("cube configured {} (dimensions {:?})", x_list(&shape), f.bits)
+        format!(
+            "cube configured {} (dimensions {:?})",
+            x_list(&shape),
+            f.bits
+        )
     };
     text.push_str(&format!(
         ", partitions up to {}, load {}",
@@ -244,7 +255,6 @@ pub(super) fn describe(lengths: &[u64], f: &Factoring) -> String {
     }
     text
 }
-
 
 /// Segment of element `x` of an axis of `length` cut into `parts`
 /// consecutive runs, the first `length mod parts` one longer.
