@@ -36,3 +36,10 @@ report "$runs" metrics cube:24 torus:4096x4096 --method xor
 report "$runs" metrics cube:26 ring:2^26 --method xor
 report 1 metrics cube:26 ring:2^26 --method byweight
 report 1 metrics cube:30 torus:32768x32768 --method xor
+
+# Ho & Johnsson: a 10^9-element mesh in a 10-cube. split/recursive/auto
+# measure axis by axis (metrics/separable.rs); reshape is streamed edge by edge.
+report "$runs" metrics mesh:1000x1000x1000 cube:10 --method split
+report "$runs" metrics mesh:1000x1000x1000 cube:10 --method auto --objective dilation
+report "$runs" metrics mesh:31623x31623 cube:10 --method recursive
+report 1 metrics mesh:1000x1000x1000 cube:10 --method reshape --no-traffic

@@ -378,6 +378,16 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["metrics", "graph:/no/such.grf", "ring:16", "--mapping", "x.map"], "/no/such.grf: cannot read"),
         (&["metrics", "cube:4", "/no/such.tgt", "-m", "xor"], "/no/such.tgt: cannot read"),
         (&["export", "bintree:8", "--format", "tgt"], "no Scotch target form"),
+        (&["hamiltonian", "cube:1"], "cube:1 has no Hamiltonian cycle"),
+        (&["hamiltonian", "torus:4x4"], "hamiltonian takes a hypercube"),
+        (&["hamiltonian", "cube:23"], "too large"),
+        (&["metrics", "mesh:3x3", "cube:4", "-m", "split"], "fewer than the 16 nodes of the 4-cube; use cube:3 or smaller, or reshape"),
+        (&["metrics", "mesh:0x5", "cube:2", "-m", "split"], "axis 1 is 0"),
+        (&["metrics", "mesh:30x30", "cube:4", "-m", "split", "--objective", "load"], "--objective does not apply to method 'split'; it is an option of auto"),
+        (&["metrics", "mesh:30x30", "cube:4", "-m", "reshape", "--hamiltonian"], "--hamiltonian does not apply to method 'reshape'; it is an option of split"),
+        (&["metrics", "mesh:30x30", "cube:4", "-m", "split", "--hamiltonian"], "4 or more dimensions"),
+        (&["metrics", "mesh:30x30", "cube:4", "-m", "combine", "--partition", "cyclic"], "--partition does not apply to method 'combine'"),
+        (&["metrics", "cube:6", "torus:8x8", "-m", "xor", "--fat-edges", "all"], "torus:8x8 is not a hypercube"),
     ];
     for (args, says) in cases {
         let (code, out, err) = run(args);
@@ -502,4 +512,78 @@ fn a_reader_that_stops_early_is_not_an_error() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn hamiltonian_cycles_are_printed_and_verified() {
+    let text = ok(&["hamiltonian", "cube:4"]);
+    assert!(
+        text.starts_with("cube:4: 2 edge-disjoint Hamiltonian cycles of 16 nodes"),
+        "{text}"
+    );
+    let cycles: Vec<Vec<u64>> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("cycle "))
+        .map(|l| {
+            l.split(':')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(topoembed::hamiltonian::verify(4, &cycles), Ok(()));
+    let v = json(&["hamiltonian", "cube:16", "--format", "json", "--summary"]);
+    assert_eq!(
+        (v["dimension"].as_u64(), v["verified"].as_bool()),
+        (Some(16), Some(true))
+    );
+    let v = json(&["hamiltonian", "cube:7", "--format", "json"]);
+    assert_eq!(v["cycles"].as_array().unwrap().len(), 3);
+}
+
+/// `compare` shows every many-to-one strategy side by side, and `auto`
+/// says which case of §6 it is in and what it chose.
+#[test]
+fn compare_shows_every_strategy_for_a_mesh_in_a_small_cube() {
+    let text = ok(&["compare", "mesh:100x200", "cube:10"]);
+    for method in ["split", "reshape", "combine", "recursive", "auto"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(method)),
+            "{method}: {text}"
+        );
+    }
+    assert!(text.contains("M = M1 x M2 = (4x8) x (25x25)"), "{text}");
+    let v = json(&[
+        "metrics",
+        "mesh:100x200",
+        "cube:10",
+        "-m",
+        "auto",
+        "--objective",
+        "dilation",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (v["load_factor"].as_u64(), v["dilation"]["max"].as_u64()),
+        (Some(25), Some(1))
+    );
+    let v = json(&[
+        "metrics",
+        "line:4097",
+        "cube:4",
+        "-m",
+        "split",
+        "--partition",
+        "cyclic",
+        "--hamiltonian",
+        "--fat-edges",
+        "shortest",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["congestion"]["max"].as_u64(), Some(128));
+    assert_eq!(v["fat_congestion"]["max"].as_f64(), Some(128.0));
 }

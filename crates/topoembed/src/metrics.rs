@@ -29,6 +29,8 @@ use crate::progress::{self, Progress};
 use crate::routing::{HostRoute, Route, TieRule};
 use crate::spec::Spec;
 use crate::topology::{EdgeBuffer, Topology};
+mod separable;
+
 use crate::traffic::fat::{self, FatCongestion, FatPaths};
 use crate::traffic::{self, AxisLoad, Congestion, LoadStats};
 
@@ -194,6 +196,18 @@ struct ClassStat {
     count: u64,
 }
 
+impl ClassStat {
+    /// `copies` edges of dilation `d`.
+    fn add_many(&mut self, d: u64, copies: u64) {
+        if copies > 0 {
+            self.min = self.min.min(d);
+            self.max = self.max.max(d);
+            self.sum += u128::from(d) * u128::from(copies);
+            self.count += copies;
+        }
+    }
+}
+
 impl Default for ClassStat {
     fn default() -> Self {
         ClassStat {
@@ -320,6 +334,15 @@ pub fn measure(
     if let Some(p) = options.progress {
         p.add_total(edges * (1 + u64::from(options.fat_edges.is_some())));
     }
+    if let Some(fast) = separable_fast_path(guest, host, embedding, options) {
+        let load_factor = fast.elements.max;
+        let mut metrics = summarise(guest, host, embedding, fast.acc, load_factor, options);
+        metrics.node_elements = Some(fast.elements);
+        if let Some(t) = fast.traffic {
+            set_traffic(&mut metrics, t);
+        }
+        return finish(metrics, guest, host, embedding, options, false);
+    }
     let dense = host.node_count().min(DENSE_SPECTRUM);
     let classes = guest.edge_classes();
     let acc = chunks(nodes)
@@ -364,6 +387,50 @@ pub fn measure(
     let load_factor = elements.map_or(u64::from(nodes > 0), |e| e.max);
     let mut metrics = summarise(guest, host, embedding, acc, load_factor, options);
     metrics.node_elements = elements;
+    finish(metrics, guest, host, embedding, options, true)
+}
+
+/// `split`-like maps of a mesh into a cube of at most 2^26 nodes, many to
+/// one: measured axis by axis ([`separable`]) instead of edge by edge.
+fn separable_fast_path(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    options: &Options,
+) -> Option<separable::Measured> {
+    let per_axis = embedding.per_axis()?;
+    let lengths = match guest.spec() {
+        Spec::Mesh(sides) => sides.clone(),
+        Spec::Line(n) => vec![*n],
+        _ => return None,
+    };
+    let Spec::Cube(n) = *host.spec() else {
+        return None;
+    };
+    if n > separable::MAX_HOST_DIMENSION || guest.node_count() <= host.node_count() {
+        return None;
+    }
+    let routing = match options.routing {
+        Routing::Off => None,
+        Routing::Model(ties) => Some(HostRoute::new(host, ties).describe()),
+        Routing::Custom(_) => return None,
+    };
+    let classes = guest.edge_classes() as usize;
+    let measured = separable::measure(&lengths, n, per_axis, classes, routing);
+    crate::progress::advance(options.progress, guest.edge_count());
+    Some(measured)
+}
+
+/// What every path adds after the dilation metrics: edges inside a node,
+/// the method's bound and notes, traffic (unless already there), fat edges.
+fn finish(
+    mut metrics: Metrics,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn Embedding,
+    options: &Options,
+    route: bool,
+) -> Result<Metrics> {
     metrics.edges_inside = metrics.dilation.spectrum.get(&0).copied().unwrap_or(0);
     if let Some(bound) = embedding.dilation_bound() {
         metrics.dilation_bound = Some(bound.holds);
@@ -375,7 +442,9 @@ pub fn measure(
         }
     }
     metrics.notes.extend(embedding.notes());
-    add_traffic(&mut metrics, guest, host, embedding, options)?;
+    if route {
+        add_traffic(&mut metrics, guest, host, embedding, options)?;
+    }
     if let (Some(which), Spec::Cube(n)) = (options.fat_edges, host.spec()) {
         metrics.fat_congestion = Some(fat::measure(guest, *n, embedding, which, options.progress)?);
     }
@@ -403,15 +472,7 @@ fn add_traffic(
     };
     match traffic::measure(guest, host, embedding, route, options.progress) {
         Ok(t) => {
-            metrics.slowdown = Some(Slowdown {
-                computation: metrics.load_factor,
-                communication: t.congestion.max * metrics.dilation.max,
-            });
-            metrics.routing = Some(t.routing);
-            metrics.congestion = Some(t.congestion);
-            metrics.link_load = t.link_load;
-            metrics.node_load = Some(t.node_load);
-            metrics.node_traffic = Some(t.node_traffic);
+            set_traffic(metrics, t);
             Ok(())
         }
         Err(e @ Error::Parameter(_)) => {
@@ -422,6 +483,19 @@ fn add_traffic(
         }
         Err(e) => Err(e),
     }
+}
+
+/// Records what routing found, and the slowdown factors.
+fn set_traffic(metrics: &mut Metrics, t: traffic::Traffic) {
+    metrics.slowdown = Some(Slowdown {
+        computation: metrics.load_factor,
+        communication: t.congestion.max * metrics.dilation.max,
+    });
+    metrics.routing = Some(t.routing);
+    metrics.congestion = Some(t.congestion);
+    metrics.link_load = t.link_load;
+    metrics.node_load = Some(t.node_load);
+    metrics.node_traffic = Some(t.node_traffic);
 }
 
 /// D_0(n), .., D_{d-1}(n): the dilation of each dimension's edge at cube node n

@@ -484,3 +484,76 @@ mod combine {
         assert!(e.to_string().contains("4 or more dimensions"), "{e}");
     }
 }
+
+/// The axis-by-axis metrics of `split` (no mesh edge visited) equal the
+/// streamed edge-by-edge metrics of the same map, field by field.
+#[test]
+fn per_axis_metrics_equal_streamed_metrics() {
+    use topoembed::embed::mesh_to_cube::{Cut, Factoring, Rank, Split};
+    use topoembed::embed::Partition;
+
+    /// The same map without its per-axis form: measured edge by edge.
+    struct Streamed<'a>(&'a dyn Embedding);
+    impl Embedding for Streamed<'_> {
+        fn method(&self) -> &'static str {
+            self.0.method()
+        }
+        fn map(&self, g: u64) -> u64 {
+            self.0.map(g)
+        }
+        fn inverse(&self, h: u64) -> Option<u64> {
+            self.0.inverse(h)
+        }
+    }
+    for (lengths, n) in [
+        (vec![35u64, 27], 6u32),
+        (vec![100, 320], 4),
+        (vec![9, 7, 5], 5),
+        (vec![1153, 3], 6),
+        (vec![77], 5),
+        (vec![20, 2, 6], 4),
+    ] {
+        let g = topology::parse(&mesh_spec(&lengths)).unwrap();
+        let h = topology::parse(&format!("cube:{n}")).unwrap();
+        for partition in [Partition::Consecutive, Partition::Cyclic] {
+            for hamiltonian in [false, true] {
+                // The search's picks, and a cut leaving half the cube unused.
+                let cut = Cut {
+                    partition,
+                    hamiltonian,
+                };
+                let mut picks: Vec<Factoring> = [Rank::UnitDilation, Rank::Congestion]
+                    .iter()
+                    .map(|&rank| Factoring::search(&lengths, n, cut, rank).unwrap())
+                    .collect();
+                let mut bits = picks[0].bits.clone();
+                if let Some(b) = bits.iter_mut().find(|b| **b > 0) {
+                    *b -= 1;
+                }
+                picks.push(Factoring::evaluate(&lengths, &bits, n, cut));
+                for (rank, f) in picks.into_iter().enumerate() {
+                    let emb = Split::new(&lengths, &f, "split").unwrap();
+                    let fast = metrics::measure(g.as_ref(), h.as_ref(), &emb, &Options::default())
+                        .unwrap();
+                    let slow = metrics::measure(
+                        g.as_ref(),
+                        h.as_ref(),
+                        &Streamed(&emb),
+                        &Options::default(),
+                    )
+                    .unwrap();
+                    let what = format!("{lengths:?} n={n} {cut:?} {rank:?}");
+                    assert_eq!(fast.load_factor, slow.load_factor, "{what}");
+                    assert_eq!(fast.node_elements, slow.node_elements, "{what}");
+                    assert_eq!(fast.dilation, slow.dilation, "{what}");
+                    assert_eq!(fast.edges_inside, slow.edges_inside, "{what}");
+                    assert_eq!(fast.congestion, slow.congestion, "{what}");
+                    assert_eq!(fast.node_load, slow.node_load, "{what}");
+                    assert_eq!(fast.node_traffic, slow.node_traffic, "{what}");
+                    assert_eq!(fast.routing, slow.routing, "{what}");
+                    assert_eq!(fast.slowdown, slow.slowdown, "{what}");
+                }
+            }
+        }
+    }
+}

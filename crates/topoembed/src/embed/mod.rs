@@ -42,6 +42,20 @@ pub trait Embedding: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Mesh guests placed axis by axis, each axis in a bit field of its own
+    /// (the metrics then factor over the axes).
+    fn per_axis(&self) -> Option<&dyn PerAxis> {
+        None
+    }
+}
+
+/// A map of a mesh into a cube whose label is the OR of one function per
+/// mesh axis, each writing its own bit field: f(x) = f_1(x_1) | f_2(x_2) | ..
+pub trait PerAxis {
+    /// Where axis `axis`'s field starts in a node label, and its width.
+    fn field(&self, axis: usize) -> (u32, u32);
+    /// The field value of element `x` of axis `axis` (not shifted).
+    fn image(&self, axis: usize, x: u64) -> u64;
 }
 
 /// A method's bound on its dilation, with the paper's form where that differs.

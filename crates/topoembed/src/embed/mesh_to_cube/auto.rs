@@ -13,7 +13,7 @@
 //! * objective **congestion**: dilation 1 with every node used and the
 //!   least congestion, the cube shaped like the mesh (`split`).
 
-use super::super::{DilationBound, Embedding, Method, NotApplicable, Objective, Params};
+use super::super::{DilationBound, Embedding, Method, NotApplicable, Objective, Params, PerAxis};
 use super::combine::{Combine, CombinePlan};
 use super::factoring::{Cut, Factoring, Rank};
 use super::split::Split;
@@ -68,14 +68,15 @@ fn build(
                         plan.load_factor,
                         plan.dilation,
                         best_split.load_factor,
-                        best_split.dilation
+                        best_split.dilation_text()
                     ));
                     Box::new(Combine::new(&lengths, &plan))
                 }
                 _ => {
                     notes.push(format!(
                         "objective load: split (load {}, dilation {})",
-                        best_split.load_factor, best_split.dilation
+                        best_split.load_factor,
+                        best_split.dilation_text()
                     ));
                     Box::new(Split::new(&lengths, &best_split, "split")?)
                 }
@@ -123,6 +124,9 @@ impl Embedding for Auto {
     }
     fn dilation_bound(&self) -> Option<DilationBound> {
         self.chosen.dilation_bound()
+    }
+    fn per_axis(&self) -> Option<&dyn PerAxis> {
+        self.chosen.per_axis()
     }
     fn notes(&self) -> Vec<String> {
         let mut notes = self.notes.clone();

@@ -87,6 +87,14 @@ pub struct Factoring {
 }
 
 impl Factoring {
+    /// "1", or "<= 4" for a Theorem 2 cut (a bound, not a measurement).
+    pub fn dilation_text(&self) -> String {
+        match self.grid_bits {
+            Some(_) => format!("<= {}", self.dilation),
+            None => self.dilation.to_string(),
+        }
+    }
+
     /// The per-axis cut of `lengths` with `bits[i]` dimensions for axis i.
     pub fn evaluate(lengths: &[u64], bits: &[u32], n: u32, cut: Cut) -> Factoring {
         let cycles: Vec<u32> = bits

@@ -12,7 +12,7 @@
 //! x mod 2^(n_i); with e-cube routing the wrap from the last segment to the
 //! first is one link too, as G(2^k − 1) and G(0) differ in one bit).
 
-use super::super::{Embedding, Method, NotApplicable, Params, Partition};
+use super::super::{Embedding, Method, NotApplicable, Params, Partition, PerAxis};
 use super::factoring::{Cut, Factoring, Rank};
 use super::reshape::Reshape;
 use super::{check_many_to_one, mesh_and_cube, x_list};
@@ -175,14 +175,10 @@ impl Embedding for Split {
             return grid.map(index);
         }
         let mut node = 0;
-        for axis in &self.axes {
+        for (i, axis) in self.axes.iter().enumerate() {
             let x = rest % axis.length;
             rest /= axis.length;
-            let unit = match self.partition {
-                Partition::Cyclic => x,
-                Partition::Consecutive => segment(x, axis.length, axis.parts),
-            };
-            node |= Self::place(axis, unit) << axis.offset;
+            node |= self.image(i, x) << axis.offset;
         }
         node
     }
@@ -207,6 +203,9 @@ impl Embedding for Split {
         let used: u32 = self.axes.iter().map(|a| a.bits).sum();
         (host >> used == 0).then_some(guest)
     }
+    fn per_axis(&self) -> Option<&dyn PerAxis> {
+        self.grid.is_none().then_some(self as &dyn PerAxis)
+    }
     fn notes(&self) -> Vec<String> {
         let f = &self.factoring;
         let lengths: Vec<u64> = self.axes.iter().map(|a| a.length).collect();
@@ -221,6 +220,20 @@ impl Embedding for Split {
             ));
         }
         notes
+    }
+}
+
+impl PerAxis for Split {
+    fn field(&self, axis: usize) -> (u32, u32) {
+        (self.axes[axis].offset, self.axes[axis].bits)
+    }
+    fn image(&self, axis: usize, x: u64) -> u64 {
+        let a = &self.axes[axis];
+        let unit = match self.partition {
+            Partition::Cyclic => x,
+            Partition::Consecutive => segment(x, a.length, a.parts),
+        };
+        Self::place(a, unit)
     }
 }
 
