@@ -21,7 +21,7 @@
 
 use super::super::{Embedding, Method, NotApplicable, Params};
 use super::factoring::MAX_CANDIDATES;
-use super::{check_many_to_one, mesh_and_cube};
+use super::{check_many_to_one, mesh_and_cube, x_list};
 use crate::bits::{btog, gtob};
 use crate::topology::Topology;
 
@@ -265,12 +265,8 @@ impl Embedding for Combine {
     }
     fn notes(&self) -> Vec<String> {
         let p = &self.plan;
-        let runs: Vec<String> = self.axes.iter().map(|a| a.1.to_string()).collect();
-        let m1: Vec<String> = self
-            .axes
-            .iter()
-            .map(|a| (1u64 << a.2).to_string())
-            .collect();
+        let runs: Vec<u64> = self.axes.iter().map(|a| a.1).collect();
+        let m1: Vec<u64> = self.axes.iter().map(|a| 1u64 << a.2).collect();
         let group: Vec<String> = (0..self.axes.len())
             .filter(|&i| p.group >> i & 1 == 1)
             .map(|i| (i + 1).to_string())
@@ -278,9 +274,9 @@ impl Embedding for Combine {
         vec![format!(
             "split off {} in {} dimensions (runs {}), axes {{{}}} reshaped into {} dimensions \
              with segments of {}; load {}, dilation <= {}",
-            m1.join("x"),
+            x_list(&m1),
             self.group_offset,
-            runs.join("x"),
+            x_list(&runs),
             group.join(","),
             p.group_bits,
             self.beta,
