@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use super::{Accumulator, ClassStat};
 use crate::embed::PerAxis;
 use crate::metrics::ElementCounts;
-use crate::traffic::{Congestion, LoadStats, Traffic};
+use crate::traffic::{Congestion, Tally, Traffic};
 
 /// Largest cube whose nodes are enumerated here.
 pub(super) const MAX_HOST_DIMENSION: u32 = 26;
@@ -118,7 +118,7 @@ pub(super) fn measure(
     };
     let nodes = 1u64 << n;
     let (mut most, mut fewest, mut unused) = (0, u64::MAX, 0);
-    let mut link_stats = (0u64, 0u128, BTreeMap::<u64, u64>::new());
+    let (mut links, mut histogram) = (Tally::default(), BTreeMap::<u64, u64>::new());
     let (mut load, mut traffic) = (Tally::default(), Tally::default());
     let mut rest = Vec::new();
     // Nodes with a bit outside every field hold nothing and route nothing.
@@ -133,7 +133,10 @@ pub(super) fn measure(
             if routing.is_some() {
                 load.add(0);
                 traffic.add(0);
-                *link_stats.2.entry(0).or_default() += u64::from(n - p.count_ones());
+                for _ in p.count_ones()..n {
+                    links.add(0);
+                }
+                *histogram.entry(0).or_default() += u64::from(n - p.count_ones());
             }
             continue;
         }
@@ -162,22 +165,20 @@ pub(super) fn measure(
                 let q = fields(p, a) as u64;
                 a.links[(q * u64::from(a.width) + u64::from(d - a.offset)) as usize] * o
             });
-            link_stats.0 = link_stats.0.max(value);
-            link_stats.1 += u128::from(value);
-            *link_stats.2.entry(value).or_default() += 1;
+            links.add(value);
+            *histogram.entry(value).or_default() += 1;
         }
     }
-    let links = u64::from(n) << n.saturating_sub(1);
     let traffic = routing.map(|routing| Traffic {
         routing,
         congestion: Congestion {
-            max: link_stats.0,
-            average: link_stats.1 as f64 / links.max(1) as f64,
-            histogram: link_stats.2,
+            max: links.stats().max,
+            average: links.average(),
+            histogram,
         },
         link_load: None,
-        node_load: load.stats(nodes),
-        node_traffic: traffic.stats(nodes),
+        node_load: load.stats(),
+        node_traffic: traffic.stats(),
     });
     Measured {
         acc,
@@ -187,28 +188,5 @@ pub(super) fn measure(
             unused,
         },
         traffic,
-    }
-}
-
-/// Running max / min / sum of a per-node count.
-#[derive(Default)]
-struct Tally {
-    max: u64,
-    min: Option<u64>,
-    sum: u128,
-}
-
-impl Tally {
-    fn add(&mut self, x: u64) {
-        self.max = self.max.max(x);
-        self.min = Some(self.min.map_or(x, |m| m.min(x)));
-        self.sum += u128::from(x);
-    }
-    fn stats(&self, nodes: u64) -> LoadStats {
-        LoadStats {
-            max: self.max,
-            min: self.min.unwrap_or(0),
-            average: self.sum as f64 / nodes as f64,
-        }
     }
 }

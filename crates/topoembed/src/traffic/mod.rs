@@ -126,7 +126,7 @@ pub fn measure(
 
 /// Running max / min / sum of counts.
 #[derive(Debug, Clone, Copy)]
-struct Tally {
+pub(crate) struct Tally {
     max: u64,
     min: u64,
     sum: u128,
@@ -146,7 +146,7 @@ impl Default for Tally {
 
 impl Tally {
     #[inline(always)]
-    fn add(&mut self, x: u64) {
+    pub(crate) fn add(&mut self, x: u64) {
         self.max = self.max.max(x);
         self.min = self.min.min(x);
         self.sum += u128::from(x);
@@ -159,14 +159,14 @@ impl Tally {
         self.count += other.count;
         self
     }
-    fn average(&self) -> f64 {
+    pub(crate) fn average(&self) -> f64 {
         if self.count == 0 {
             0.0
         } else {
             self.sum as f64 / self.count as f64
         }
     }
-    fn stats(&self) -> LoadStats {
+    pub(crate) fn stats(&self) -> LoadStats {
         LoadStats {
             max: self.max,
             min: if self.count == 0 { 0 } else { self.min },

@@ -17,7 +17,7 @@ use super::super::{DilationBound, Embedding, Method, NotApplicable, Objective, P
 use super::combine::{Combine, CombinePlan};
 use super::factoring::{Cut, Factoring, Rank};
 use super::split::Split;
-use super::{check_many_to_one, decompose, mesh_and_cube, x_list};
+use super::{decompose, many_to_one, x_list};
 use crate::topology::Topology;
 
 pub(in crate::embed) const METHOD: Method = Method {
@@ -35,8 +35,7 @@ fn build(
     host: &dyn Topology,
     params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
-    check_many_to_one(&lengths, n)?;
+    let (lengths, n) = many_to_one(guest, host)?;
     let (m1, m2) = decompose(&lengths);
     let twos: u32 = m1.iter().map(|l| l.trailing_zeros()).sum();
     let case = match twos.cmp(&n) {

@@ -21,7 +21,7 @@
 
 use super::super::{Embedding, Method, NotApplicable, Params};
 use super::factoring::MAX_CANDIDATES;
-use super::{check_many_to_one, mesh_and_cube, x_list};
+use super::{many_to_one, x_list};
 use crate::bits::{btog, gtob};
 use crate::topology::Topology;
 
@@ -40,8 +40,7 @@ fn build(
     host: &dyn Topology,
     _params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
-    check_many_to_one(&lengths, n)?;
+    let (lengths, n) = many_to_one(guest, host)?;
     let plan = CombinePlan::search(&lengths, n)?;
     Ok(Box::new(Combine::new(&lengths, &plan)))
 }

@@ -35,10 +35,21 @@ pub(super) fn mesh_and_cube(guest: &Spec, host: &Spec) -> Result<(Vec<u64>, u32)
     Ok((lengths, n))
 }
 
+/// The axis lengths and cube dimension of a pair the many-to-one
+/// strategies take: a mesh with at least as many elements as cube nodes.
+pub(super) fn many_to_one(
+    guest: &dyn crate::topology::Topology,
+    host: &dyn crate::topology::Topology,
+) -> Result<(Vec<u64>, u32), String> {
+    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
+    check_many_to_one(&lengths, n)?;
+    Ok((lengths, n))
+}
+
 /// The strategies that put several elements on a node want at least one
 /// element per node: a cube with more nodes than the mesh has elements is
 /// too large for them (`reshape` and the one-to-one methods take it).
-pub(super) fn check_many_to_one(lengths: &[u64], n: u32) -> Result<(), String> {
+fn check_many_to_one(lengths: &[u64], n: u32) -> Result<(), String> {
     let elements: u64 = lengths.iter().product();
     if elements < 1u64 << n {
         let fits = 63 - elements.leading_zeros();

@@ -15,7 +15,7 @@
 use super::super::{Embedding, Method, NotApplicable, Params, Partition, PerAxis};
 use super::factoring::{Cut, Factoring, Rank};
 use super::reshape::Reshape;
-use super::{check_many_to_one, mesh_and_cube, x_list};
+use super::{many_to_one, x_list};
 use crate::bits::{btog, gtob};
 use crate::hamiltonian;
 use crate::topology::Topology;
@@ -45,8 +45,7 @@ fn build(
     host: &dyn Topology,
     params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
-    check_many_to_one(&lengths, n)?;
+    let (lengths, n) = many_to_one(guest, host)?;
     let cut = Cut {
         partition: params.partition,
         hamiltonian: params.hamiltonian,
@@ -67,8 +66,7 @@ fn build_recursive(
     host: &dyn Topology,
     _params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    let (lengths, n) = mesh_and_cube(guest.spec(), host.spec())?;
-    check_many_to_one(&lengths, n)?;
+    let (lengths, n) = many_to_one(guest, host)?;
     let factoring = Factoring::recursive(&lengths, n, Cut::default());
     Ok(Box::new(Split::new(&lengths, &factoring, "recursive")?))
 }
@@ -93,7 +91,6 @@ struct AxisCut {
 pub struct Split {
     method: &'static str,
     axes: Vec<AxisCut>,
-    partition: Partition,
     /// Theorem 2: the segment grid placed by `reshape`.
     grid: Option<Reshape>,
     factoring: Factoring,
@@ -133,7 +130,6 @@ impl Split {
         Ok(Split {
             method,
             axes,
-            partition: factoring.cut.partition,
             grid,
             factoring: factoring.clone(),
         })
@@ -229,7 +225,7 @@ impl PerAxis for Split {
     }
     fn image(&self, axis: usize, x: u64) -> u64 {
         let a = &self.axes[axis];
-        let unit = match self.partition {
+        let unit = match self.factoring.cut.partition {
             Partition::Cyclic => x,
             Partition::Consecutive => segment(x, a.length, a.parts),
         };
