@@ -379,12 +379,16 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
         );
         row("edges inside a node", m.edges_inside.to_string());
     }
+    if let Some(levels) = &m.level_load {
+        row(
+            "load per tree level",
+            format!("{} (root first)", list_text(levels)),
+        );
+    }
     row("dilation max", m.dilation.max.to_string());
     if let Some(b) = m.dilation_bound {
-        row(
-            "dilation bound",
-            format!("{b} (Ho & Johnsson Theorem 3, corrected)"),
-        );
+        let source = m.dilation_bound_source.as_deref().unwrap_or("the method");
+        row("dilation bound", format!("{b} ({source})"));
     }
     row("dilation average", num(m.dilation.average));
     row("dilation total", m.dilation.total.to_string());

@@ -14,6 +14,9 @@
 //! * [`io`]: Scotch source graphs, target architectures and mappings.
 //! * [`routing`]: routing models and the [`routing::Route`] trait.
 //! * [`traffic`]: congestion, link load and node load of routed guest edges.
+//! * [`virtual_topology`]: each rank's guest node(s) and its guest neighbours' ranks.
+//! * [`runtime`]: programs run through an embedding, with a modelled clock;
+//!   Cannon, FFT, bitonic sort and allreduce, each checking its result.
 //!
 //! The library computes and returns; it never prints or exits.
 //!
@@ -39,9 +42,11 @@ pub mod metrics;
 pub mod model;
 mod progress;
 pub mod routing;
+pub mod runtime;
 pub mod spec;
 pub mod topology;
 pub mod traffic;
+pub mod virtual_topology;
 
 pub use error::{Error, Result};
 pub use progress::Progress;

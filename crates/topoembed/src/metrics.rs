@@ -162,9 +162,16 @@ pub struct Metrics {
     pub node_elements: Option<ElementCounts>,
     /// Guest edges with both ends on one host node (dilation 0).
     pub edges_inside: u64,
+    /// Tree guests: the most tree nodes of one level on one host node, level
+    /// by level from the root (lecture notes §3: the `levels` embedding has
+    /// load log P + 1 but 1 on every level).
+    pub level_load: Option<Vec<u64>>,
     /// Methods with a proven bound on their dilation (`reshape`: Ho &
     /// Johnsson's Theorem 3, with the correction in `embed::mesh_to_cube`).
     pub dilation_bound: Option<u64>,
+    /// Where the bound comes from ("…, corrected" when the source prints a
+    /// different bound).
+    pub dilation_bound_source: Option<String>,
     /// The routing model behind the traffic metrics.
     pub routing: Option<String>,
     /// Link loads: congestion = most guest edges routed over one host link.
@@ -432,8 +439,16 @@ fn finish(
     route: bool,
 ) -> Result<Metrics> {
     metrics.edges_inside = metrics.dilation.spectrum.get(&0).copied().unwrap_or(0);
+    if let Spec::BinTree(leaves) = *guest.spec() {
+        metrics.level_load = level_load(leaves, host.node_count(), embedding);
+    }
     if let Some(bound) = embedding.dilation_bound() {
         metrics.dilation_bound = Some(bound.holds);
+        metrics.dilation_bound_source = Some(if bound.holds == bound.printed {
+            bound.source.to_string()
+        } else {
+            format!("{}, corrected", bound.source)
+        });
         if metrics.dilation.max > bound.printed {
             metrics.notes.push(format!(
                 "dilation {} exceeds {} as printed ({}); the bound that holds is {}",
@@ -576,6 +591,32 @@ fn count_load(guest_nodes: u64, host_nodes: u64, emb: &dyn Embedding) -> Result<
     })
 }
 
+/// Most nodes of each level of `bintree:leaves` on one host node; `None`
+/// when a host counter per node would not fit in memory (over 2^32 nodes).
+fn level_load(leaves: u64, host_nodes: u64, emb: &dyn Embedding) -> Option<Vec<u64>> {
+    if host_nodes > 1 << 32 {
+        return None;
+    }
+    let mut count = vec![0u32; host_nodes as usize];
+    let levels = leaves.trailing_zeros() + 1;
+    let loads = (0..levels)
+        .map(|level| {
+            let nodes = (1u64 << level) - 1..(2u64 << level) - 1;
+            let mut most = 0;
+            for v in nodes.clone() {
+                let c = &mut count[emb.map(v) as usize];
+                *c += 1;
+                most = most.max(*c);
+            }
+            for v in nodes {
+                count[emb.map(v) as usize] = 0;
+            }
+            u64::from(most)
+        })
+        .collect();
+    Some(loads)
+}
+
 /// Guest nodes per host node of a many-to-one map.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
 pub struct ElementCounts {
@@ -630,6 +671,8 @@ fn summarise(
         cc_time: None,
         node_elements: None,
         edges_inside: 0,
+        level_load: None,
+        dilation_bound_source: None,
         dilation_bound: None,
         routing: None,
         congestion: None,

@@ -108,9 +108,29 @@ pub fn cc_recurrence(
     host: &dyn Topology,
     progress: Option<&Progress>,
 ) -> Result<Recurrence> {
+    let stages: Vec<u32> = (0..dim).collect();
+    cc_recurrence_stages(dim, &stages, embedding, host, progress)
+}
+
+/// The recurrence for an algorithm whose stage k exchanges along cube
+/// dimension `stages[k]` (the CC d-cube algorithm is `0, 1, .., d-1`;
+/// bitonic sort is `0; 1, 0; 2, 1, 0; ..`): the same rule
+/// I(n), I(N(n)) <- max(I(n), I(N(n))) + D(n), one stage after another.
+pub fn cc_recurrence_stages(
+    dim: u32,
+    stages: &[u32],
+    embedding: &dyn Embedding,
+    host: &dyn Topology,
+    progress: Option<&Progress>,
+) -> Result<Recurrence> {
+    if let Some(bad) = stages.iter().find(|&&s| s >= dim) {
+        return Err(Error::Parameter(format!(
+            "stage along dimension {bad} in a {dim}-cube (dimensions are 0..{dim})"
+        )));
+    }
     let nodes = 1u64 << dim;
-    // No chain is longer than d messages of at most the longest distance each.
-    let bound = u64::from(dim).saturating_mul(host.distance_bound());
+    // No chain is longer than one message per stage of at most the longest distance each.
+    let bound = (stages.len() as u64).saturating_mul(host.distance_bound());
     let narrow = bound <= u64::from(u32::MAX);
     let bytes = nodes * if narrow { 4 } else { 8 };
     if bytes > RECURRENCE_MEMORY_LIMIT {
@@ -122,12 +142,12 @@ pub fn cc_recurrence(
         )));
     }
     if let Some(p) = progress {
-        p.add_total(u64::from(dim) * nodes / 2);
+        p.add_total(stages.len() as u64 * nodes / 2);
     }
     if narrow {
-        run::<u32>(dim, embedding, host, progress)
+        run::<u32>(dim, stages, embedding, host, progress)
     } else {
-        run::<u64>(dim, embedding, host, progress)
+        run::<u64>(dim, stages, embedding, host, progress)
     }
 }
 
@@ -138,13 +158,14 @@ impl Cell for u64 {}
 
 fn run<T: Cell>(
     dim: u32,
+    stages: &[u32],
     embedding: &dyn Embedding,
     host: &dyn Topology,
     progress: Option<&Progress>,
 ) -> Result<Recurrence> {
     let mut time = vec![T::default(); 1usize << dim];
     let mut waiting = 0u128;
-    for stage in 0..dim {
+    for &stage in stages {
         waiting += run_stage(&mut time, stage, embedding, host, progress)?;
     }
     let communication = time.par_iter().map(|&t| t.into()).max().unwrap_or(0);

@@ -9,6 +9,7 @@ mod gray;
 mod identity;
 pub mod mesh_to_cube;
 mod standard;
+pub mod tree;
 mod xor;
 
 pub use byweight::ByWeight;
@@ -152,6 +153,8 @@ pub static METHODS: &[Method] = &[
     byweight::METHOD,
     gray::METHOD,
     identity::METHOD,
+    tree::LEVELS,
+    tree::INORDER,
     mesh_to_cube::SPLIT,
     mesh_to_cube::RESHAPE,
     mesh_to_cube::COMBINE,
