@@ -94,6 +94,59 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = HamiltonianFormat::Table)]
         format: HamiltonianFormat,
     },
+    /// For a rank (a host node), the guest node(s) it plays and the rank of
+    /// each guest neighbour by name: ring left/right, 2-D grid west/east
+    /// (axis 1) and north/south (axis 2), axisK-/+ beyond, cube dimK, tree
+    /// parent / left child / right child on every level it takes part in.
+    /// This is what a program needs to run as if on the guest (lecture notes:
+    /// "processor i runs the algorithm as if its id is f^-1(i)").
+    #[command(after_help = SPECS)]
+    Neighbors {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`).
+        #[arg(long, short)]
+        method: String,
+        /// The rank to describe (0 .. host nodes - 1).
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        rank: Option<u64>,
+        /// Describe every rank.
+        #[arg(long)]
+        all: bool,
+        #[arg(long, value_enum, default_value_t = RunFormat::Table)]
+        format: RunFormat,
+    },
+    /// Run an algorithm through an embedding, every rank an async task in
+    /// this process, with a modelled clock: a compute phase costs T_a, a
+    /// message hops x (T_c + bytes x T_b) (store and forward); exchanges end
+    /// at max(both clocks) + cost, as in the xor paper. Every rank checks its
+    /// result against a sequential reference. For cube algorithms the
+    /// modelled time is set beside the CC recurrence over the same stages.
+    #[command(after_help = RUN_HELP)]
+    Run {
+        /// cannon (torus:QxQ guest), fft, bitonic or allreduce (cube:D guest).
+        #[arg(value_enum)]
+        algorithm: AlgorithmArg,
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`); must be one-to-one.
+        #[arg(long, short)]
+        method: String,
+        /// Problem size. fft: points (a power of two >= ranks; default: one per
+        /// rank); bitonic: keys (a multiple of the ranks; default one per rank);
+        /// allreduce: every rank's vector length (default 1); cannon: matrix
+        /// order N, or MxKxN for A (MxK) times B (KxN), each a multiple of Q
+        /// (default Q). 2^k is accepted.
+        #[arg(long)]
+        n: Option<String>,
+        #[command(flatten)]
+        costs: Costs,
+        /// T_b: cost of one payload byte over one link (store and forward).
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        tb: f64,
+        #[arg(long, value_enum, default_value_t = RunFormat::Table)]
+        format: RunFormat,
+    },
     /// Write a topology as a Scotch source graph (.grf) or target architecture (.tgt).
     #[command(after_help = SPECS)]
     Export {
@@ -107,6 +160,43 @@ pub enum Command {
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1))]
         base: u64,
     },
+}
+
+const RUN_HELP: &str = "Examples:
+  topoembed run allreduce cube:10 ring:1024 --method xor        # 767 hops of modelled time
+  topoembed run allreduce cube:10 ring:1024 --method standard   # 1023
+  topoembed run fft cube:6 torus:8x8 --method xor --n 4096
+  topoembed run cannon torus:4x4 cube:4 --method gray --n 64x32x16
+
+Algorithms: cannon (Cannon's block matrix product, lecture notes §4) on a square torus guest;
+fft (radix-2, decimation in time), bitonic (sort with compare-split) and allreduce (recursive
+doubling) as compute-and-communicate d-cube algorithms on a cube guest.";
+
+/// The algorithms of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    Cannon,
+    Fft,
+    Bitonic,
+    Allreduce,
+}
+
+impl From<AlgorithmArg> for topoembed::runtime::algorithms::Algorithm {
+    fn from(a: AlgorithmArg) -> Self {
+        use topoembed::runtime::algorithms::Algorithm;
+        match a {
+            AlgorithmArg::Cannon => Algorithm::Cannon,
+            AlgorithmArg::Fft => Algorithm::Fft,
+            AlgorithmArg::Bitonic => Algorithm::Bitonic,
+            AlgorithmArg::Allreduce => Algorithm::Allreduce,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    Table,
+    Json,
 }
 
 /// Where the guest nodes go: a method, or a Scotch mapping file.

@@ -21,7 +21,7 @@ use crate::progress::Bar;
 use crate::table::Table;
 use crate::{render, Failure};
 
-type Out<'a> = &'a mut dyn Write;
+pub type Out<'a> = &'a mut dyn Write;
 
 /// A guest and its host.
 type Topologies = (Box<dyn Topology>, Box<dyn Topology>);
@@ -42,7 +42,7 @@ fn parse_spec(text: &str) -> Result<Spec, Error> {
 }
 
 /// The topology `text` names (see [`parse_spec`]).
-fn parse_topology(text: &str) -> Result<Box<dyn Topology>, Error> {
+pub fn parse_topology(text: &str) -> Result<Box<dyn Topology>, Error> {
     topology::build(&parse_spec(text)?)
 }
 
@@ -352,6 +352,6 @@ pub fn compare(
     Ok(())
 }
 
-fn io_error(e: serde_json::Error) -> Failure {
+pub fn io_error(e: serde_json::Error) -> Failure {
     Failure::Io(e.into())
 }

@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod progress;
 mod render;
+mod runs;
 mod table;
 
 use std::io::{self, Write};
@@ -63,6 +64,29 @@ fn main() -> ExitCode {
             summary,
             format,
         } => commands::hamiltonian(&spec, summary, format, &mut out),
+        Command::Neighbors {
+            pair,
+            method,
+            rank,
+            all: _,
+            format,
+        } => runs::neighbors(&pair, &method, rank, format, &mut out),
+        Command::Run {
+            algorithm,
+            pair,
+            method,
+            n,
+            costs,
+            tb,
+            format,
+        } => {
+            let costs = topoembed::runtime::Costs {
+                ta: costs.ta,
+                tc: costs.tc,
+                tb,
+            };
+            runs::run(algorithm, &pair, &method, n.as_deref(), costs, format, &mut out)
+        }
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {
             pair,

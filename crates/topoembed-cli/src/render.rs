@@ -461,13 +461,7 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
     if let Some(r) = &m.routing {
         row("routing", r.clone());
     }
-    // The header row is blank: skip it by writing into a buffer.
-    let mut buf = Vec::new();
-    t.write(&mut buf)?;
-    let text = String::from_utf8_lossy(&buf);
-    for line in text.lines().skip(1) {
-        writeln!(out, "{line}")?;
-    }
+    t.write_body(out)?;
     if let Some(dims) = &m.per_dimension {
         writeln!(out, "  per dimension:")?;
         let mut t = Table::new(&["    dim", "min", "max", "average"]);

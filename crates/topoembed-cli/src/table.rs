@@ -22,6 +22,15 @@ impl Table {
 
     /// Writes the table, two spaces between columns, no trailing blanks.
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.write_from(0, out)
+    }
+
+    /// Writes the rows without the header (key-value tables).
+    pub fn write_body(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.write_from(1, out)
+    }
+
+    fn write_from(&self, first: usize, out: &mut dyn Write) -> io::Result<()> {
         let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         let widths: Vec<usize> = (0..columns)
             .map(|c| {
@@ -33,7 +42,7 @@ impl Table {
                     .unwrap_or(0)
             })
             .collect();
-        for row in &self.rows {
+        for row in &self.rows[first.min(self.rows.len())..] {
             let mut line = String::new();
             for (c, cell) in row.iter().enumerate() {
                 if c + 1 == row.len() {

@@ -205,15 +205,6 @@ impl Problem {
     pub fn new(algorithm: Algorithm, vt: &VirtualTopology, size: Option<&str>) -> Result<Problem> {
         let guest = vt.guest().spec();
         let ranks = vt.size();
-        if !vt.is_one_to_one() {
-            return Err(Error::Mismatch(format!(
-                "running a program needs one guest node per rank; '{}' places {} on {} \
-                 many-to-one (or leaves ranks empty); use a one-to-one method",
-                vt.embedding().method(),
-                guest,
-                vt.host().spec()
-            )));
-        }
         if ranks > local::MAX_RANKS {
             return Err(Error::Parameter(format!(
                 "{} has {ranks} ranks; runs take at most {}",
@@ -308,6 +299,15 @@ impl Problem {
                 }
             }
         };
+        if !vt.is_one_to_one() {
+            return Err(Error::Mismatch(format!(
+                "running a program needs one guest node per rank; '{}' places {} on {} \
+                 many-to-one (or leaves ranks empty); use a one-to-one method",
+                vt.embedding().method(),
+                guest,
+                vt.host().spec()
+            )));
+        }
         let elements = match problem {
             Problem::Fft { n, .. } | Problem::Bitonic { n, .. } => n,
             Problem::Allreduce { len, .. } => len.saturating_mul(ranks),
