@@ -85,7 +85,15 @@ fn main() -> ExitCode {
                 tc: costs.tc,
                 tb,
             };
-            runs::run(algorithm, &pair, &method, n.as_deref(), costs, format, &mut out)
+            runs::run(
+                algorithm,
+                &pair,
+                &method,
+                n.as_deref(),
+                costs,
+                format,
+                &mut out,
+            )
         }
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {

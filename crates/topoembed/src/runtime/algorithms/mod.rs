@@ -227,9 +227,11 @@ impl Problem {
             Algorithm::Cannon => {
                 let q = match guest {
                     Spec::Torus(s) if s.len() == 2 && s[0] == s[1] && s[0] >= 2 => s[0],
-                    _ => return Err(Error::Mismatch(format!(
+                    _ => {
+                        return Err(Error::Mismatch(format!(
                         "cannon runs on a square 2-D torus guest (torus:QxQ, Q >= 2), not {guest}"
-                    ))),
+                    )))
+                    }
                 };
                 let shape = match sizes.as_deref() {
                     None => cannon::Shape { m: q, k: q, n: q },
