@@ -349,7 +349,7 @@ fn metrics_json_has_the_stable_keys() {
     ]);
     assert_eq!(e["coords"][3], serde_json::json!([0, 1, 0]));
     let methods = json(&["methods", "--format", "json"]);
-    assert_eq!(methods.as_array().unwrap().len(), 10);
+    assert_eq!(methods.as_array().unwrap().len(), 12);
 }
 
 #[test]
@@ -369,7 +369,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["embed", "mesh:3x6", "ring:18", "-m", "gray"], "one side must be a hypercube"),
         (&["embed", "mesh:6x6", "cube:5", "-m", "gray"], "guest has 36 nodes, host has 32; methods that apply: split, reshape, combine, recursive, auto"),
         (&["embed", "torus:6x6", "cube:5", "-m", "gray"], "torus:6x6 has 36 nodes but cube:5 has 32"),
-        (&["embed", "cube:4", "ring:16", "-m", "snake"], "unknown method 'snake'; known methods: standard, xor, byweight, gray, identity, split, reshape, combine, recursive, auto"),
+        (&["embed", "cube:4", "ring:16", "-m", "snake"], "unknown method 'snake'; known methods: standard, xor, byweight, gray, identity, levels, inorder, split, reshape, combine, recursive, auto"),
         (&["metrics", "cube:4", "ring:16", "-m", "xor", "--ta", "-1"], "--ta must be a finite number >= 0"),
         (&["embed", "cube:4", "cube:4", "-m", "identity", "--format", "layout"], "--format layout draws ring, line, torus and mesh hosts"),
         (&["dilations", "ring:16", "cube:4", "-m", "gray"], "hypercube guests"),
@@ -388,6 +388,14 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["metrics", "mesh:30x30", "cube:4", "-m", "split", "--hamiltonian"], "4 or more dimensions"),
         (&["metrics", "mesh:30x30", "cube:4", "-m", "combine", "--partition", "cyclic"], "--partition does not apply to method 'combine'"),
         (&["metrics", "cube:6", "torus:8x8", "-m", "xor", "--fat-edges", "all"], "torus:8x8 is not a hypercube"),
+        (&["neighbors", "ring:8", "cube:3", "-m", "gray", "--rank", "8"], "rank 8 is out of range: cube:3 has ranks 0..7"),
+        (&["neighbors", "bintree:16", "cube:5", "-m", "levels", "--rank", "0"], "bintree:16 needs cube:4 (16 nodes) here, not cube:5"),
+        (&["run", "fft", "torus:4x4", "cube:4", "-m", "gray"], "fft is a d-cube algorithm: the guest must be cube:D, not torus:4x4"),
+        (&["run", "cannon", "torus:4x4", "cube:4", "-m", "gray", "--n", "6"], "M = 6 is not a multiple of 4"),
+        (&["run", "bitonic", "cube:4", "ring:16", "-m", "xor", "--n", "17"], "n must be a multiple of 16"),
+        (&["run", "fft", "cube:4", "ring:16", "-m", "xor", "--n", "2^30"], "exceed"),
+        (&["run", "allreduce", "cube:4", "ring:16", "-m", "xor", "--tb", "-1"], "--tb must be a finite number >= 0"),
+        (&["run", "allreduce", "mesh:8x9", "cube:6", "-m", "split"], "the guest must be cube:D"),
     ];
     for (args, says) in cases {
         let (code, out, err) = run(args);
@@ -586,4 +594,157 @@ fn compare_shows_every_strategy_for_a_mesh_in_a_small_cube() {
     ]);
     assert_eq!(v["congestion"]["max"].as_u64(), Some(128));
     assert_eq!(v["fat_congestion"]["max"].as_f64(), Some(128.0));
+}
+
+/// The lecture notes' ring formulas through `neighbors`, the tree rules of
+/// figure 4, and `--all` as JSON.
+#[test]
+fn neighbors_by_name() {
+    let out = ok(&["neighbors", "ring:8", "cube:3", "-m", "gray", "--rank", "6"]);
+    assert!(out.contains("closed forms on the rank"), "{out}");
+    // Rank 6 (110) plays ring node gtob(6) = 4; left 3 is on btog(3) = 2, right 5 on 7.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            vec!["6", "4", "left", "3", "2", "1"],
+            vec!["6", "4", "right", "5", "7", "1"]
+        ]
+    );
+    let v = json(&[
+        "neighbors",
+        "torus:4x4",
+        "cube:4",
+        "-m",
+        "gray",
+        "--all",
+        "--format",
+        "json",
+    ]);
+    let ranks = v["ranks"].as_array().unwrap();
+    assert_eq!(ranks.len(), 16);
+    for r in ranks {
+        let names: Vec<&str> = r["neighbors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["direction"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["west", "east", "north", "south"]);
+        assert!(r["neighbors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["hops"] == 1));
+    }
+    let tree = ok(&[
+        "neighbors",
+        "bintree:16",
+        "cube:4",
+        "-m",
+        "levels",
+        "--rank",
+        "8",
+    ]);
+    assert!(
+        tree.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["8", "2", "1", "right", "child", "6", "12", "1"]),
+        "{tree}"
+    );
+    let cube = json(&[
+        "neighbors",
+        "cube:3",
+        "ring:8",
+        "-m",
+        "xor",
+        "--rank",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cube["ranks"][0]["guests"], serde_json::json!([7]));
+    let dims: Vec<u64> = cube["ranks"][0]["neighbors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["rank"].as_u64().unwrap())
+        .collect();
+    // xor on ring:8: f(n) = n ^ ((n & 4) >> 1); guest 7's neighbours 6, 5, 3 sit on 4, 7, 3.
+    assert_eq!(dims, vec![4, 7, 3]);
+}
+
+/// A real run shows xor beating standard on a ring by the recurrence's
+/// amount (d = 10: 767 against 1023); JSON carries the counts and the check.
+#[test]
+fn run_reports_check_counts_and_the_recurrence() {
+    let xor = json(&[
+        "run",
+        "fft",
+        "cube:10",
+        "ring:1024",
+        "-m",
+        "xor",
+        "--format",
+        "json",
+    ]);
+    let std = json(&[
+        "run",
+        "fft",
+        "cube:10",
+        "ring:1024",
+        "-m",
+        "standard",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(xor["modelled_time"], 767.0);
+    assert_eq!(std["modelled_time"], 1023.0);
+    assert_eq!(xor["predicted"]["time"], 767.0);
+    assert_eq!(xor["check"]["passed"], true);
+    assert_eq!(xor["messages"], 10240);
+    assert_eq!(xor["ranks"], 1024);
+    for key in [
+        "hops",
+        "bytes",
+        "waiting",
+        "wall_seconds",
+        "reference",
+        "lookup",
+        "costs",
+    ] {
+        assert!(xor.get(key).is_some(), "missing {key}");
+    }
+    let table = ok(&[
+        "run",
+        "cannon",
+        "torus:4x4",
+        "cube:4",
+        "-m",
+        "gray",
+        "--n",
+        "16x8x4",
+    ]);
+    assert!(table.contains("passed on every rank"), "{table}");
+    assert!(table.contains("blocks 4x2 and 2x1"), "{table}");
+    let table = ok(&[
+        "run",
+        "bitonic",
+        "cube:5",
+        "torus:4x8",
+        "-m",
+        "xor",
+        "--n",
+        "2^10",
+        "--ta",
+        "1",
+    ]);
+    assert!(
+        table.contains("(equal; 15 exchanges and 16 compute phases per rank)"),
+        "{table}"
+    );
 }

@@ -123,6 +123,34 @@ fn larger_data_and_byte_costs_keep_the_recurrence() {
     }
 }
 
+/// Costs that are not binary fractions: the run sums message by message,
+/// the prediction multiplies once; they agree to rounding.
+#[test]
+fn decimal_costs_agree_to_rounding() {
+    let costs = Costs {
+        ta: 0.1,
+        tc: 0.3,
+        tb: 0.01,
+    };
+    for (host, method) in hosts(6) {
+        let r = run(Algorithm::Fft, "cube:6", &host, method, Some("2^10"), costs);
+        let p = r.predicted.clone().unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(1.0);
+        assert!(
+            close(r.modelled_time, p.time),
+            "{host} {method}: {} vs {}",
+            r.modelled_time,
+            p.time
+        );
+        assert!(
+            close(r.waiting, p.waiting),
+            "{host} {method}: {} vs {}",
+            r.waiting,
+            p.waiting
+        );
+    }
+}
+
 /// The xor paper's optimality on rings, in a real run: T_cf = 2^d - 1 - 2^(d-2)
 /// for xor against 2^d - 1 for the standard embedding (d = 10: 767 vs 1023).
 #[test]
@@ -215,7 +243,15 @@ fn cannon_gives_the_sequential_product() {
 
 #[test]
 fn bad_input_is_refused_with_a_reason() {
-    let cases: [(Algorithm, &str, &str, &str, Option<&str>, &str); 9] = [
+    type Case<'a> = (
+        Algorithm,
+        &'a str,
+        &'a str,
+        &'a str,
+        Option<&'a str>,
+        &'a str,
+    );
+    let cases: [Case; 9] = [
         (
             Algorithm::Fft,
             "torus:4x4",

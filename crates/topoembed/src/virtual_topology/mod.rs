@@ -166,11 +166,11 @@ impl VirtualTopology {
         self.host.node_count()
     }
 
-    /// How neighbours are found: `"lecture notes' formulas"`,
+    /// How neighbours are found: `"closed forms on the rank"`,
     /// `"the method's map and inverse"` or `"tables"`.
     pub fn lookup(&self) -> &'static str {
         match self.lookup {
-            Lookup::Formula(_) => "lecture notes' formulas",
+            Lookup::Formula(_) => "closed forms on the rank",
             Lookup::MapAndInverse => "the method's map and inverse",
             Lookup::Table(_) => "tables",
         }
