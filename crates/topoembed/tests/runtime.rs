@@ -454,3 +454,36 @@ fn thousands_of_ranks() {
     assert_eq!(r.ranks, 4096);
     assert_eq!(r.modelled_time, r.predicted.unwrap().time);
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random cube sizes, hosts, methods, algorithms and data sizes: the
+        /// result checks and the modelled time is the recurrence's.
+        #[test]
+        fn any_run_checks_and_matches_the_recurrence(
+            d in 1u32..=8,
+            pick in 0usize..64,
+            alg in 0usize..3,
+            per_rank in 1u64..=4,
+            ta in 0u32..4,
+        ) {
+            let options = hosts(d);
+            let (host, method) = &options[pick % options.len()];
+            let alg = [Algorithm::Fft, Algorithm::Bitonic, Algorithm::Allreduce][alg];
+            let n = match alg {
+                Algorithm::Fft => (per_rank.next_power_of_two() << d).to_string(),
+                Algorithm::Bitonic => (per_rank << d).to_string(),
+                _ => per_rank.to_string(),
+            };
+            let costs = Costs { ta: f64::from(ta) / 4.0, tc: 1.0, tb: 0.0 };
+            let r = run(alg, &format!("cube:{d}"), host, method, Some(&n), costs);
+            let p = r.predicted.clone().unwrap();
+            prop_assert_eq!(r.modelled_time, p.time);
+            prop_assert_eq!(r.waiting, p.waiting);
+        }
+    }
+}

@@ -114,12 +114,12 @@ impl Default for Costs {
 impl Costs {
     /// An error unless every constant is finite and not negative.
     pub fn check(&self) -> Result<()> {
-        for (name, v) in [("--ta", self.ta), ("--tc", self.tc), ("--tb", self.tb)] {
-            if !v.is_finite() || v < 0.0 {
-                return Err(Error::Parameter(format!(
-                    "{name} must be a finite number >= 0, got {v}"
-                )));
-            }
+        crate::model::check_costs(self.ta, self.tc)?;
+        if !self.tb.is_finite() || self.tb < 0.0 {
+            return Err(Error::Parameter(format!(
+                "--tb must be a finite number >= 0, got {}",
+                self.tb
+            )));
         }
         Ok(())
     }

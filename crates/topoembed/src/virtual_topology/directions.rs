@@ -94,15 +94,22 @@ pub fn guest_neighbor(guest: &dyn Topology, node: u64, dir: Direction) -> Option
             let side = *sides.get(axis as usize)?;
             let stride: u64 = sides[..axis as usize].iter().product();
             let x = (node / stride) % side;
-            let y = match (up, wrap) {
-                (true, _) if x + 1 < side => x + 1,
-                (true, true) => 0,
-                (false, _) if x > 0 => x - 1,
-                (false, true) => side - 1,
-                _ => return None,
-            };
-            (y != x).then(|| node - x * stride + y * stride)
+            step(x, side, up, wrap).map(|y| node - x * stride + y * stride)
         }
         _ => None,
     }
+}
+
+/// Coordinate `x` of an axis of `side` nodes moved one step up or down,
+/// wrapping round when `wrap`; `None` off the end of a line, and on an axis
+/// of one node.
+pub(super) fn step(x: u64, side: u64, up: bool, wrap: bool) -> Option<u64> {
+    let y = match (up, wrap) {
+        (true, _) if x + 1 < side => x + 1,
+        (true, true) => 0,
+        (false, _) if x > 0 => x - 1,
+        (false, true) => side - 1,
+        _ => return None,
+    };
+    (y != x).then_some(y)
 }

@@ -1,7 +1,7 @@
 //! The lecture notes' neighbour formulas, computed from the physical rank
 //! alone in O(1) (lecture notes on hypercubic permutations, §1-3).
 
-use super::directions::Direction;
+use super::directions::{step, Direction};
 use crate::bits::{btog, gtob};
 use crate::embed::tree::{heap_node, level_and_position};
 
@@ -74,15 +74,8 @@ impl Formula {
                 let w = *widths.get(axis as usize)?;
                 let offset: u32 = widths[..axis as usize].iter().sum();
                 let side = 1u64 << w;
-                let x = gtob(field(rank, offset, w));
-                let y = match (up, wrap) {
-                    (true, _) if x + 1 < side => x + 1,
-                    (true, true) => 0,
-                    (false, _) if x > 0 => x - 1,
-                    (false, true) => side - 1,
-                    _ => return None,
-                };
-                (y != x).then(|| rank & !((side - 1) << offset) | btog(y) << offset)
+                let y = step(gtob(field(rank, offset, w)), side, up, *wrap)?;
+                Some(rank & !((side - 1) << offset) | btog(y) << offset)
             }
             (Formula::TreeLevels { height }, _) => {
                 let (level, _) = level_and_position(node);

@@ -4,8 +4,8 @@
 //! one compute phase (the addition) each.
 
 use super::data::{below, REDUCE_VALUES};
-use super::Check;
-use crate::error::{Error, Result};
+use super::{guest_of, peer, Check};
+use crate::error::Result;
 use crate::runtime::{Process, Transport};
 use crate::virtual_topology::{Direction, VirtualTopology};
 
@@ -31,14 +31,10 @@ pub async fn run<T: Transport>(
     reference: &[f64],
 ) -> Result<Check> {
     let rank = p.rank();
-    let g = vt
-        .guest_of(rank)
-        .ok_or_else(|| Error::Internal(format!("rank {rank} plays no guest node")))?;
+    let g = guest_of(vt, rank)?;
     let mut sum: Vec<f64> = (0..len).map(|k| value(g, k, len)).collect();
     for i in 0..dim {
-        let partner = vt.neighbor(rank, Direction::Dimension(i)).ok_or_else(|| {
-            Error::Internal(format!("rank {rank} has no dimension-{i} neighbour"))
-        })?;
+        let partner = peer(vt, rank, Direction::Dimension(i))?;
         let theirs = p.exchange(partner, i, sum.clone()).await?;
         for (s, t) in sum.iter_mut().zip(&theirs) {
             *s += t;

@@ -9,8 +9,8 @@
 //! stages follow that sequence instead of 0, 1, .., d-1.
 
 use super::data::{below, SORT_KEYS};
-use super::Check;
-use crate::error::{Error, Result};
+use super::{guest_of, peer, Check};
+use crate::error::Result;
 use crate::runtime::{Process, Transport};
 use crate::virtual_topology::{Direction, VirtualTopology};
 
@@ -71,9 +71,7 @@ pub async fn run<T: Transport>(
     reference: &[f64],
 ) -> Result<Check> {
     let rank = p.rank();
-    let g = vt
-        .guest_of(rank)
-        .ok_or_else(|| Error::Internal(format!("rank {rank} plays no guest node")))?;
+    let g = guest_of(vt, rank)?;
     let m = n >> dim;
     let base = g * m;
     let mut block: Vec<f64> = (base..base + m).map(|j| key(j, n)).collect();
@@ -83,9 +81,7 @@ pub async fn run<T: Transport>(
         .flat_map(|s| (0..=s).rev().map(move |j| (s, j)))
         .enumerate()
     {
-        let partner = vt.neighbor(rank, Direction::Dimension(j)).ok_or_else(|| {
-            Error::Internal(format!("rank {rank} has no dimension-{j} neighbour"))
-        })?;
+        let partner = peer(vt, rank, Direction::Dimension(j))?;
         let theirs = p.exchange(partner, tag as u32, block.clone()).await?;
         // Blocks 2^(s+1) ranks long are sorted up where bit s+1 is 0, down where 1.
         let ascending = (g >> (s + 1)) & 1 == 0;

@@ -11,8 +11,8 @@
 //! loop shifts once more, moving blocks nobody uses).
 
 use super::data::{unit, MATRIX_A, MATRIX_B};
-use super::Check;
-use crate::error::{Error, Result};
+use super::{guest_of, peer, Check};
+use crate::error::Result;
 use crate::runtime::{Process, Transport};
 use crate::virtual_topology::{Direction, VirtualTopology};
 
@@ -92,34 +92,23 @@ pub async fn run<T: Transport>(
     reference: &[f64],
 ) -> Result<Check> {
     let rank = p.rank();
-    let g = vt
-        .guest_of(rank)
-        .ok_or_else(|| Error::Internal(format!("rank {rank} plays no guest node")))?;
+    let g = guest_of(vt, rank)?;
     let (col, row) = (g % q, g / q);
     let (bm, bk, bn) = (shape.m / q, shape.k / q, shape.n / q);
     let mut a_blk = block(bm, bk, row, col, |r, c| a(shape, r, c));
     let mut b_blk = block(bk, bn, row, col, |r, c| b(shape, r, c));
     let node = |i: u64, j: u64| vt.rank_of(j % q + q * (i % q));
-    if row % q != 0 {
+    if row != 0 {
         let (to, from) = (node(row, col + q - row), node(row, col + row));
         a_blk = p.sendrecv(to, a_blk, from, 0).await?;
     }
-    if col % q != 0 {
+    if col != 0 {
         let (to, from) = (node(row + q - col, col), node(row + col, col));
         b_blk = p.sendrecv(to, b_blk, from, 1).await?;
     }
-    let step = |dir| {
-        vt.neighbor(rank, dir)
-            .ok_or_else(|| Error::Internal(format!("rank {rank} has no neighbour {dir:?}")))
-    };
-    let (west, east) = (
-        step(Direction::Axis { axis: 0, up: false })?,
-        step(Direction::Axis { axis: 0, up: true })?,
-    );
-    let (north, south) = (
-        step(Direction::Axis { axis: 1, up: false })?,
-        step(Direction::Axis { axis: 1, up: true })?,
-    );
+    let axis = |axis, up| peer(vt, rank, Direction::Axis { axis, up });
+    let (west, east) = (axis(0, false)?, axis(0, true)?);
+    let (north, south) = (axis(1, false)?, axis(1, true)?);
     let mut c_blk = vec![0.0; (bm * bn) as usize];
     for s in 0..q {
         multiply_add(

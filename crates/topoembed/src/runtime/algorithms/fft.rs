@@ -10,8 +10,8 @@
 //! natural order.
 
 use super::data::{unit, FFT_INPUT};
-use super::Check;
-use crate::error::{Error, Result};
+use super::{guest_of, peer, Check};
+use crate::error::Result;
 use crate::runtime::{Process, Transport};
 use crate::virtual_topology::{Direction, VirtualTopology};
 
@@ -134,9 +134,7 @@ pub async fn run<T: Transport>(
     reference: &[Complex],
 ) -> Result<Check> {
     let rank = p.rank();
-    let g = vt
-        .guest_of(rank)
-        .ok_or_else(|| Error::Internal(format!("rank {rank} plays no guest node")))?;
+    let g = guest_of(vt, rank)?;
     let m = n >> dim;
     let (bits, block_bits) = (n.trailing_zeros(), m.trailing_zeros());
     let base = g * m;
@@ -155,9 +153,7 @@ pub async fn run<T: Transport>(
     }
     for i in 0..dim {
         let half = m << i;
-        let partner = vt.neighbor(rank, Direction::Dimension(i)).ok_or_else(|| {
-            Error::Internal(format!("rank {rank} has no dimension-{i} neighbour"))
-        })?;
+        let partner = peer(vt, rank, Direction::Dimension(i))?;
         let other = p.exchange(partner, i, flatten(&y)).await?;
         let lower = g >> i & 1 == 0;
         for (t, v) in y.iter_mut().enumerate() {

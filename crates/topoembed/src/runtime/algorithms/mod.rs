@@ -25,7 +25,7 @@ use super::{local, Costs, Process, RankStats, Transport};
 use crate::error::{Error, Result};
 use crate::model;
 use crate::spec::Spec;
-use crate::virtual_topology::VirtualTopology;
+use crate::virtual_topology::{Direction, VirtualTopology};
 
 /// Largest data size (points, keys, vector length, matrix entries) a run takes.
 pub const MAX_ELEMENTS: u64 = 1 << 26;
@@ -213,93 +213,9 @@ impl Problem {
             )));
         }
         let sizes = size.map(parse_size).transpose()?;
-        let one = |default: u64| -> Result<u64> {
-            match sizes.as_deref() {
-                None => Ok(default),
-                Some([v]) => Ok(*v),
-                Some(_) => Err(Error::Parameter(format!(
-                    "{algorithm} takes one size (--n: {}), not MxKxN",
-                    algorithm.size_meaning()
-                ))),
-            }
-        };
         let problem = match algorithm {
-            Algorithm::Cannon => {
-                let q = match guest {
-                    Spec::Torus(s) if s.len() == 2 && s[0] == s[1] && s[0] >= 2 => s[0],
-                    _ => {
-                        return Err(Error::Mismatch(format!(
-                        "cannon runs on a square 2-D torus guest (torus:QxQ, Q >= 2), not {guest}"
-                    )))
-                    }
-                };
-                let shape = match sizes.as_deref() {
-                    None => cannon::Shape { m: q, k: q, n: q },
-                    Some([n]) => cannon::Shape {
-                        m: *n,
-                        k: *n,
-                        n: *n,
-                    },
-                    Some([m, k, n]) => cannon::Shape {
-                        m: *m,
-                        k: *k,
-                        n: *n,
-                    },
-                    Some(_) => {
-                        return Err(Error::Parameter("cannon takes --n N or --n MxKxN".into()))
-                    }
-                };
-                for (name, v) in [("M", shape.m), ("K", shape.k), ("N", shape.n)] {
-                    if v % q != 0 {
-                        return Err(Error::Parameter(format!(
-                            "cannon on a {q} x {q} torus cuts matrices into {q} x {q} blocks; \
-                             {name} = {v} is not a multiple of {q}"
-                        )));
-                    }
-                }
-                let largest = [shape.m * shape.k, shape.k * shape.n, shape.m * shape.n];
-                if shape.m.max(shape.k).max(shape.n) > MAX_ELEMENTS
-                    || largest.iter().any(|&e| e > MAX_ELEMENTS)
-                {
-                    return Err(too_big(algorithm));
-                }
-                Problem::Cannon { q, shape }
-            }
-            _ => {
-                let Spec::Cube(dim) = *guest else {
-                    return Err(Error::Mismatch(format!(
-                        "{algorithm} is a d-cube algorithm: the guest must be cube:D, not {guest}{}",
-                        if matches!(guest, Spec::Torus(_)) {
-                            " (cannon runs on a torus guest)"
-                        } else {
-                            ""
-                        }
-                    )));
-                };
-                match algorithm {
-                    Algorithm::Fft => {
-                        let n = one(ranks)?;
-                        if !n.is_power_of_two() || n < ranks {
-                            return Err(Error::Parameter(format!(
-                                "fft needs n a power of two with at least one point per rank \
-                                 (n >= {ranks}); got {n}"
-                            )));
-                        }
-                        Problem::Fft { dim, n }
-                    }
-                    Algorithm::Bitonic => {
-                        let n = one(ranks)?;
-                        if n % ranks != 0 {
-                            return Err(Error::Parameter(format!(
-                                "bitonic sort gives every rank the same number of keys: n must \
-                                 be a multiple of {ranks}; got {n}"
-                            )));
-                        }
-                        Problem::Bitonic { dim, n }
-                    }
-                    _ => Problem::Allreduce { dim, len: one(1)? },
-                }
-            }
+            Algorithm::Cannon => cannon_problem(guest, sizes.as_deref())?,
+            _ => cube_problem(algorithm, guest, ranks, sizes.as_deref())?,
         };
         if !vt.is_one_to_one() {
             return Err(Error::Mismatch(format!(
@@ -309,14 +225,6 @@ impl Problem {
                 guest,
                 vt.host().spec()
             )));
-        }
-        let elements = match problem {
-            Problem::Fft { n, .. } | Problem::Bitonic { n, .. } => n,
-            Problem::Allreduce { len, .. } => len.saturating_mul(ranks),
-            Problem::Cannon { .. } => 0,
-        };
-        if elements > MAX_ELEMENTS {
-            return Err(too_big(algorithm));
         }
         Ok(problem)
     }
@@ -394,6 +302,115 @@ impl Problem {
             Problem::Cannon { shape, .. } => Reference::Product(cannon::reference(shape)),
         }
     }
+}
+
+/// The guest node `rank` plays (one-to-one, checked by [`Problem::new`]).
+fn guest_of(vt: &VirtualTopology, rank: u64) -> Result<u64> {
+    vt.guest_of(rank)
+        .ok_or_else(|| Error::Internal(format!("rank {rank} plays no guest node")))
+}
+
+/// The rank playing `rank`'s guest neighbour in direction `dir`.
+fn peer(vt: &VirtualTopology, rank: u64, dir: Direction) -> Result<u64> {
+    vt.neighbor(rank, dir)
+        .ok_or_else(|| Error::Internal(format!("rank {rank} has no neighbour towards {dir:?}")))
+}
+
+/// Cannon on a square torus guest, sizes N or MxKxN, multiples of Q.
+fn cannon_problem(guest: &Spec, sizes: Option<&[u64]>) -> Result<Problem> {
+    let q = match guest {
+        Spec::Torus(s) if s.len() == 2 && s[0] == s[1] && s[0] >= 2 => s[0],
+        _ => {
+            return Err(Error::Mismatch(format!(
+                "cannon runs on a square 2-D torus guest (torus:QxQ, Q >= 2), not {guest}"
+            )))
+        }
+    };
+    let shape = match sizes {
+        None => cannon::Shape { m: q, k: q, n: q },
+        Some(&[n]) => cannon::Shape { m: n, k: n, n },
+        Some(&[m, k, n]) => cannon::Shape { m, k, n },
+        Some(_) => return Err(Error::Parameter("cannon takes --n N or --n MxKxN".into())),
+    };
+    for (name, v) in [("M", shape.m), ("K", shape.k), ("N", shape.n)] {
+        if v % q != 0 {
+            return Err(Error::Parameter(format!(
+                "cannon on a {q} x {q} torus cuts matrices into {q} x {q} blocks; \
+                 {name} = {v} is not a multiple of {q}"
+            )));
+        }
+    }
+    let matrices = [
+        shape.m.checked_mul(shape.k),
+        shape.k.checked_mul(shape.n),
+        shape.m.checked_mul(shape.n),
+    ];
+    if matrices
+        .iter()
+        .any(|e| e.map_or(true, |e| e > MAX_ELEMENTS))
+    {
+        return Err(too_big(Algorithm::Cannon));
+    }
+    Ok(Problem::Cannon { q, shape })
+}
+
+/// FFT, bitonic sort or allreduce on a cube guest of `ranks` nodes.
+fn cube_problem(
+    algorithm: Algorithm,
+    guest: &Spec,
+    ranks: u64,
+    sizes: Option<&[u64]>,
+) -> Result<Problem> {
+    let Spec::Cube(dim) = *guest else {
+        let hint = if matches!(guest, Spec::Torus(_)) {
+            " (cannon runs on a torus guest)"
+        } else {
+            ""
+        };
+        return Err(Error::Mismatch(format!(
+            "{algorithm} is a d-cube algorithm: the guest must be cube:D, not {guest}{hint}"
+        )));
+    };
+    let size = |default: u64| -> Result<u64> {
+        match sizes {
+            None => Ok(default),
+            Some(&[v]) => Ok(v),
+            Some(_) => Err(Error::Parameter(format!(
+                "{algorithm} takes one size (--n: {}), not MxKxN",
+                algorithm.size_meaning()
+            ))),
+        }
+    };
+    let (problem, elements) = match algorithm {
+        Algorithm::Fft => {
+            let n = size(ranks)?;
+            if !n.is_power_of_two() || n < ranks {
+                return Err(Error::Parameter(format!(
+                    "fft needs n a power of two with at least one point per rank \
+                     (n >= {ranks}); got {n}"
+                )));
+            }
+            (Problem::Fft { dim, n }, n)
+        }
+        Algorithm::Bitonic => {
+            let n = size(ranks)?;
+            if n % ranks != 0 {
+                return Err(Error::Parameter(format!(
+                    "bitonic sort gives every rank the same number of keys: n must be a \
+                     multiple of {ranks}; got {n}"
+                )));
+            }
+            (Problem::Bitonic { dim, n }, n)
+        }
+        _ => {
+            let len = size(1)?;
+            (Problem::Allreduce { dim, len }, len.saturating_mul(ranks))
+        }
+    };
+    if elements > MAX_ELEMENTS {
+        return Err(too_big(algorithm));
+    }
+    Ok(problem)
 }
 
 fn too_big(algorithm: Algorithm) -> Error {
