@@ -183,6 +183,11 @@ impl<T: Transport> Process<T> {
         self.stats.clock
     }
 
+    /// The transport under this process.
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
     /// What this rank did so far.
     pub fn stats(&self) -> RankStats {
         self.stats
