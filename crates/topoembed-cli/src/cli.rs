@@ -147,6 +147,22 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = RunFormat::Table)]
         format: RunFormat,
     },
+    /// Write an Open MPI rankfile that launches MPI_COMM_WORLD rank g (guest
+    /// node g) on the slot of host node f(g): host node h is the h-th slot of
+    /// the hostfile (machines in order, each machine's slots in order). Run
+    /// with `mpirun --rankfile FILE`. The alternative, without a rankfile, is
+    /// topoembed-mpi's reordered communicators.
+    #[command(after_help = SPECS)]
+    Rankfile {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method; must be one-to-one.
+        #[arg(long, short)]
+        method: String,
+        /// Open MPI hostfile: 'name slots=N' per line, as many slots in all as host nodes.
+        #[arg(long)]
+        hosts: std::path::PathBuf,
+    },
     /// Write a topology as a Scotch source graph (.grf) or target architecture (.tgt).
     #[command(after_help = SPECS)]
     Export {

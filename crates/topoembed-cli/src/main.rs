@@ -95,6 +95,11 @@ fn main() -> ExitCode {
                 &mut out,
             )
         }
+        Command::Rankfile {
+            pair,
+            method,
+            hosts,
+        } => runs::rankfile(&pair, &method, &hosts, &mut out),
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {
             pair,

@@ -1,4 +1,4 @@
-//! `neighbors` and `run`: programs seen through an embedding.
+//! `neighbors`, `run` and `rankfile`: programs seen through an embedding.
 
 use std::sync::Arc;
 
@@ -221,4 +221,25 @@ fn sci(x: f64) -> String {
     } else {
         format!("{x:.1e}")
     }
+}
+
+/// Writes an Open MPI rankfile for the embedding (see `topoembed rankfile --help`).
+pub fn rankfile(
+    pair: &Pair,
+    method: &str,
+    hosts: &std::path::Path,
+    out: Out,
+) -> Result<(), Failure> {
+    let guest = parse_topology(&pair.guest)?;
+    let host = parse_topology(&pair.host)?;
+    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
+    let machines = topoembed::io::read_hostfile(hosts)?;
+    topoembed::io::write_rankfile(
+        guest.node_count(),
+        host.node_count(),
+        embedding.as_ref(),
+        &machines,
+        out,
+    )?;
+    Ok(())
 }

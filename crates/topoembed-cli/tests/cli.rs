@@ -748,3 +748,62 @@ fn run_reports_check_counts_and_the_recurrence() {
         "{table}"
     );
 }
+
+/// An Open MPI rankfile: world rank g on the slot of host node f(g), slots
+/// counted through the hostfile.
+#[test]
+fn rankfile_places_every_guest_rank_on_its_host_slot() {
+    let dir = std::env::temp_dir().join(format!("topoembed-rankfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hosts = dir.join("hosts");
+    std::fs::write(
+        &hosts,
+        "# two machines\nn0 slots=4\nn1 slots=4 max_slots=8\n",
+    )
+    .unwrap();
+    let hosts = hosts.to_str().unwrap();
+    let out = ok(&[
+        "rankfile", "cube:3", "ring:8", "-m", "xor", "--hosts", hosts,
+    ]);
+    // xor on ring:8: f(n) = n ^ ((n & 4) >> 1), so ranks 4..7 sit on nodes 6, 7, 4, 5.
+    let want = "rank 0=n0 slot=0\nrank 1=n0 slot=1\nrank 2=n0 slot=2\nrank 3=n0 slot=3\n\
+                rank 4=n1 slot=2\nrank 5=n1 slot=3\nrank 6=n1 slot=0\nrank 7=n1 slot=1\n";
+    assert_eq!(out, want);
+    for (args, says) in [
+        (
+            vec![
+                "rankfile", "cube:4", "ring:16", "-m", "xor", "--hosts", hosts,
+            ],
+            "8 slots on 2 machines but the host has 16 nodes",
+        ),
+        (
+            vec![
+                "rankfile",
+                "bintree:8",
+                "cube:3",
+                "-m",
+                "levels",
+                "--hosts",
+                hosts,
+            ],
+            "one rank per slot",
+        ),
+        (
+            vec![
+                "rankfile",
+                "cube:3",
+                "ring:8",
+                "-m",
+                "xor",
+                "--hosts",
+                "/no/such/hosts",
+            ],
+            "/no/such/hosts: cannot read",
+        ),
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

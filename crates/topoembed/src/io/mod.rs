@@ -1,7 +1,7 @@
 //! Files: Scotch source graphs (`.grf`), target architectures (`.tgt`) and
 //! mappings (`.map`), read strictly (every malformed file is an error naming
 //! the file and line; Scotch itself accepts some silently) and written in the
-//! form Scotch reads.
+//! form Scotch reads. Also Open MPI hostfiles and rankfiles ([`write_rankfile`]).
 //!
 //! Numbering: Scotch numbers the terminals of `meshXD`/`torusXD` targets with
 //! the first dimension fastest and the nodes of `hcub D` by their D-bit
@@ -12,11 +12,13 @@
 
 mod grf;
 mod map;
+mod rankfile;
 mod tgt;
 mod tokens;
 
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
+pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
 pub use tgt::{parse_target, read_target, write_target};
 
 /// True when `path` names a Scotch source graph (`.grf` or `.src`).
