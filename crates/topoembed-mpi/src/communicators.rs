@@ -8,13 +8,18 @@
 //! embedding's host paths.
 
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 use mpi::ffi;
 use mpi::raw::{AsRaw, FromRaw};
 use mpi::topology::{CartesianCommunicator, Color, Communicator, SimpleCommunicator};
+use topoembed::embed;
+use topoembed::spec::Spec;
+use topoembed::topology::{self, Topology};
 use topoembed::virtual_topology::VirtualTopology;
 use topoembed::{Error, Result};
 
+use crate::dims::dims_for;
 use crate::placement::Placement;
 
 /// The guest node world rank `rank` plays: f^-1 of its host node.
@@ -79,6 +84,37 @@ pub fn cartesian(
     ordered
         .create_cartesian_communicator(&dims, &periods, false)
         .ok_or_else(|| Error::Internal("MPI_Cart_create returned no communicator".into()))
+}
+
+/// MPI_Cart_create as it should be: a `axes`-dimensional Cartesian
+/// communicator whose sides fit the host ([`dims_for`]) and whose ranks are
+/// placed on it by an embedding: `gray` on a hypercube host (dilation 1),
+/// else `identity` — the host itself when its axes are the grid's, a plain
+/// renumbering otherwise (the virtual topology's metrics say what it costs). Returns the virtual
+/// topology too, so the caller can ask where neighbours are.
+pub fn cartesian_for_host(
+    world: &SimpleCommunicator,
+    host: Arc<dyn Topology>,
+    placement: &Placement,
+    axes: usize,
+    periodic: bool,
+) -> Result<(CartesianCommunicator, VirtualTopology)> {
+    let sides = dims_for(host.spec(), axes)?;
+    let guest_spec = if periodic {
+        Spec::Torus(sides)
+    } else {
+        Spec::Mesh(sides)
+    };
+    let guest: Arc<dyn Topology> = Arc::from(topology::build(&guest_spec)?);
+    let method = if matches!(host.spec(), Spec::Cube(_)) {
+        "gray"
+    } else {
+        "identity"
+    };
+    let embedding = embed::build(method, guest.as_ref(), host.as_ref())?;
+    let vt = VirtualTopology::new(guest, host, Arc::from(embedding))?;
+    let cart = cartesian(world, &vt, placement)?;
+    Ok((cart, vt))
 }
 
 /// A distributed-graph communicator (MPI_Dist_graph_create_adjacent) on the

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand, ValueEnum};
 use mpi::collective::{CommunicatorCollectives, Root};
 use mpi::point_to_point::{Destination, Source};
-use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::topology::{CartesianCommunicator, Communicator, SimpleCommunicator};
 use topoembed::embed::{self, Embedding};
 use topoembed::runtime::algorithms::{self, rank_program, Algorithm, Check, Problem};
 use topoembed::runtime::{Costs, Process, RankStats};
@@ -37,6 +37,7 @@ const EXAMPLES: &str = "Examples (one process per host node):
   mpirun -np 16 topoembed-mpi run fft cube:4 ring:16 --method xor
   mpirun -np 16 topoembed-mpi run cannon torus:4x4 cube:4 --method gray --n 64
   mpirun -np 16 topoembed-mpi check-neighbors cube:4 torus:4x4 --method gray
+  mpirun -np 16 topoembed-mpi cart cube:4 --axes 2
   mpirun -np 16 --hostfile hosts topoembed-mpi run allreduce cube:4 torus:4x4 --method xor \\
       --placement placement.txt   # world rank r sits on the host node on line r";
 
@@ -73,6 +74,24 @@ enum Command {
     CheckNeighbors {
         #[command(flatten)]
         common: Common,
+    },
+    /// What MPI_Cart_create(reorder = 1) should do: a Cartesian communicator
+    /// of AXES axes whose sides fit the host (as MPI_Dims_create would, but
+    /// from the host's shape), placed on it by an embedding (gray on a cube,
+    /// identity on a grid of those sides); every rank checks its
+    /// MPI_Cart_shift neighbours' host distance.
+    Cart {
+        /// The machine, e.g. cube:4.
+        host: String,
+        /// Number of Cartesian axes.
+        #[arg(long, default_value_t = 2)]
+        axes: usize,
+        /// No wrap-around (a mesh, not a torus).
+        #[arg(long)]
+        mesh: bool,
+        /// Host node of every world rank, one per line.
+        #[arg(long)]
+        placement: Option<PathBuf>,
     },
 }
 
@@ -136,6 +155,12 @@ fn main() -> ExitCode {
             run(&world, *algorithm, common, n.as_deref(), costs, *format)
         }
         Command::CheckNeighbors { common } => check_neighbors(&world, common),
+        Command::Cart {
+            host,
+            axes,
+            mesh,
+            placement,
+        } => cart(&world, host, *axes, *mesh, placement.as_ref()),
     };
     let outcome = outcome
         .unwrap_or_else(|e| Outcome::Failed(if e.is_user_error() { 2 } else { 1 }, e.to_string()));
@@ -166,13 +191,7 @@ fn setup(world: &SimpleCommunicator, common: &Common) -> Result<Setup, Error> {
     let host: Arc<dyn Topology> = Arc::from(topology::parse(&common.host)?);
     let size = world.size() as u64;
     if size != host.node_count() {
-        return Err(Error::Mismatch(format!(
-            "mpirun started {size} processes but {} has {} nodes: one process per host node \
-             (mpirun -np {})",
-            host.spec(),
-            host.node_count(),
-            host.node_count()
-        )));
+        return Err(world_size_mismatch(size, host.as_ref()));
     }
     let placement = match &common.placement {
         Some(path) => Placement::read(path, host.node_count())?,
@@ -415,30 +434,7 @@ fn check_neighbors(world: &SimpleCommunicator, common: &Common) -> Result<Outcom
     let mut cartesian = "not a grid guest";
     if vt.guest().spec().grid().is_some() {
         let cart = communicators::cartesian(world, &vt, &placement)?;
-        let axes = cart.num_dimensions();
-        for axis in 0..axes {
-            // A mesh border has no neighbour on one side (MPI_PROC_NULL).
-            let (from, to) = cart.shift(axis, 1);
-            let theirs = mpi::request::scope(|scope| {
-                let send = to.map(|to| cart.process_at_rank(to).immediate_send(scope, &node));
-                let got = from.map(|from| cart.process_at_rank(from).receive::<u64>().0);
-                if let Some(s) = send {
-                    s.wait_without_status();
-                }
-                got
-            });
-            let (Some(from), Some(theirs)) = (from, theirs) else {
-                continue;
-            };
-            let source_guest = from as u64;
-            if host.distance(node, theirs) != predicted(g, source_guest) {
-                problems.push(format!(
-                    "Cartesian axis {axis}: rank {from} is {} hops away, predicted {}",
-                    host.distance(node, theirs),
-                    predicted(g, source_guest)
-                ));
-            }
-        }
+        problems.extend(check_cartesian(&cart, &vt, node));
         cartesian = "MPI_Cart_shift neighbours at their predicted distance";
     }
 
@@ -492,4 +488,100 @@ fn check_neighbors(world: &SimpleCommunicator, common: &Common) -> Result<Outcom
         None => Ok(Outcome::Done),
         Some(p) => Ok(Outcome::Failed(1, p.clone())),
     }
+}
+
+/// Swaps host nodes along every axis of a Cartesian communicator (shift by
+/// one) and compares each distance with the embedding's; returns what differs.
+fn check_cartesian(cart: &CartesianCommunicator, vt: &VirtualTopology, node: u64) -> Vec<String> {
+    let embedding = vt.embedding();
+    let me = cart.rank() as u64;
+    let mut problems = Vec::new();
+    for axis in 0..cart.num_dimensions() {
+        // A mesh border has no neighbour on one side (MPI_PROC_NULL).
+        let (from, to) = cart.shift(axis, 1);
+        let theirs = mpi::request::scope(|scope| {
+            let send = to.map(|to| cart.process_at_rank(to).immediate_send(scope, &node));
+            let got = from.map(|from| cart.process_at_rank(from).receive::<u64>().0);
+            if let Some(s) = send {
+                s.wait_without_status();
+            }
+            got
+        });
+        let (Some(from), Some(theirs)) = (from, theirs) else {
+            continue;
+        };
+        let predicted = vt
+            .host()
+            .distance(embedding.map(me), embedding.map(from as u64));
+        let got = vt.host().distance(node, theirs);
+        if got != predicted {
+            problems.push(format!(
+                "Cartesian axis {axis}: rank {from} is {got} hops away, predicted {predicted}"
+            ));
+        }
+    }
+    problems
+}
+
+/// A Cartesian communicator of `axes` axes fitted to the host, checked.
+fn cart(
+    world: &SimpleCommunicator,
+    host_text: &str,
+    axes: usize,
+    mesh: bool,
+    placement: Option<&PathBuf>,
+) -> Result<Outcome, Error> {
+    let host: Arc<dyn Topology> = Arc::from(topology::parse(host_text)?);
+    let size = world.size() as u64;
+    if size != host.node_count() {
+        return Err(world_size_mismatch(size, host.as_ref()));
+    }
+    let placement = match placement {
+        Some(path) => Placement::read(path, host.node_count())?,
+        None => Placement::identity(size),
+    };
+    let (cart, vt) = communicators::cartesian_for_host(world, host, &placement, axes, !mesh)?;
+    let node = placement.node_of(world.rank() as u64);
+    let problems = check_cartesian(&cart, &vt, node);
+    let worst = vt
+        .neighbors(node)?
+        .iter()
+        .map(|n| n.hops)
+        .max()
+        .unwrap_or(0);
+    let root = world.process_at_rank(0);
+    let mine = [problems.len() as u64, worst];
+    if world.rank() == 0 {
+        let mut all = [0u64; 2];
+        root.reduce_into_root(
+            &mine[..],
+            &mut all[..],
+            mpi::collective::SystemOperation::max(),
+        );
+        println!(
+            "{} on {} ({}), {} MPI processes: MPI_Cart_shift neighbours at most {} hops apart, \
+             each at its predicted distance",
+            vt.guest().spec(),
+            vt.host().spec(),
+            vt.embedding().method(),
+            size,
+            all[1]
+        );
+    } else {
+        root.reduce_into(&mine[..], mpi::collective::SystemOperation::max());
+    }
+    match problems.first() {
+        None => Ok(Outcome::Done),
+        Some(p) => Ok(Outcome::Failed(1, p.clone())),
+    }
+}
+
+fn world_size_mismatch(size: u64, host: &dyn Topology) -> Error {
+    Error::Mismatch(format!(
+        "mpirun started {size} processes but {} has {} nodes: one process per host node \
+         (mpirun -np {})",
+        host.spec(),
+        host.node_count(),
+        host.node_count()
+    ))
 }

@@ -235,72 +235,63 @@ fn bad_input_ends_every_rank_with_a_message() {
     std::fs::write(&twice, "0\n1\n1\n3\n").unwrap();
     let short = dir.join("short.txt");
     std::fs::write(&short, "0\n1\n").unwrap();
-    let cases: Vec<(u64, Vec<&str>, &str)> = vec![
+    let fft_placed = |file: &std::path::Path| -> Vec<String> {
+        let file = file.to_str().unwrap();
+        [
+            "run",
+            "fft",
+            "cube:2",
+            "ring:4",
+            "-m",
+            "xor",
+            "--placement",
+            file,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let words = |line: &str| -> Vec<String> { line.split(' ').map(String::from).collect() };
+    let mut check_short = words("check-neighbors cube:2 ring:4 -m xor --placement");
+    check_short.push(short.to_str().unwrap().to_string());
+    let cases: Vec<(u64, Vec<String>, &str)> = vec![
         (
             8,
-            vec!["run", "fft", "cube:4", "ring:16", "-m", "xor"],
+            words("run fft cube:4 ring:16 -m xor"),
             "mpirun started 8 processes but ring:16 has 16 nodes",
         ),
         (
             4,
-            vec![
-                "run",
-                "fft",
-                "cube:2",
-                "ring:4",
-                "-m",
-                "xor",
-                "--placement",
-                bad.to_str().unwrap(),
-            ],
+            fft_placed(&bad),
             "line 3: 'three' is not a host node number",
         ),
         (
             4,
-            vec![
-                "run",
-                "fft",
-                "cube:2",
-                "ring:4",
-                "-m",
-                "xor",
-                "--placement",
-                twice.to_str().unwrap(),
-            ],
+            fft_placed(&twice),
             "host node 1 is given to world ranks 1 and 2",
         ),
         (
             4,
-            vec![
-                "check-neighbors",
-                "cube:2",
-                "ring:4",
-                "-m",
-                "xor",
-                "--placement",
-                short.to_str().unwrap(),
-            ],
+            check_short,
             "lists 2 world ranks, but the host has 4 nodes",
         ),
         (
             4,
-            vec!["run", "fft", "torus:2x2", "ring:4", "-m", "identity"],
+            words("run fft torus:2x2 ring:4 -m identity"),
             "the guest must be cube:D",
         ),
         (
             4,
-            vec![
-                "run", "bitonic", "cube:2", "ring:4", "-m", "xor", "--n", "6",
-            ],
+            words("run bitonic cube:2 ring:4 -m xor --n 6"),
             "multiple of 4",
         ),
         (
             4,
-            vec!["run", "fft", "cube:2", "ring:4", "-m", "snake"],
+            words("run fft cube:2 ring:4 -m snake"),
             "unknown method 'snake'",
         ),
     ];
     for (np, args, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, out, err) = mpirun(np, &args);
         assert_ne!(code, 0, "{args:?}");
         assert_ne!(code, 124, "{args:?} hung");
@@ -315,4 +306,37 @@ fn bad_input_ends_every_rank_with_a_message() {
         assert!(err.contains("Exit code:    2"), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// MPI_Cart_create done right: sides fitted to the host, ranks placed by an
+/// embedding, every MPI_Cart_shift neighbour one hop away on a cube or torus.
+#[test]
+fn cartesian_communicators_fit_the_host() {
+    for (np, args, want) in [
+        (
+            16,
+            vec!["cart", "cube:4", "--axes", "2"],
+            "torus:4x4 on cube:4 (gray)",
+        ),
+        (
+            16,
+            vec!["cart", "cube:4", "--axes", "3", "--mesh"],
+            "mesh:4x2x2 on cube:4 (gray)",
+        ),
+        (
+            16,
+            vec!["cart", "torus:4x4"],
+            "torus:4x4 on torus:4x4 (identity)",
+        ),
+        (
+            8,
+            vec!["cart", "torus:4x2"],
+            "torus:4x2 on torus:4x2 (identity)",
+        ),
+    ] {
+        let (code, out, err) = mpirun(np, &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.contains(want), "{args:?}: {out}");
+        assert!(out.contains("at most 1 hops apart"), "{args:?}: {out}");
+    }
 }
