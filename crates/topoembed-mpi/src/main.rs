@@ -490,12 +490,10 @@ fn check_neighbors(world: &SimpleCommunicator, common: &Common) -> Result<Outcom
     }
 }
 
-/// Swaps host nodes along every axis of a Cartesian communicator (shift by
-/// one) and compares each distance with the embedding's; returns what differs.
-fn check_cartesian(cart: &CartesianCommunicator, vt: &VirtualTopology, node: u64) -> Vec<String> {
-    let embedding = vt.embedding();
-    let me = cart.rank() as u64;
-    let mut problems = Vec::new();
+/// Host node of every Cartesian neighbour one step down each axis (the
+/// source of a shift by one), with the axis and the neighbour's rank.
+fn shifted_hosts(cart: &CartesianCommunicator, node: u64) -> Vec<(i32, i32, u64)> {
+    let mut out = Vec::new();
     for axis in 0..cart.num_dimensions() {
         // A mesh border has no neighbour on one side (MPI_PROC_NULL).
         let (from, to) = cart.shift(axis, 1);
@@ -507,20 +505,32 @@ fn check_cartesian(cart: &CartesianCommunicator, vt: &VirtualTopology, node: u64
             }
             got
         });
-        let (Some(from), Some(theirs)) = (from, theirs) else {
-            continue;
-        };
-        let predicted = vt
-            .host()
-            .distance(embedding.map(me), embedding.map(from as u64));
-        let got = vt.host().distance(node, theirs);
-        if got != predicted {
-            problems.push(format!(
-                "Cartesian axis {axis}: rank {from} is {got} hops away, predicted {predicted}"
-            ));
+        if let (Some(from), Some(theirs)) = (from, theirs) {
+            out.push((axis, from, theirs));
         }
     }
-    problems
+    out
+}
+
+/// Swaps host nodes along every axis of a Cartesian communicator (shift by
+/// one) and compares each distance with the embedding's; returns what differs.
+fn check_cartesian(cart: &CartesianCommunicator, vt: &VirtualTopology, node: u64) -> Vec<String> {
+    let embedding = vt.embedding();
+    let me = cart.rank() as u64;
+    shifted_hosts(cart, node)
+        .into_iter()
+        .filter_map(|(axis, from, theirs)| {
+            let predicted = vt
+                .host()
+                .distance(embedding.map(me), embedding.map(from as u64));
+            let got = vt.host().distance(node, theirs);
+            (got != predicted).then(|| {
+                format!(
+                    "Cartesian axis {axis}: rank {from} is {got} hops away, predicted {predicted}"
+                )
+            })
+        })
+        .collect()
 }
 
 /// A Cartesian communicator of `axes` axes fitted to the host, checked.
@@ -540,35 +550,55 @@ fn cart(
         Some(path) => Placement::read(path, host.node_count())?,
         None => Placement::identity(size),
     };
-    let (cart, vt) = communicators::cartesian_for_host(world, host, &placement, axes, !mesh)?;
+    let (cart, vt) =
+        communicators::cartesian_for_host(world, host.clone(), &placement, axes, !mesh)?;
     let node = placement.node_of(world.rank() as u64);
     let problems = check_cartesian(&cart, &vt, node);
-    let worst = vt
-        .neighbors(node)?
-        .iter()
-        .map(|n| n.hops)
-        .max()
-        .unwrap_or(0);
+    let ours = shifted_hosts(&cart, node);
+    // The same grid from MPI_Cart_create(reorder = 1) on the world, for comparison.
+    let sides = topoembed_mpi::dims_for(host.spec(), axes)?;
+    let dims: Vec<i32> = sides.iter().rev().map(|&s| s as i32).collect();
+    let theirs = world
+        .create_cartesian_communicator(&dims, &vec![!mesh; dims.len()], true)
+        .map(|c| shifted_hosts(&c, node))
+        .ok_or_else(|| Error::Internal("MPI_Cart_create returned no communicator".into()))?;
+    let hops = |list: &[(i32, i32, u64)]| -> (u64, u64) {
+        let d: Vec<u64> = list
+            .iter()
+            .map(|&(_, _, h)| host.distance(node, h))
+            .collect();
+        (d.iter().sum(), d.iter().copied().max().unwrap_or(0))
+    };
+    let ((our_sum, our_max), (mpi_sum, mpi_max)) = (hops(&ours), hops(&theirs));
     let root = world.process_at_rank(0);
-    let mine = [problems.len() as u64, worst];
+    let sums = [our_sum, mpi_sum];
+    let maxes = [problems.len() as u64, our_max, mpi_max];
+    let (sum, max) = (
+        mpi::collective::SystemOperation::sum(),
+        mpi::collective::SystemOperation::max(),
+    );
     if world.rank() == 0 {
-        let mut all = [0u64; 2];
-        root.reduce_into_root(
-            &mine[..],
-            &mut all[..],
-            mpi::collective::SystemOperation::max(),
-        );
+        let (mut total, mut worst) = ([0u64; 2], [0u64; 3]);
+        root.reduce_into_root(&sums[..], &mut total[..], sum);
+        root.reduce_into_root(&maxes[..], &mut worst[..], max);
         println!(
-            "{} on {} ({}), {} MPI processes: MPI_Cart_shift neighbours at most {} hops apart, \
-             each at its predicted distance",
+            "{} on {} ({}), {} MPI processes: MPI_Cart_shift neighbours at most {} hops apart \
+             ({} hops over all shifts), each at its predicted distance",
             vt.guest().spec(),
             vt.host().spec(),
             vt.embedding().method(),
             size,
-            all[1]
+            worst[1],
+            total[0]
+        );
+        println!(
+            "  MPI_Cart_create(reorder = 1) on the same processes: at most {} hops apart \
+             ({} hops over all shifts)",
+            worst[2], total[1]
         );
     } else {
-        root.reduce_into(&mine[..], mpi::collective::SystemOperation::max());
+        root.reduce_into(&sums[..], sum);
+        root.reduce_into(&maxes[..], max);
     }
     match problems.first() {
         None => Ok(Outcome::Done),
