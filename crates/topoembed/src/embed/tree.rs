@@ -17,7 +17,7 @@
 
 use super::{DilationBound, Embedding, Method, NotApplicable, Params};
 use crate::spec::Spec;
-use crate::topology::Topology;
+use crate::topology::{heap_node, level_and_position, Topology};
 
 pub(super) const LEVELS: Method = Method {
     name: "levels",
@@ -82,19 +82,6 @@ fn build_inorder(
     Ok(Box::new(InOrder {
         height: tree_and_cube(guest, host, 1)?,
     }))
-}
-
-/// Level (root 0) and position in the level of heap node `v`.
-#[inline]
-pub fn level_and_position(v: u64) -> (u32, u64) {
-    let level = 63 - (v + 1).leading_zeros();
-    (level, v + 1 - (1 << level))
-}
-
-/// Heap node at `level`, `position`.
-#[inline]
-pub fn heap_node(level: u32, position: u64) -> u64 {
-    (1u64 << level) - 1 + position
 }
 
 /// The notes' figure 4 embedding of a tree of height `height`.

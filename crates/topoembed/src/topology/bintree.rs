@@ -21,6 +21,19 @@ fn depth(h: u64) -> u32 {
     63 - h.leading_zeros()
 }
 
+/// Level (root 0) and position in the level of node `v`.
+#[inline]
+pub fn level_and_position(v: u64) -> (u32, u64) {
+    let level = depth(v + 1);
+    (level, v + 1 - (1 << level))
+}
+
+/// The node at `level`, `position`.
+#[inline]
+pub fn heap_node(level: u32, position: u64) -> u64 {
+    (1u64 << level) - 1 + position
+}
+
 impl BinTree {
     /// Tree with `leaves` leaves (a power of two >= 2, checked by the parser).
     pub fn new(leaves: u64) -> BinTree {
@@ -61,8 +74,8 @@ impl Topology for BinTree {
         u64::from(da - lower + db - lower + 2 * up)
     }
     fn coords(&self, v: u64) -> Vec<u64> {
-        let level = depth(v + 1);
-        vec![u64::from(level), v + 1 - (1 << level)]
+        let (level, position) = level_and_position(v);
+        vec![u64::from(level), position]
     }
     fn neighbors(&self, v: u64) -> Vec<u64> {
         let mut out = Vec::with_capacity(3);

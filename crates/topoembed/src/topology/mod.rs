@@ -11,7 +11,7 @@ mod grid;
 
 use std::ops::Range;
 
-pub use bintree::BinTree;
+pub use bintree::{heap_node, level_and_position, BinTree};
 pub use cube::Cube;
 pub use graph::Graph;
 pub use grid::Grid;

@@ -3,7 +3,7 @@
 
 use super::directions::{step, Direction};
 use crate::bits::{btog, gtob};
-use crate::embed::tree::{heap_node, level_and_position};
+use crate::topology::{heap_node, level_and_position};
 
 /// A closed form from the notes.
 #[derive(Debug, Clone)]

@@ -35,7 +35,7 @@ use crate::bits::pow2_widths;
 use crate::embed::{self, Embedding, Params};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
-use crate::topology::{self, Topology};
+use crate::topology::{self, level_and_position, Topology};
 
 /// Largest guest for which tables are built (8 bytes per guest node).
 pub const MAX_TABLE_NODES: u64 = 1 << 28;
@@ -255,15 +255,18 @@ impl VirtualTopology {
                 let Some(guest) = guest_neighbor(self.guest.as_ref(), node, dir) else {
                     continue;
                 };
-                let other = self.neighbor_of(rank, node, dir).ok_or_else(|| {
-                    Error::Internal(format!(
-                        "rank {rank}: guest node {node} has a neighbour towards {dir:?} \
-                         but the lookup found none"
-                    ))
-                })?;
+                let other = match &self.lookup {
+                    Lookup::Formula(f) => f.neighbor(rank, node, dir).ok_or_else(|| {
+                        Error::Internal(format!(
+                            "rank {rank}: guest node {node} has a neighbour towards {dir:?} \
+                             but the formula found none"
+                        ))
+                    })?,
+                    _ => self.rank_of(guest),
+                };
                 out.push(Neighbor {
                     node,
-                    level: tree.then(|| crate::embed::tree::level_and_position(node).0),
+                    level: tree.then(|| level_and_position(node).0),
                     direction: dir.name(self.guest.spec()),
                     guest,
                     rank: other,

@@ -10,9 +10,8 @@ use topoembed::topology::{self, Topology};
 use topoembed::virtual_topology::VirtualTopology;
 use topoembed::Error;
 use topoembed_mpi::communicators;
-use topoembed_mpi::Placement;
 
-use crate::{setup, world_size_mismatch, Common, Outcome, Setup};
+use crate::{setup, world_placement, Common, Outcome, Setup};
 
 /// Host node of every guest rank, gathered on the guest-ordered communicator.
 fn hosts_by_guest_rank(comm: &SimpleCommunicator, node: u64) -> Vec<u64> {
@@ -213,13 +212,7 @@ pub(crate) fn cart(
 ) -> Result<Outcome, Error> {
     let host: Arc<dyn Topology> = Arc::from(topology::parse(host_text)?);
     let size = world.size() as u64;
-    if size != host.node_count() {
-        return Err(world_size_mismatch(size, host.as_ref()));
-    }
-    let placement = match placement {
-        Some(path) => Placement::read(path, host.node_count())?,
-        None => Placement::identity(size),
-    };
+    let placement = world_placement(world, host.as_ref(), placement.map(PathBuf::as_path))?;
     let (cart, vt) =
         communicators::cartesian_for_host(world, host.clone(), &placement, axes, !mesh)?;
     let node = placement.node_of(world.rank() as u64);

@@ -15,9 +15,9 @@ mod checks;
 mod run;
 
 use mpi::topology::{Communicator, SimpleCommunicator};
-use topoembed::embed::{self, Embedding};
+
 use topoembed::runtime::Costs;
-use topoembed::topology::{self, Topology};
+use topoembed::topology::Topology;
 use topoembed::virtual_topology::VirtualTopology;
 use topoembed::Error;
 use topoembed_mpi::communicators::guest_of_world_rank;
@@ -189,21 +189,16 @@ struct Setup {
 }
 
 fn setup(world: &SimpleCommunicator, common: &Common) -> Result<Setup, Error> {
-    let guest: Arc<dyn Topology> = Arc::from(topology::parse(&common.guest)?);
-    let host: Arc<dyn Topology> = Arc::from(topology::parse(&common.host)?);
-    let size = world.size() as u64;
-    if size != host.node_count() {
-        return Err(world_size_mismatch(size, host.as_ref()));
-    }
-    let placement = match &common.placement {
-        Some(path) => Placement::read(path, host.node_count())?,
-        None => Placement::identity(size),
-    };
-    let embedding: Arc<dyn Embedding> =
-        Arc::from(embed::build(&common.method, guest.as_ref(), host.as_ref())?);
-    let vt = VirtualTopology::new(guest, host.clone(), embedding)?;
+    let vt = VirtualTopology::from_specs(
+        &common.guest,
+        &common.host,
+        &common.method,
+        &Default::default(),
+    )?;
+    let host = vt.shared_host();
+    let placement = world_placement(world, host.as_ref(), common.placement.as_deref())?;
     // Every rank checks every rank, so all refuse a many-to-one map together.
-    for rank in 0..size {
+    for rank in 0..placement.len() {
         guest_of_world_rank(&vt, &placement, rank)?;
     }
     Ok(Setup {
@@ -211,6 +206,23 @@ fn setup(world: &SimpleCommunicator, common: &Common) -> Result<Setup, Error> {
         vt,
         placement,
     })
+}
+
+/// Where the world's ranks sit on `host`: one process per host node, placed
+/// by the file if there is one, else rank r on node r.
+fn world_placement(
+    world: &SimpleCommunicator,
+    host: &dyn Topology,
+    file: Option<&std::path::Path>,
+) -> Result<Placement, Error> {
+    let size = world.size() as u64;
+    if size != host.node_count() {
+        return Err(world_size_mismatch(size, host));
+    }
+    match file {
+        Some(path) => Placement::read(path, size),
+        None => Ok(Placement::identity(size)),
+    }
 }
 
 fn world_size_mismatch(size: u64, host: &dyn Topology) -> Error {
