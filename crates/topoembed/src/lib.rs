@@ -43,6 +43,7 @@ pub mod model;
 mod progress;
 pub mod routing;
 pub mod runtime;
+pub mod simulate;
 pub mod spec;
 pub mod topology;
 pub mod traffic;

@@ -20,7 +20,8 @@ use crate::topology::Topology;
 /// Which way a ring route goes when both ways are equally short (the
 /// destination exactly half way round, as every dimension d-1 edge of the
 /// standard embedding on a ring is).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TieRule {
     /// Toward increasing coordinate (the default).
     #[default]

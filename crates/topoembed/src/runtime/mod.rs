@@ -38,6 +38,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::simulate::Op;
 use crate::topology::Topology;
 
 /// Largest tag a program may use (MPI guarantees tags up to 32767; the
@@ -155,6 +156,8 @@ pub struct Process<T> {
     host: Arc<dyn Topology>,
     costs: Costs,
     stats: RankStats,
+    /// The operations so far, when recording (for the simulator).
+    trace: Option<Vec<Op>>,
 }
 
 impl<T: Transport> Process<T> {
@@ -165,6 +168,23 @@ impl<T: Transport> Process<T> {
             host,
             costs,
             stats: RankStats::default(),
+            trace: None,
+        }
+    }
+
+    /// Starts recording this rank's operations (a trace for [`crate::simulate`]).
+    pub fn record(&mut self) {
+        self.trace.get_or_insert_with(Vec::new);
+    }
+
+    /// The operations recorded since [`Process::record`] (empty if not recording).
+    pub fn take_trace(&mut self) -> Vec<Op> {
+        self.trace.take().unwrap_or_default()
+    }
+
+    fn log(&mut self, op: Op) {
+        if let Some(trace) = &mut self.trace {
+            trace.push(op);
         }
     }
 
@@ -195,6 +215,7 @@ impl<T: Transport> Process<T> {
 
     /// `phases` compute phases of T_a each.
     pub fn compute(&mut self, phases: u64) {
+        self.log(Op::Compute { phases });
         let t = phases as f64 * self.costs.ta;
         self.stats.compute += t;
         self.stats.clock += t;
@@ -251,6 +272,11 @@ impl<T: Transport> Process<T> {
     /// not waiting for the receiver.
     pub async fn send(&mut self, to: u64, tag: u32, data: Vec<f64>) -> Result<()> {
         self.check(to, tag)?;
+        self.log(Op::Send {
+            to,
+            tag,
+            values: data.len() as u64,
+        });
         let cost = self.count_send(to, data.len());
         let envelope = self.envelope(tag, data);
         self.transport.post(to, envelope).await?;
@@ -262,6 +288,7 @@ impl<T: Transport> Process<T> {
     /// Receives the next message from rank `from` with `tag`.
     pub async fn receive(&mut self, from: u64, tag: u32) -> Result<Vec<f64>> {
         self.check(from, tag)?;
+        self.log(Op::Receive { from, tag });
         let got = self.transport.fetch(from, tag).await?;
         let (_, cost) = self.cost(from, got.data.len());
         let start = self.stats.clock.max(got.stamp);
@@ -280,6 +307,12 @@ impl<T: Transport> Process<T> {
     ) -> Result<Vec<f64>> {
         self.check(to, tag)?;
         self.check(from, tag)?;
+        self.log(Op::SendRecv {
+            to,
+            values: data.len() as u64,
+            from,
+            tag,
+        });
         let out_cost = self.count_send(to, data.len());
         let envelope = self.envelope(tag, data);
         let got = self
@@ -302,6 +335,7 @@ impl<T: Transport> Process<T> {
     /// Waits for every rank: every clock moves to the latest one. Its own
     /// messages are synchronisation, not modelled traffic: not counted, no cost.
     pub async fn barrier(&mut self) -> Result<()> {
+        self.log(Op::Barrier);
         let (rank, size) = (self.rank(), self.size());
         let latest = if rank == 0 {
             let mut latest = self.stats.clock;

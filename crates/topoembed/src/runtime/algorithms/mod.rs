@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::{local, Costs, Process, RankStats, Transport};
 use crate::error::{Error, Result};
 use crate::model;
+use crate::simulate::{Op, Trace};
 use crate::spec::Spec;
 use crate::virtual_topology::{Direction, VirtualTopology};
 
@@ -502,6 +503,35 @@ pub struct RunReport {
 
 /// Runs `problem` on every rank of `vt` in this process.
 pub fn run_local(vt: &VirtualTopology, problem: &Problem, costs: Costs) -> Result<RunReport> {
+    Ok(run_in_process(vt, problem, costs, false)?.0)
+}
+
+/// Runs `problem` like [`run_local`] and records every rank's operations:
+/// the trace the simulator replays (ranks are processes, rank r on host node r).
+pub fn run_traced(
+    vt: &VirtualTopology,
+    problem: &Problem,
+    costs: Costs,
+) -> Result<(RunReport, Trace)> {
+    let (report, ops) = run_in_process(vt, problem, costs, true)?;
+    let trace = Trace {
+        placement: (0..vt.size()).collect(),
+        ops,
+        source: format!(
+            "in-process run of {} ({})",
+            problem.algorithm(),
+            problem.describe()
+        ),
+    };
+    Ok((report, trace))
+}
+
+fn run_in_process(
+    vt: &VirtualTopology,
+    problem: &Problem,
+    costs: Costs,
+    record: bool,
+) -> Result<(RunReport, Vec<Vec<Op>>)> {
     costs.check()?;
     let reference = Arc::new(problem.prepare());
     let shared = Arc::new(vt.clone());
@@ -509,12 +539,17 @@ pub fn run_local(vt: &VirtualTopology, problem: &Problem, costs: Costs) -> Resul
     let results = local::run(vt.shared_host(), costs, |mut p| {
         let (vt, reference, problem) = (Arc::clone(&shared), Arc::clone(&reference), *problem);
         async move {
+            if record {
+                p.record();
+            }
             let check = rank_program(&mut p, &vt, &problem, &reference).await?;
-            Ok((check, p.stats()))
+            Ok(((check, p.stats()), p.take_trace()))
         }
     })?;
     let wall_seconds = started.elapsed().as_secs_f64();
-    summarise(vt, problem, &reference, costs, results, wall_seconds)
+    let (results, ops): (Vec<_>, Vec<_>) = results.into_iter().unzip();
+    let report = summarise(vt, problem, &reference, costs, results, wall_seconds)?;
+    Ok((report, ops))
 }
 
 /// Adds up the ranks' checks and statistics, with the prediction.
