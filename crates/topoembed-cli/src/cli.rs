@@ -147,6 +147,16 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = RunFormat::Table)]
         format: RunFormat,
     },
+    /// Simulate an algorithm's messages on the host network, link by link: a
+    /// link carries one message per direction at a time (or one in all,
+    /// --duplex half), a message that finds its link busy queues for it, and
+    /// processes sharing a node share its processor. Prints the makespan
+    /// beside the contention-free one (the runtime's modelled clock) and the
+    /// CC recurrence, where contention appeared, and the busiest links;
+    /// --gantt draws every process's compute / communicate / wait / blocked
+    /// intervals.
+    #[command(after_help = SIMULATE_HELP)]
+    Simulate(SimulateArgs),
     /// Write an Open MPI rankfile that launches MPI_COMM_WORLD rank g (guest
     /// node g) on the slot of host node f(g): host node h is the h-th slot of
     /// the hostfile (machines in order, each machine's slots in order). Run
@@ -187,6 +197,104 @@ const RUN_HELP: &str = "Examples:
 Algorithms: cannon (Cannon's block matrix product, lecture notes §4) on a square torus guest;
 fft (radix-2, decimation in time), bitonic (sort with compare-split) and allreduce (recursive
 doubling) as compute-and-communicate d-cube algorithms on a cube guest.";
+
+const SIMULATE_HELP: &str = "Examples:
+  topoembed simulate fft cube:6 line:64 --method byweight             # contention: 41 -> 43
+  topoembed simulate fft cube:6 torus:8x8 --method xor --gantt fft.svg
+  topoembed simulate halo mesh:16x16 cube:4 --method reshape          # many-to-one: shared processors
+  topoembed simulate allreduce cube:16 torus:256x256 --method xor     # 65 536 processes
+
+Traces: 'run' runs the algorithm in this process (one-to-one embeddings, real message sizes)
+and replays what every rank did; 'cc' builds the CC d-cube structure (local phases, then
+compute + exchange per stage), one process per guest node, so it takes many-to-one methods too.
+halo: every guest node computes, then sends to and receives from each guest neighbour.";
+
+/// The algorithms of `simulate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimAlgorithmArg {
+    Cannon,
+    Fft,
+    Bitonic,
+    Allreduce,
+    /// Neighbour exchange on any guest.
+    Halo,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// cannon (torus:QxQ guest), fft, bitonic, allreduce (cube:D guest), or
+    /// halo (any guest).
+    #[arg(value_enum)]
+    pub algorithm: SimAlgorithmArg,
+    #[command(flatten)]
+    pub pair: Pair,
+    /// Embedding method (see `topoembed methods`).
+    #[arg(long, short)]
+    pub method: String,
+    /// Problem size, as for `run` (halo: f64s per message, default 1).
+    #[arg(long)]
+    pub n: Option<String>,
+    /// Where the operations come from: run (record an in-process run) or cc
+    /// (the algorithm's CC structure). Default: run when the embedding is
+    /// one-to-one, else cc.
+    #[arg(long, value_enum)]
+    pub trace: Option<TraceArg>,
+    /// halo: number of iterations.
+    #[arg(long, default_value_t = 4)]
+    pub iterations: u32,
+    /// saf: store-and-forward (hops x B); cut-through: B + (hops - 1) x T_h,
+    /// where B = T_c + bytes x T_b.
+    #[arg(long, value_enum, default_value_t = ModeArg::Saf)]
+    pub mode: ModeArg,
+    /// full: one message per direction per link; half: one message per link.
+    #[arg(long, value_enum, default_value_t = DuplexArg::Full)]
+    pub duplex: DuplexArg,
+    /// Links and processors are never busy (the runtime's modelled clock).
+    #[arg(long)]
+    pub no_contention: bool,
+    #[command(flatten)]
+    pub costs: Costs,
+    /// T_b: cost of one payload byte over one link.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub tb: f64,
+    /// T_h: header delay per hop in cut-through mode.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub th: f64,
+    /// Ring direction when both ways round are equally short.
+    #[arg(long, value_enum, default_value_t = Ties::Increasing)]
+    pub ties: Ties,
+    /// Write a Gantt chart (SVG) of the first --gantt-rows processes.
+    #[arg(long)]
+    pub gantt: Option<std::path::PathBuf>,
+    /// Processes in the Gantt chart.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub gantt_rows: u64,
+    /// Busiest links listed.
+    #[arg(long, default_value_t = 5)]
+    pub links: usize,
+    #[arg(long, value_enum, default_value_t = RunFormat::Table)]
+    pub format: RunFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceArg {
+    Run,
+    Cc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Store-and-forward.
+    Saf,
+    /// Cut-through (virtual cut-through: blocked messages wait where their header is).
+    CutThrough,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DuplexArg {
+    Full,
+    Half,
+}
 
 /// The algorithms of `run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -340,6 +448,15 @@ pub enum Ties {
     Increasing,
     /// Toward decreasing coordinate.
     Decreasing,
+}
+
+impl From<Ties> for topoembed::routing::TieRule {
+    fn from(t: Ties) -> Self {
+        match t {
+            Ties::Increasing => topoembed::routing::TieRule::Increasing,
+            Ties::Decreasing => topoembed::routing::TieRule::Decreasing,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use topoembed::embed::{self, Embedding, METHODS};
 use topoembed::io;
 use topoembed::metrics::{self, Metrics, Options};
-use topoembed::routing::TieRule;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::traffic::fat::FatPaths;
@@ -15,7 +14,7 @@ use topoembed::{Error, Progress};
 
 use crate::cli::{
     Costs, EmbedFormat, ExportFormat, FatEdgesArg, Format, HamiltonianFormat, Pair, Placement,
-    Routing, Ties,
+    Routing,
 };
 use crate::progress::Bar;
 use crate::table::Table;
@@ -206,10 +205,7 @@ fn measure(
         routing: if routing.no_traffic {
             metrics::Routing::Off
         } else {
-            metrics::Routing::Model(match routing.ties {
-                Ties::Increasing => TieRule::Increasing,
-                Ties::Decreasing => TieRule::Decreasing,
-            })
+            metrics::Routing::Model(routing.ties.into())
         },
         fat_edges: routing.fat_edges.map(|f| match f {
             FatEdgesArg::Shortest => FatPaths::Shortest,

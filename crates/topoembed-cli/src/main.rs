@@ -6,9 +6,11 @@
 
 mod cli;
 mod commands;
+mod figures;
 mod progress;
 mod render;
 mod runs;
+mod simulation;
 mod table;
 
 use std::io::{self, Write};
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
                 &mut out,
             )
         }
+        Command::Simulate(args) => simulation::simulate(&args, &mut out),
         Command::Rankfile {
             pair,
             method,

@@ -14,7 +14,7 @@ use crate::table::{num, Table};
 use crate::Failure;
 
 /// The virtual topology of a pair and method.
-fn virtual_topology(pair: &Pair, method: &str) -> Result<VirtualTopology, Failure> {
+pub fn virtual_topology(pair: &Pair, method: &str) -> Result<VirtualTopology, Failure> {
     let guest: Arc<dyn topoembed::topology::Topology> = Arc::from(parse_topology(&pair.guest)?);
     let host: Arc<dyn topoembed::topology::Topology> = Arc::from(parse_topology(&pair.host)?);
     let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;

@@ -55,7 +55,7 @@ fn without_contention_the_simulation_is_the_recurrence() {
             for (method, emb) in embed::applicable(guest.as_ref(), host.as_ref()) {
                 let r = model::cc_recurrence_stages(d, &stages, emb.as_ref(), host.as_ref(), None)
                     .unwrap();
-                let trace = Trace::cc(d, &stages, 1, emb.as_ref()).unwrap();
+                let trace = Trace::cc(d, 0, &stages, 1, emb.as_ref()).unwrap();
                 let sim = run(&trace, host.as_ref(), network(false, 2.0));
                 let what = format!("cube:{d} {} {}", host.spec(), method.name);
                 assert_eq!(
@@ -92,7 +92,7 @@ fn bitonic_stages_without_contention_are_the_recurrence() {
         let emb = embed::build(method, guest.as_ref(), host.as_ref()).unwrap();
         let stages = bitonic::stages(6);
         let r = model::cc_recurrence_stages(6, &stages, emb.as_ref(), host.as_ref(), None).unwrap();
-        let trace = Trace::cc(6, &stages, 1, emb.as_ref()).unwrap();
+        let trace = Trace::cc(6, 0, &stages, 1, emb.as_ref()).unwrap();
         let sim = run(&trace, host.as_ref(), network(false, 0.0));
         assert_eq!(sim.makespan, r.communication as f64, "{method}");
         assert_eq!(sim.totals().waiting, r.waiting as f64, "{method}");
@@ -113,7 +113,7 @@ fn standard_and_xor_have_no_conflicts() {
                 let Ok(emb) = embed::build(method, guest.as_ref(), host.as_ref()) else {
                     continue;
                 };
-                let trace = Trace::cc(d, &stages, 1, emb.as_ref()).unwrap();
+                let trace = Trace::cc(d, 0, &stages, 1, emb.as_ref()).unwrap();
                 let free = run(&trace, host.as_ref(), network(false, 1.0));
                 let busy = run(&trace, host.as_ref(), network(true, 1.0));
                 let what = format!("cube:{d} {} {method}", host.spec());
@@ -132,7 +132,7 @@ fn byweight_on_a_line_meets_contention() {
     let guest = topology::parse("cube:6").unwrap();
     let host = topology::parse("line:64").unwrap();
     let emb = embed::build("byweight", guest.as_ref(), host.as_ref()).unwrap();
-    let trace = Trace::cc(6, &(0..6).collect::<Vec<_>>(), 1, emb.as_ref()).unwrap();
+    let trace = Trace::cc(6, 0, &(0..6).collect::<Vec<_>>(), 1, emb.as_ref()).unwrap();
     let free = run(&trace, host.as_ref(), network(false, 1.0));
     let busy = run(&trace, host.as_ref(), network(true, 1.0));
     assert!(busy.delayed_messages > 0);
@@ -161,7 +161,7 @@ fn intervals_tile_the_time() {
     let guest = topology::parse("cube:5").unwrap();
     let host = topology::parse("line:32").unwrap();
     let emb = embed::build("byweight", guest.as_ref(), host.as_ref()).unwrap();
-    let trace = Trace::cc(5, &(0..5).collect::<Vec<_>>(), 1, emb.as_ref()).unwrap();
+    let trace = Trace::cc(5, 0, &(0..5).collect::<Vec<_>>(), 1, emb.as_ref()).unwrap();
     for contention in [false, true] {
         let sim = run(&trace, host.as_ref(), network(contention, 1.5));
         for (p, t) in sim.processes.iter().enumerate() {
@@ -240,6 +240,49 @@ fn recorded_runs_replay_to_the_runtime_clock() {
         }
         assert!((sim.makespan - report.modelled_time).abs() < 1e-9);
     }
+}
+
+/// The CC trace of a problem (local phases, then stages) is the runtime's
+/// prediction for it, and the same as simulating its recorded run.
+#[test]
+fn cc_trace_of_a_problem_is_its_prediction() {
+    let costs = Costs {
+        ta: 1.0,
+        tc: 1.0,
+        tb: 0.125,
+    };
+    for (alg, host, method, n) in [
+        (Algorithm::Fft, "line:16", "byweight", "64"),
+        (Algorithm::Bitonic, "ring:16", "standard", "48"),
+        (Algorithm::Allreduce, "torus:4x4", "xor", "2"),
+    ] {
+        let vt = VirtualTopology::from_specs("cube:4", host, method, &Params::default()).unwrap();
+        let problem = Problem::new(alg, &vt, Some(n)).unwrap();
+        let trace = Trace::of_problem(&problem, vt.embedding()).unwrap();
+        for contention in [false, true] {
+            let net = Network {
+                contention,
+                costs,
+                ..Network::default()
+            };
+            let from_structure =
+                simulate(&trace, vt.host(), &net, &Options::default(), None).unwrap();
+            let (report, recorded) = run_traced(&vt, &problem, costs).unwrap();
+            let from_run = simulate(&recorded, vt.host(), &net, &Options::default(), None).unwrap();
+            assert_eq!(
+                from_structure.makespan, from_run.makespan,
+                "{alg} {contention}"
+            );
+            if !contention {
+                let predicted = report.predicted.unwrap();
+                assert_eq!(from_structure.makespan, predicted.time, "{alg}");
+            }
+        }
+    }
+    let cannon =
+        VirtualTopology::from_specs("torus:4x4", "cube:4", "gray", &Params::default()).unwrap();
+    let problem = Problem::new(Algorithm::Cannon, &cannon, None).unwrap();
+    assert!(Trace::of_problem(&problem, cannon.embedding()).is_err());
 }
 
 fn line(nodes: u64) -> Box<dyn Topology> {
@@ -499,6 +542,7 @@ fn bad_traces_are_errors() {
     assert!(simulate(&stuck, host.as_ref(), &negative, &Options::default(), None).is_err());
     assert!(Trace::cc(
         3,
+        0,
         &[3],
         1,
         embed::build(

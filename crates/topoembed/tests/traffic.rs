@@ -447,3 +447,44 @@ fn fat_edge_link_loads() {
         }
     }
 }
+
+/// The node-load profile: its max / min / mean are the traffic metrics', and
+/// the journal's figure 7 (standard 4-cube on a ring of 16, load due to the
+/// dilation-4 links of dimension 2) is a triangle of period 8.
+#[test]
+fn node_load_profile_matches_the_metrics_and_figure_7() {
+    for (g, h, method) in [
+        ("cube:4", "ring:16", "standard"),
+        ("cube:4", "ring:16", "xor"),
+        ("cube:6", "torus:8x8", "xor"),
+        ("cube:5", "line:32", "byweight"),
+        ("torus:4x4", "cube:4", "gray"),
+        ("mesh:6x5", "cube:3", "reshape"),
+    ] {
+        let guest = topology::parse(g).unwrap();
+        let host = topology::parse(h).unwrap();
+        let emb = embed::build(method, guest.as_ref(), host.as_ref()).unwrap();
+        let route = HostRoute::new(host.as_ref(), TieRule::Increasing);
+        let profile =
+            traffic::node_load_profile(guest.as_ref(), host.as_ref(), emb.as_ref(), &route).unwrap();
+        assert_eq!(profile.len(), guest.edge_classes() as usize);
+        let total: Vec<u64> = (0..host.node_count() as usize)
+            .map(|n| profile.iter().map(|c| c[n]).sum())
+            .collect();
+        let t = traffic::measure(guest.as_ref(), host.as_ref(), emb.as_ref(), &route, None).unwrap();
+        let what = format!("{g} {h} {method}");
+        assert_eq!(total.iter().max().copied(), Some(t.node_load.max), "{what}");
+        assert_eq!(total.iter().min().copied(), Some(t.node_load.min), "{what}");
+        let mean = total.iter().sum::<u64>() as f64 / total.len() as f64;
+        assert!((mean - t.node_load.average).abs() < 1e-9, "{what}");
+    }
+    let guest = topology::parse("cube:4").unwrap();
+    let host = topology::parse("ring:16").unwrap();
+    let std = embed::build("standard", guest.as_ref(), host.as_ref()).unwrap();
+    let route = HostRoute::new(host.as_ref(), TieRule::Increasing);
+    let profile =
+        traffic::node_load_profile(guest.as_ref(), host.as_ref(), std.as_ref(), &route).unwrap();
+    let triangle = [0, 1, 2, 3, 3, 2, 1, 0];
+    let expected: Vec<u64> = triangle.iter().chain(&triangle).copied().collect();
+    assert_eq!(profile[2], expected);
+}

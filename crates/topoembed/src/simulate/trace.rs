@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
+use crate::runtime::algorithms::Problem;
 use crate::topology::Topology;
 
 /// One operation of a process; processes are numbered `0..processes`.
@@ -78,21 +79,29 @@ impl Trace {
     }
 
     /// The trace of a CC d-cube algorithm (xor paper §2.1): process n (guest
-    /// node n, on host node f(n)) runs, for each stage dimension i in
-    /// `stages`, one compute phase and then an exchange of `values` f64s with
-    /// its neighbour n xor 2^i.
-    pub fn cc(dim: u32, stages: &[u32], values: u64, embedding: &dyn Embedding) -> Result<Trace> {
+    /// node n, on host node f(n)) runs `first` compute phases of local work
+    /// (none in the paper's model), then, for each stage dimension i in
+    /// `stages`, one compute phase and an exchange of `values` f64s with its
+    /// neighbour n xor 2^i.
+    pub fn cc(
+        dim: u32,
+        first: u64,
+        stages: &[u32],
+        values: u64,
+        embedding: &dyn Embedding,
+    ) -> Result<Trace> {
         if let Some(bad) = stages.iter().find(|&&s| s >= dim) {
             return Err(Error::Parameter(format!(
                 "stage along dimension {bad} in a {dim}-cube (dimensions are 0..{dim})"
             )));
         }
         let nodes = checked_processes(1u64.checked_shl(dim).filter(|_| dim < 64))?;
+        let local = (first > 0).then_some(Op::Compute { phases: first });
         let ops = (0..nodes)
             .map(|n| {
-                stages
-                    .iter()
-                    .flat_map(|&i| {
+                local
+                    .into_iter()
+                    .chain(stages.iter().flat_map(|&i| {
                         let partner = n ^ (1u64 << i);
                         [
                             Op::Compute { phases: 1 },
@@ -103,7 +112,7 @@ impl Trace {
                                 tag: i,
                             },
                         ]
-                    })
+                    }))
                     .collect()
             })
             .collect();
@@ -112,6 +121,32 @@ impl Trace {
             ops,
             source: format!("CC {dim}-cube algorithm, {} stages", stages.len()),
         })
+    }
+
+    /// The CC trace of a cube algorithm's problem ([`Problem::cc_structure`]):
+    /// its local phases first, then its stages, messages of its size.
+    pub fn of_problem(problem: &Problem, embedding: &dyn Embedding) -> Result<Trace> {
+        let Some((stages, phases, values)) = problem.cc_structure() else {
+            return Err(Error::Mismatch(format!(
+                "{} is not a CC d-cube algorithm; simulate a recorded run of it instead",
+                problem.algorithm()
+            )));
+        };
+        let dim = match *problem {
+            Problem::Fft { dim, .. }
+            | Problem::Bitonic { dim, .. }
+            | Problem::Allreduce { dim, .. } => dim,
+            Problem::Cannon { .. } => unreachable!("Cannon has no CC structure"),
+        };
+        let first = phases - stages.len() as u64;
+        let mut trace = Trace::cc(dim, first, &stages, values as u64, embedding)?;
+        trace.source = format!(
+            "CC structure of {} ({}): {} stages",
+            problem.algorithm(),
+            problem.describe(),
+            stages.len()
+        );
+        Ok(trace)
     }
 
     /// A neighbour (halo) exchange on any guest: `iterations` times, every

@@ -25,7 +25,10 @@
 mod counters;
 pub mod fat;
 mod lines;
+mod profile;
 mod walk;
+
+pub use profile::{node_load_profile, MAX_PROFILE_COUNTERS};
 
 use std::collections::BTreeMap;
 

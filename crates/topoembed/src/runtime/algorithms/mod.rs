@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::model;
 use crate::simulate::{Op, Trace};
 use crate::spec::Spec;
+use crate::topology::Topology;
 use crate::virtual_topology::{Direction, VirtualTopology};
 
 /// Largest data size (points, keys, vector length, matrix entries) a run takes.
@@ -204,7 +205,7 @@ impl Problem {
     /// Checks that `algorithm` can run on `vt` with size `size` (its
     /// default when `None`: one point / key / element per rank, vectors of 1).
     pub fn new(algorithm: Algorithm, vt: &VirtualTopology, size: Option<&str>) -> Result<Problem> {
-        let guest = vt.guest().spec();
+        let guest = vt.guest();
         let ranks = vt.size();
         if ranks > local::MAX_RANKS {
             return Err(Error::Parameter(format!(
@@ -213,21 +214,37 @@ impl Problem {
                 local::MAX_RANKS
             )));
         }
-        let sizes = size.map(parse_size).transpose()?;
-        let problem = match algorithm {
-            Algorithm::Cannon => cannon_problem(guest, sizes.as_deref())?,
-            _ => cube_problem(algorithm, guest, ranks, sizes.as_deref())?,
-        };
+        let problem = Problem::for_guest(algorithm, guest, size)?;
         if !vt.is_one_to_one() {
             return Err(Error::Mismatch(format!(
                 "running a program needs one guest node per rank; '{}' places {} on {} \
                  many-to-one (or leaves ranks empty); use a one-to-one method",
                 vt.embedding().method(),
-                guest,
+                guest.spec(),
                 vt.host().spec()
             )));
         }
         Ok(problem)
+    }
+
+    /// Checks that `algorithm` fits `guest` (one process per guest node)
+    /// with size `size`, whatever the host: the problem a simulated trace of
+    /// the algorithm's structure stands for.
+    pub fn for_guest(
+        algorithm: Algorithm,
+        guest: &dyn Topology,
+        size: Option<&str>,
+    ) -> Result<Problem> {
+        let sizes = size.map(parse_size).transpose()?;
+        match algorithm {
+            Algorithm::Cannon => cannon_problem(guest.spec(), sizes.as_deref()),
+            _ => cube_problem(
+                algorithm,
+                guest.spec(),
+                guest.node_count(),
+                sizes.as_deref(),
+            ),
+        }
     }
 
     /// The algorithm.
