@@ -157,6 +157,33 @@ pub enum Command {
     /// intervals.
     #[command(after_help = SIMULATE_HELP)]
     Simulate(SimulateArgs),
+    /// Draw an embedding as SVG: the host laid out as in the papers' figures
+    /// with every node labelled by its guest node(s) (layout), the dilation
+    /// spectrum as bars (spectrum), or the node load of every host node along
+    /// its numbering, per guest dimension / axis and in all (load, as the
+    /// journal xor paper's figures 7-10). Gantt charts come from
+    /// `simulate --gantt`, whole comparisons from `report`.
+    #[command(after_help = DRAW_HELP)]
+    Draw {
+        #[command(flatten)]
+        pair: Pair,
+        /// Embedding method (see `topoembed methods`).
+        #[arg(long, short)]
+        method: String,
+        /// Which figure.
+        #[arg(long, value_enum, default_value_t = FigureArg::Layout)]
+        figure: FigureArg,
+        /// layout: also draw every guest edge, coloured by its dilation
+        /// (green 1 .. red the largest).
+        #[arg(long)]
+        edges: bool,
+        /// load: ring direction when both ways round are equally short.
+        #[arg(long, value_enum, default_value_t = Ties::Increasing)]
+        ties: Ties,
+        /// Output file; the SVG goes to standard output when not given.
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+    },
     /// Write an Open MPI rankfile that launches MPI_COMM_WORLD rank g (guest
     /// node g) on the slot of host node f(g): host node h is the h-th slot of
     /// the hostfile (machines in order, each machine's slots in order). Run
@@ -197,6 +224,20 @@ const RUN_HELP: &str = "Examples:
 Algorithms: cannon (Cannon's block matrix product, lecture notes §4) on a square torus guest;
 fft (radix-2, decimation in time), bitonic (sort with compare-split) and allreduce (recursive
 doubling) as compute-and-communicate d-cube algorithms on a cube guest.";
+
+const DRAW_HELP: &str = "Examples (the xor paper's figures):
+  topoembed draw cube:3 line:8 --method standard -o fig2a.svg       # figure 2a
+  topoembed draw cube:4 torus:4x4 --method standard -o fig2b.svg    # figure 2b
+  topoembed draw cube:5 ring:32 --method byweight -o fig3b.svg      # figure 3b
+  topoembed draw cube:4 ring:16 --method xor -o fig5.svg            # figure 5
+  topoembed draw cube:6 torus:8x8 --method xor --edges -o fig6.svg  # figure 6
+  topoembed draw bintree:16 cube:4 --method levels -o tree.svg      # lecture notes figure 4
+  topoembed draw cube:4 ring:16 --method standard --figure load -o fig9.svg
+
+Hosts: rings as a circle (node 0 on top, clockwise), lines as a row, 2-D grids with axis 1
+across and axis 2 down, larger grids as 2-D slices, hypercubes as a Gray-code grid (low bits
+across, high bits down, neighbours in a row or column differ in one bit), trees by level.
+At most 4096 host nodes.";
 
 const SIMULATE_HELP: &str = "Examples:
   topoembed simulate fft cube:6 line:64 --method byweight             # contention: 41 -> 43
@@ -274,6 +315,13 @@ pub struct SimulateArgs {
     pub links: usize,
     #[arg(long, value_enum, default_value_t = RunFormat::Table)]
     pub format: RunFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FigureArg {
+    Layout,
+    Spectrum,
+    Load,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

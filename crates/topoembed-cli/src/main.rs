@@ -6,6 +6,7 @@
 
 mod cli;
 mod commands;
+mod drawing;
 mod figures;
 mod progress;
 mod render;
@@ -97,6 +98,22 @@ fn main() -> ExitCode {
                 &mut out,
             )
         }
+        Command::Draw {
+            pair,
+            method,
+            figure,
+            edges,
+            ties,
+            output,
+        } => drawing::draw(
+            &pair,
+            &method,
+            figure,
+            edges,
+            ties.into(),
+            output.as_deref(),
+            &mut out,
+        ),
         Command::Simulate(args) => simulation::simulate(&args, &mut out),
         Command::Rankfile {
             pair,

@@ -466,12 +466,14 @@ fn node_load_profile_matches_the_metrics_and_figure_7() {
         let emb = embed::build(method, guest.as_ref(), host.as_ref()).unwrap();
         let route = HostRoute::new(host.as_ref(), TieRule::Increasing);
         let profile =
-            traffic::node_load_profile(guest.as_ref(), host.as_ref(), emb.as_ref(), &route).unwrap();
+            traffic::node_load_profile(guest.as_ref(), host.as_ref(), emb.as_ref(), &route)
+                .unwrap();
         assert_eq!(profile.len(), guest.edge_classes() as usize);
         let total: Vec<u64> = (0..host.node_count() as usize)
             .map(|n| profile.iter().map(|c| c[n]).sum())
             .collect();
-        let t = traffic::measure(guest.as_ref(), host.as_ref(), emb.as_ref(), &route, None).unwrap();
+        let t =
+            traffic::measure(guest.as_ref(), host.as_ref(), emb.as_ref(), &route, None).unwrap();
         let what = format!("{g} {h} {method}");
         assert_eq!(total.iter().max().copied(), Some(t.node_load.max), "{what}");
         assert_eq!(total.iter().min().copied(), Some(t.node_load.min), "{what}");

@@ -3,6 +3,7 @@
 //! wait intervals of a CC 3-cube algorithm on a line).
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use topoembed::simulate::{Activity, Interval};
 
 use super::{drawing_error, palette};
@@ -13,7 +14,7 @@ pub fn style(activity: Activity) -> (RGBColor, &'static str) {
     match activity {
         Activity::Compute => (palette::BLUE, "compute"),
         Activity::Communicate => (palette::GREEN, "communicate"),
-        Activity::Wait => (palette::LIGHT, "wait"),
+        Activity::Wait => (palette::GREY, "wait"),
         Activity::Blocked => (palette::RED, "blocked (contention)"),
     }
 }
@@ -49,26 +50,28 @@ pub fn draw(title: &str, rows: &[Row], end: f64, time_unit: &str) -> Result<Stri
             .y_label_area_size(label_width)
             .build_cartesian_2d(0.0..end, 0.0..n as f64)
             .map_err(drawing_error)?;
-        let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .y_labels(0)
             .x_desc(time_unit)
-            .y_labels(n.min(64))
-            .y_label_formatter(&|y| {
-                // Row i is drawn in [n-1-i, n-i): process 0 on top.
-                let i = n as f64 - y.floor() - 1.0;
-                if y.fract() == 0.0 && i >= 0.0 {
-                    labels
-                        .get(i as usize)
-                        .map_or(String::new(), |s| s.to_string())
-                } else {
-                    String::new()
-                }
-            })
             .label_style(("sans-serif", 11))
             .draw()
             .map_err(drawing_error)?;
+        // Row labels beside each row's centre (the mesh's labels sit on grid lines).
+        let label_style = ("sans-serif", 11)
+            .into_font()
+            .color(&palette::INK)
+            .pos(Pos::new(HPos::Right, VPos::Center));
+        for (i, row) in rows.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(0.0, (n - i) as f64 - 0.5));
+            root.draw(&Text::new(
+                row.label.as_str(),
+                (x - 6, y),
+                label_style.clone(),
+            ))
+            .map_err(drawing_error)?;
+        }
         for (i, row) in rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;
             chart
