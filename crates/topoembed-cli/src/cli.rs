@@ -184,6 +184,18 @@ pub enum Command {
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
     },
+    /// Write one self-contained HTML page (inline SVG, no scripts, nothing
+    /// fetched) comparing every method that applies to the pair: metrics
+    /// table, what each metric means, and per method its layout, dilation
+    /// spectrum, node-load profile and a Gantt chart of a simulated run.
+    #[command(after_help = SPECS)]
+    Report {
+        #[command(flatten)]
+        pair: Pair,
+        /// The HTML file to write.
+        #[arg(long, short)]
+        output: std::path::PathBuf,
+    },
     /// Write an Open MPI rankfile that launches MPI_COMM_WORLD rank g (guest
     /// node g) on the slot of host node f(g): host node h is the h-th slot of
     /// the hostfile (machines in order, each machine's slots in order). Run

@@ -10,6 +10,7 @@ mod drawing;
 mod figures;
 mod progress;
 mod render;
+mod report;
 mod runs;
 mod simulation;
 mod table;
@@ -114,6 +115,7 @@ fn main() -> ExitCode {
             output.as_deref(),
             &mut out,
         ),
+        Command::Report { pair, output } => report::report(&pair, &output, true, &mut out),
         Command::Simulate(args) => simulation::simulate(&args, &mut out),
         Command::Rankfile {
             pair,
