@@ -158,13 +158,20 @@ fn section(
             },
             ..Network::default()
         };
-        let record = simulate::Options { record: GANTT_ROWS };
+        let record = simulate::Options {
+            record: GANTT_ROWS,
+            skip_links: false,
+        };
         let sim = simulate::simulate(&trace, host, &net, &record, None)?;
         let free = Network {
             contention: false,
             ..net
         };
-        let without = simulate::simulate(&trace, host, &free, &simulate::Options::default(), None)?;
+        let only_time = simulate::Options {
+            record: 0,
+            skip_links: true,
+        };
+        let without = simulate::simulate(&trace, host, &free, &only_time, None)?;
         simulated = Some((sim.makespan, without.makespan));
         let rows: Vec<gantt::Row> = sim
             .intervals

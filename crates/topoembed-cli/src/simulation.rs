@@ -207,7 +207,10 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
         trace,
         host.as_ref(),
         &net,
-        &Options { record },
+        &Options {
+            record,
+            skip_links: false,
+        },
         Some(&progress),
     )?;
     let free = if net.contention {

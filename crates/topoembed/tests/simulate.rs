@@ -27,7 +27,17 @@ fn network(contention: bool, ta: f64) -> Network {
 }
 
 fn run(trace: &Trace, host: &dyn Topology, net: Network) -> Simulation {
-    simulate(trace, host, &net, &Options { record: 64 }, None).unwrap()
+    simulate(
+        trace,
+        host,
+        &net,
+        &Options {
+            record: 64,
+            skip_links: false,
+        },
+        None,
+    )
+    .unwrap()
 }
 
 /// Every host of 2^d nodes a cube guest embeds into.
@@ -72,6 +82,15 @@ fn without_contention_the_simulation_is_the_recurrence() {
                     "{what}"
                 );
                 assert_eq!(sim.messages, u64::from(d) << d, "{what}");
+                let quick = Options {
+                    record: 0,
+                    skip_links: true,
+                };
+                let fast =
+                    simulate(&trace, host.as_ref(), &network(false, 2.0), &quick, None).unwrap();
+                assert_eq!(fast.makespan, sim.makespan, "{what}");
+                assert_eq!(fast.hops, sim.hops, "{what}");
+                assert!(fast.links.is_empty());
                 pairs += 1;
             }
         }

@@ -111,6 +111,46 @@ enum State {
     Done,
 }
 
+/// Per-link state by link number: a table when the host's numbering is
+/// small enough (the usual case, no hashing per hop), else a map of the
+/// links used.
+enum Links {
+    Table(Vec<Link>),
+    Map(FxHashMap<u64, Link>),
+}
+
+/// Largest link table allocated up front.
+const LINK_TABLE_LIMIT: u64 = 1 << 24;
+
+impl Links {
+    fn new(slots: u64, duplex: Duplex) -> Links {
+        let keys = match duplex {
+            Duplex::Half => slots,
+            Duplex::Full => slots.saturating_mul(2),
+        };
+        if keys <= LINK_TABLE_LIMIT {
+            Links::Table(vec![Link::default(); keys as usize])
+        } else {
+            Links::Map(FxHashMap::default())
+        }
+    }
+
+    fn get(&mut self, key: u64) -> &mut Link {
+        match self {
+            Links::Table(t) => &mut t[key as usize],
+            Links::Map(m) => m.entry(key).or_default(),
+        }
+    }
+
+    /// Links that carried a message.
+    fn used(&self) -> Box<dyn Iterator<Item = &Link> + '_> {
+        match self {
+            Links::Table(t) => Box::new(t.iter().filter(|l| l.messages > 0)),
+            Links::Map(m) => Box::new(m.values()),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Link {
     from: u64,
@@ -125,6 +165,7 @@ struct Engine<'a> {
     host: &'a dyn Topology,
     net: Network,
     record: usize,
+    skip_links: bool,
     progress: Option<&'a Progress>,
     pc: Vec<usize>,
     clock: Vec<f64>,
@@ -135,7 +176,7 @@ struct Engine<'a> {
     free_messages: Vec<usize>,
     /// Sends not yet matched, by (receiver, sender, tag), oldest first.
     unmatched: FxHashMap<(usize, usize, u32), VecDeque<usize>>,
-    links: FxHashMap<u64, Link>,
+    links: Links,
     /// Host nodes with more than one process, and when each processor is free.
     shared: FxHashMap<u64, f64>,
     at_barrier: Vec<usize>,
@@ -172,6 +213,7 @@ impl<'a> Engine<'a> {
             host,
             net: *net,
             record,
+            skip_links: options.skip_links && !net.contention,
             progress,
             pc: vec![0; n],
             clock: vec![0.0; n],
@@ -181,7 +223,7 @@ impl<'a> Engine<'a> {
             messages: Vec::new(),
             free_messages: Vec::new(),
             unmatched: FxHashMap::default(),
-            links: FxHashMap::default(),
+            links: Links::new(host.link_slots(), net.duplex),
             shared,
             at_barrier: Vec::new(),
             heap: BinaryHeap::new(),
@@ -381,6 +423,11 @@ impl<'a> Engine<'a> {
             self.trace.placement[self.messages[id].from],
             self.trace.placement[self.messages[id].to],
         );
+        if self.skip_links {
+            let arrival = depart + self.messages[id].cost;
+            self.schedule(arrival, Kind::Deliver(id));
+            return;
+        }
         let mut route = std::mem::take(&mut self.messages[id].route);
         route.clear();
         route.push(a);
@@ -414,11 +461,11 @@ impl<'a> Engine<'a> {
             Duplex::Half => slot,
             Duplex::Full => 2 * slot + u64::from(u > v),
         };
-        self.links.entry(key).or_insert(Link {
-            from: u,
-            to: v,
-            ..Link::default()
-        })
+        let link = self.links.get(key);
+        if link.messages == 0 {
+            (link.from, link.to) = (u, v);
+        }
+        link
     }
 
     /// Message `id` asks at `t` for the next link of its route.
@@ -541,7 +588,7 @@ impl<'a> Engine<'a> {
     fn finish(self) -> Result<Simulation> {
         let mut links: Vec<LinkUse> = self
             .links
-            .values()
+            .used()
             .map(|l| LinkUse {
                 from: l.from,
                 to: l.to,

@@ -180,6 +180,9 @@ pub struct LinkUse {
 pub struct Options {
     /// Keep the intervals of processes `0..record` (for Gantt charts).
     pub record: u64,
+    /// Without contention: do not walk routes to count link use (`links`
+    /// stays empty), so a message costs O(1) instead of O(hops).
+    pub skip_links: bool,
 }
 
 /// The outcome of a simulation.

@@ -303,13 +303,21 @@ impl Topology for Grid {
         if u.max(v) >= self.nodes || u == v {
             return None;
         }
-        let (cu, cv) = (self.coords(u), self.coords(v));
-        let mut differ = (0..self.axes.len()).filter(|&k| cu[k] != cv[k]);
-        let k = differ.next()?;
-        if differ.next().is_some() {
-            return None;
+        // The one axis where the coordinates differ (no allocation: this
+        // runs once per hop in the simulator).
+        let (mut ru, mut rv, mut differ) = (u, v, None);
+        for (k, axis) in self.axes.iter().enumerate() {
+            let ((qu, x), (qv, y)) = (axis.divmod(ru), axis.divmod(rv));
+            if x != y {
+                if differ.is_some() {
+                    return None;
+                }
+                differ = Some((k, x, y));
+            }
+            (ru, rv) = (qu, qv);
         }
-        let (x, y, side) = (cu[k], cv[k], self.axes[k].side);
+        let (k, x, y) = differ?;
+        let side = self.axes[k].side;
         let t = if x + 1 == y {
             x
         } else if y + 1 == x {
