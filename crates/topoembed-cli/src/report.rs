@@ -38,7 +38,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("node load", "guest edges whose route passes through a host node, its two ends not counted (journal xor paper §4.5): max / min / mean over host nodes. The profile plots it node by node, per guest dimension or axis."),
     ("CC time", "time of a compute-and-communicate d-cube algorithm (compute, then exchange along one dimension, d times) by the xor paper's recurrence, with T_a = T_c = 1 (as the simulation). Cube guests only."),
     ("simulated", "makespan of the simulated program on the host network: links carry one message per direction at a time, messages queue for busy links (store-and-forward). In brackets, without contention; the difference is what link sharing costs. Cube guests run the CC exchange of every dimension, other guests a neighbour (halo) exchange."),
-    ("Gantt chart", "what the first processes did over time: compute (blue), communicate (green), wait for a partner (outline), blocked by contention (red), as in the xor paper's figure 4."),
+    ("Gantt chart", "what the first processes did over time: compute (blue), communicate (green), wait for a partner (grey), blocked by contention (red), as in the xor paper's figure 4."),
 ];
 
 /// One method's numbers and figures.

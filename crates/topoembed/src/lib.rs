@@ -17,6 +17,8 @@
 //! * [`virtual_topology`]: each rank's guest node(s) and its guest neighbours' ranks.
 //! * [`runtime`]: programs run through an embedding, with a modelled clock;
 //!   Cannon, FFT, bitonic sort and allreduce, each checking its result.
+//! * [`simulate`]: a discrete-event simulation of a run's messages on the host
+//!   network, with link and processor contention.
 //!
 //! The library computes and returns; it never prints or exits.
 //!

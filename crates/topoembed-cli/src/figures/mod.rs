@@ -26,6 +26,7 @@ pub mod palette {
     pub const ORANGE: RGBColor = RGBColor(0xf2, 0x8e, 0x2b);
     pub const RED: RGBColor = RGBColor(0xe1, 0x57, 0x59);
     pub const GREY: RGBColor = RGBColor(0xba, 0xb0, 0xac);
+    /// Empty host nodes.
     pub const LIGHT: RGBColor = RGBColor(0xee, 0xee, 0xee);
     pub const INK: RGBColor = RGBColor(0x33, 0x33, 0x33);
 }
