@@ -12,7 +12,7 @@ use topoembed::embed::{self, Embedding, Method};
 use topoembed::metrics::{self, Metrics, Options, Routing};
 use topoembed::routing::TieRule;
 use topoembed::runtime::Costs;
-use topoembed::simulate::{self, Network, Trace};
+use topoembed::simulate::{Network, Trace};
 use topoembed::spec::Spec;
 use topoembed::topology::Topology;
 use topoembed::Progress;
@@ -20,8 +20,9 @@ use topoembed::Progress;
 use crate::cli::Pair;
 use crate::commands::{parse_topology, Out};
 use crate::drawing;
-use crate::figures::{self, gantt, layout};
+use crate::figures::{self, layout};
 use crate::progress::Bar;
+use crate::simulation;
 use crate::table::num;
 use crate::Failure;
 
@@ -72,7 +73,7 @@ pub fn report(pair: &Pair, output: &Path, show_progress: bool, out: Out) -> Resu
             method,
             guest.as_ref(),
             host.as_ref(),
-            embedding.as_ref(),
+            Arc::from(embedding),
         )?);
         progress.advance(1);
     }
@@ -99,8 +100,10 @@ fn section(
     method: &'static Method,
     guest: &dyn Topology,
     host: &dyn Topology,
-    embedding: &dyn Embedding,
+    shared: Arc<dyn Embedding>,
 ) -> Result<Section, Failure> {
+    let embedding = Arc::clone(&shared);
+    let embedding = embedding.as_ref();
     // T_a = T_c = 1 here and in the simulation, so that the CC time and the
     // contention-free makespan of a cube guest are the same number.
     let options = Options {
@@ -158,40 +161,22 @@ fn section(
             },
             ..Network::default()
         };
-        let record = simulate::Options {
-            record: GANTT_ROWS,
-            skip_links: false,
-        };
-        let sim = simulate::simulate(&trace, host, &net, &record, None)?;
-        let free = Network {
-            contention: false,
-            ..net
-        };
-        let only_time = simulate::Options {
-            record: 0,
-            skip_links: true,
-        };
-        let without = simulate::simulate(&trace, host, &free, &only_time, None)?;
-        simulated = Some((sim.makespan, without.makespan));
-        let rows: Vec<gantt::Row> = sim
-            .intervals
-            .iter()
-            .enumerate()
-            .map(|(p, iv)| gantt::Row {
-                label: format!("guest {p} (node {})", trace.placement[p]),
-                intervals: iv,
-            })
-            .collect();
+        let (sim, free) = simulation::with_and_without(&trace, host, &net, GANTT_ROWS, None)?;
+        simulated = Some((sim.makespan, free));
         let title = format!("{}, makespan {}", trace.source, num(sim.makespan));
-        figures.push((
-            "gantt",
-            gantt::draw(&title, &rows, sim.makespan, "time (T_a = T_c = 1)")?,
-            format!(
-                "Gantt chart of the first {} processes of the simulated {}.",
-                rows.len(),
-                trace.source
-            ),
-        ));
+        let caption = format!(
+            "Gantt chart of the first {} processes of the simulated {}.",
+            sim.intervals.len(),
+            trace.source
+        );
+        let traced = simulation::Traced {
+            trace,
+            embedding: shared,
+            ranks: None,
+            problem: None,
+        };
+        let svg = simulation::gantt_of(&traced, &sim, &title, "time (T_a = T_c = 1)")?;
+        figures.push(("gantt", svg, caption));
     }
     Ok(Section {
         method,

@@ -48,6 +48,8 @@ pub fn network(args: &SimulateArgs, contention: bool) -> Network {
 /// A trace and how to name its processes.
 pub struct Traced {
     pub trace: Trace,
+    /// The embedding that placed it.
+    pub embedding: Arc<dyn embed::Embedding>,
     /// Processes are ranks (host nodes) of a recorded run, else guest nodes.
     pub ranks: Option<VirtualTopology>,
     /// The problem, for the CC recurrence.
@@ -106,6 +108,7 @@ pub fn trace(
             let trace = Trace::halo(guest.as_ref(), embedding.as_ref(), args.iterations, values)?;
             return Ok(Traced {
                 trace,
+                embedding,
                 ranks: None,
                 problem: None,
             });
@@ -125,6 +128,7 @@ pub fn trace(
         let (_, trace) = run_traced(&vt, &problem, network.costs)?;
         Ok(Traced {
             trace,
+            embedding,
             ranks: Some(vt),
             problem: Some(problem),
         })
@@ -133,6 +137,7 @@ pub fn trace(
         let trace = Trace::of_problem(&problem, embedding.as_ref())?;
         Ok(Traced {
             trace,
+            embedding,
             ranks: None,
             problem: Some(problem),
         })
@@ -203,44 +208,14 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
     } else {
         0
     };
-    let sim = simulate::simulate(
-        trace,
-        host.as_ref(),
-        &net,
-        &Options {
-            record,
-            skip_links: false,
-        },
-        Some(&progress),
-    )?;
-    let free = if net.contention {
-        let free = Network {
-            contention: false,
-            ..net
-        };
-        simulate::simulate(
-            trace,
-            host.as_ref(),
-            &free,
-            &Options::default(),
-            Some(&progress),
-        )?
-        .makespan
-    } else {
-        sim.makespan
-    };
+    let (sim, free) = with_and_without(trace, host.as_ref(), &net, record, Some(&progress))?;
     drop(bar);
-    let embedding = embed::build_with(
-        &args.method,
-        guest.as_ref(),
-        host.as_ref(),
-        &args.pair.params(),
-    )?;
+    let embedding = traced.embedding.as_ref();
     let cc = recurrence(
         traced.problem.as_ref(),
         guest.as_ref(),
         host.as_ref(),
-        embedding.as_ref(),
+        embedding,
         &net,
     )?;
     let algorithm = match &traced.problem {
@@ -281,7 +256,7 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
             report.method,
             num(sim.makespan)
         );
-        let svg = gantt_of(&traced, &sim, &title)?;
+        let svg = gantt_of(&traced, &sim, &title, "time")?;
         figures::save(path, &svg)?;
     }
     match args.format {
@@ -304,8 +279,45 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Simulates `trace` under `net` (keeping the intervals of processes
+/// `0..record`) and, when `net` has contention, again without it for the
+/// makespan alone (no link walk); returns the simulation and the
+/// contention-free makespan.
+pub fn with_and_without(
+    trace: &Trace,
+    host: &dyn Topology,
+    net: &Network,
+    record: u64,
+    progress: Option<&Progress>,
+) -> Result<(Simulation, f64), Failure> {
+    let options = Options {
+        record,
+        skip_links: false,
+    };
+    let sim = simulate::simulate(trace, host, net, &options, progress)?;
+    if !net.contention {
+        let free = sim.makespan;
+        return Ok((sim, free));
+    }
+    let free = Network {
+        contention: false,
+        ..*net
+    };
+    let only_time = Options {
+        record: 0,
+        skip_links: true,
+    };
+    let without = simulate::simulate(trace, host, &free, &only_time, progress)?;
+    Ok((sim, without.makespan))
+}
+
 /// The Gantt chart of a simulation's recorded processes.
-pub fn gantt_of(traced: &Traced, sim: &Simulation, title: &str) -> Result<String, Failure> {
+pub fn gantt_of(
+    traced: &Traced,
+    sim: &Simulation,
+    title: &str,
+    time_unit: &str,
+) -> Result<String, Failure> {
     let rows: Vec<gantt::Row> = sim
         .intervals
         .iter()
@@ -315,7 +327,7 @@ pub fn gantt_of(traced: &Traced, sim: &Simulation, title: &str) -> Result<String
             intervals: iv,
         })
         .collect();
-    gantt::draw(title, &rows, sim.makespan, "time")
+    gantt::draw(title, &rows, sim.makespan, time_unit)
 }
 
 fn mode(n: &Network) -> String {

@@ -523,7 +523,7 @@ impl<'a> Engine<'a> {
         let t = &mut self.times[q];
         t.waiting += depart - posted;
         t.blocked += blocked;
-        t.communication += end - posted - (depart - posted) - blocked;
+        t.communication += end - depart - blocked;
         self.clock[q] = end;
         self.free_messages.push(id);
         self.step(q);
