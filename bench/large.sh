@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 cargo build --release -q -p topoembed-cli
 bin=target/release/topoembed
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+source bench/common.sh
+machine
 
 # median_time RUNS ARGS...: prints "median_s max_rss_MiB"
 median_time() {
@@ -20,7 +21,7 @@ median_time() {
     local r=${line#* }; (( r > rss )) && rss=$r
   done
   local median
-  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
+  median=$(printf '%s\n' "${times[@]}" | median_of_lines)
   echo "$median $((rss / 1024))"
 }
 

@@ -8,9 +8,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 cargo build --release -q -p topoembed-cli
 bin=target/release/topoembed
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+source bench/common.sh
+machine
 
 report() {
   local n=$1; shift
@@ -25,7 +24,7 @@ report() {
     rm -f "$out"
   done
   printf '%-58s median %6.2f s (ranks %6.3f s) of %d  peak %5d MiB\n' "$*" \
-    "$(printf '%s\n' "${wall[@]}" | median)" "$(printf '%s\n' "${inner[@]}" | median)" "$n" "$((rss / 1024))"
+    "$(printf '%s\n' "${wall[@]}" | median_of_lines)" "$(printf '%s\n' "${inner[@]}" | median_of_lines)" "$n" "$((rss / 1024))"
 }
 
 report "$runs" run fft cube:10 ring:1024 --method xor

@@ -17,7 +17,8 @@ lib=$(dirname "$(find /usr/lib -path '*scotch-int64/libscotch.so*' | head -1)")
 gmtst_int64() { LD_LIBRARY_PATH="$lib" gmtst-int64 "$@"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+source bench/common.sh
+machine
 echo "gmtst: $(gmtst-int64 -V 2>&1 | head -1)"
 
 # median RUNS CMD...: median wall seconds of RUNS runs of CMD (output discarded).
@@ -31,7 +32,7 @@ median() {
     end=$(date +%s.%N)
     times+=("$(echo "$end - $start" | bc)")
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+  printf '%s\n' "${times[@]}" | median_of_lines
 }
 
 for case in "16 256x256" "18 512x512"; do

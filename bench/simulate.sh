@@ -10,9 +10,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 cargo build --release -q -p topoembed-cli
 bin=target/release/topoembed
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+source bench/common.sh
+machine
 
 report() {
   local n=$1; shift
@@ -27,7 +26,7 @@ report() {
   done
   read -r ev hops makespan <<<"$events"
   printf '%-66s median %6.2f s of %d  peak %5d MiB  events %9d  hops %10d  makespan %s\n' "$*" \
-    "$(printf '%s\n' "${wall[@]}" | median)" "$n" "$((rss / 1024))" "$ev" "$hops" "$makespan"
+    "$(printf '%s\n' "${wall[@]}" | median_of_lines)" "$n" "$((rss / 1024))" "$ev" "$hops" "$makespan"
 }
 
 report "$runs" simulate fft cube:10 ring:1024 --method xor

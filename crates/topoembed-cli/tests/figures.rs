@@ -1,27 +1,11 @@
 //! `draw` and `simulate --gantt`: the SVG files are parsed back and their
 //! labels, nodes and bars checked against the papers' figures and the numbers.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_topoembed"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let (code, out, err) = run(args);
-    assert_eq!(code, 0, "{args:?} failed: {err}");
-    out
-}
+use common::{assert_bad_input, json, ok, temp_dir};
 
 /// The figure on standard output.
 fn svg(args: &[&str]) -> String {
@@ -47,6 +31,31 @@ fn texts(svg: &str, fill: Option<&str>) -> Vec<String> {
 /// Guest labels: the black texts.
 fn labels(svg: &str) -> Vec<String> {
     texts(svg, Some("#000000"))
+}
+
+/// Position and text of every guest label, in document order.
+fn label_points(svg: &str) -> Vec<(f64, f64, String)> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#000000"))
+        .map(|n| {
+            let f = |a| n.attribute(a).unwrap().parse::<f64>().unwrap();
+            (
+                f("x"),
+                f("y"),
+                n.text().unwrap_or_default().trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Polylines of exactly `points` points (a curve with one point per node).
+fn curves(svg: &str, points: usize) -> usize {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("polyline"))
+        .filter(|n| n.attribute("points").unwrap().split_whitespace().count() == points)
+        .count()
 }
 
 fn count(svg: &str, tag: &str) -> usize {
@@ -82,15 +91,7 @@ fn draw_redraws_figure_6() {
             "a filled disc and an outline per node"
         );
         // Rows really are rows: every label of a row at one height, left to right.
-        let doc = roxmltree::Document::parse(&svg).unwrap();
-        let at: Vec<(f64, f64)> = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#000000"))
-            .map(|n| {
-                let f = |a| n.attribute(a).unwrap().parse::<f64>().unwrap();
-                (f("x"), f("y"))
-            })
-            .collect();
+        let at = label_points(&svg);
         for row in at.chunks(8) {
             assert!(row.iter().all(|p| p.1 == row[0].1));
             assert!(row.windows(2).all(|w| w[0].0 < w[1].0));
@@ -134,15 +135,7 @@ fn draw_ring_is_clockwise_from_the_top() {
     }
     let expected: Vec<String> = on_node.iter().map(u64::to_string).collect();
     assert_eq!(labels(&svg), expected);
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    let at: Vec<(f64, f64)> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#000000"))
-        .map(|n| {
-            let f = |a| n.attribute(a).unwrap().parse::<f64>().unwrap();
-            (f("x"), f("y"))
-        })
-        .collect();
+    let at = label_points(&svg);
     // Node 0 is the highest; node 4 (a quarter round) the rightmost.
     assert!(at.iter().all(|p| p.1 >= at[0].1));
     assert!(at.iter().all(|p| p.0 <= at[4].0));
@@ -155,16 +148,8 @@ fn draw_cube_host_as_gray_grid() {
     let svg = svg(&["draw", "torus:4x4", "cube:4", "--method", "gray"]);
     let expected: Vec<String> = (0..16).map(|g: u64| g.to_string()).collect();
     // Labels come in host node order; sort them by position to read the grid.
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    let mut at: Vec<(i64, i64, String)> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#000000"))
-        .map(|n| {
-            let f = |a| n.attribute(a).unwrap().parse::<f64>().unwrap() as i64;
-            (f("y"), f("x"), n.text().unwrap().trim().to_string())
-        })
-        .collect();
-    at.sort();
+    let mut at = label_points(&svg);
+    at.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
     let read: Vec<String> = at.into_iter().map(|t| t.2).collect();
     assert_eq!(read, expected);
     let headers = texts(&svg, Some("#BAB0AC"));
@@ -194,12 +179,7 @@ fn draw_many_to_one_and_trees() {
     );
     // A tree host, by level: the root above its children, leaves at the bottom.
     let tree = svg(&["draw", "bintree:4", "bintree:4", "--method", "identity"]);
-    let doc = roxmltree::Document::parse(&tree).unwrap();
-    let ys: Vec<f64> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#000000"))
-        .map(|n| n.attribute("y").unwrap().parse().unwrap())
-        .collect();
+    let ys: Vec<f64> = label_points(&tree).into_iter().map(|p| p.1).collect();
     assert_eq!(ys.len(), 7);
     assert!(ys[0] < ys[1] && ys[1] == ys[2] && ys[2] < ys[3] && ys[3] == ys[6]);
 }
@@ -253,20 +233,13 @@ fn draw_load_profile() {
         !all.contains(&"dimension 0".to_string()),
         "dilation 1 loads no node"
     );
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    let curves = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("polyline"))
-        .filter(|n| n.attribute("points").unwrap().split_whitespace().count() == 16)
-        .count();
-    assert_eq!(curves, 4, "one point per ring node on each curve");
+    assert_eq!(curves(&svg, 16), 4, "one point per ring node on each curve");
 }
 
 /// Files: -o writes the figure and says so; bad input is exit code 2.
 #[test]
 fn draw_files_and_errors() {
-    let dir = std::env::temp_dir().join(format!("topoembed-draw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("draw");
     let file = dir.join("fig.svg");
     let out = ok(&[
         "draw",
@@ -296,27 +269,16 @@ fn draw_files_and_errors() {
             "/nonexistent/dir/f.svg",
         ],
     ] {
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty());
-        assert!(
-            err.lines().count() >= 1 && !err.contains("panicked"),
-            "{err}"
-        );
+        assert_bad_input(&args);
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).unwrap()
 }
 
 /// The xor paper's figure 4: a CC 3-cube algorithm on a line, standard
 /// versus byweight. Byweight's unequal distances make processes wait.
 #[test]
 fn simulate_figure_4_and_gantt() {
-    let dir = std::env::temp_dir().join(format!("topoembed-gantt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("gantt");
     let file = dir.join("gantt.svg");
     let std = json(&[
         "simulate",
@@ -493,9 +455,6 @@ fn simulate_bad_input_is_exit_2() {
             "0",
         ],
     ] {
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?}");
-        assert!(!err.contains("panicked"), "{err}");
+        assert_bad_input(&args);
     }
 }

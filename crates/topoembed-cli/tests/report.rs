@@ -8,6 +8,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
+use common::temp_dir;
+
 fn chromium() -> String {
     std::env::var("TOPOEMBED_CHROMIUM").unwrap_or_else(|_| "chromium".to_string())
 }
@@ -85,12 +89,6 @@ window.addEventListener('load', () => {
 });
 </script>"#;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topoembed-report-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write_report(dir: &Path, guest: &str, host: &str) -> (PathBuf, String) {
     let page = dir.join("report.html");
     let out = Command::new(env!("CARGO_BIN_EXE_topoembed"))
@@ -122,7 +120,7 @@ fn assert_offline(html: &str) {
 
 #[test]
 fn report_renders_offline_in_chromium() {
-    let dir = temp("cube6");
+    let dir = temp_dir("report-cube6");
     let (page, html) = write_report(&dir, "cube:6", "torus:8x8");
     assert_offline(&html);
     for method in ["standard", "xor", "gray", "identity"] {
@@ -238,7 +236,7 @@ fn report_renders_offline_in_chromium() {
 /// keep the table; pairs with no method are exit code 2.
 #[test]
 fn report_sizes_and_errors() {
-    let dir = temp("sizes");
+    let dir = temp_dir("report-sizes");
     let (_, html) = write_report(&dir, "mesh:6x5", "cube:3");
     assert_offline(&html);
     for method in ["split", "reshape", "combine", "recursive", "auto"] {
