@@ -112,9 +112,10 @@ pub fn journal(method: &str, guest: &Spec, host: &Spec) -> Option<JournalMetrics
     if method != "standard" && method != "xor" {
         return None;
     }
-    let (sides, true) = host.grid()? else {
+    if host.uniform_wrap() != Some(true) {
         return None;
-    };
+    }
+    let sides = host.sides()?;
     let widths = pow2_widths(sides)?;
     if widths.iter().sum::<u32>() != d || (method == "xor" && widths == [1]) {
         return None;

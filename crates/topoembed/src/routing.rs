@@ -96,10 +96,20 @@ impl Route for HostRoute<'_> {
 /// How the family's own model routes, in words.
 pub fn describe_model(host: &dyn Topology, ties: TieRule) -> String {
     match host.spec().grid() {
-        Some((_, true)) => format!(
+        Some((_, wraps)) if wraps.iter().all(|&w| w) => format!(
             "dimension-order (axis 1 first), shorter way round each ring, ties toward {ties} coordinate"
         ),
-        Some((_, false)) => "dimension-order (axis 1 first)".to_string(),
+        Some((_, wraps)) if wraps.iter().any(|&w| w) => {
+            let rings: Vec<String> = (1..=wraps.len())
+                .filter(|&k| wraps[k - 1])
+                .map(|k| k.to_string())
+                .collect();
+            format!(
+                "dimension-order (axis 1 first), shorter way round the wrapped axes ({}), ties toward {ties} coordinate",
+                rings.join(", ")
+            )
+        }
+        Some(_) => "dimension-order (axis 1 first)".to_string(),
         None => match host.spec() {
             crate::spec::Spec::Cube(_) => "e-cube (lowest differing bit first)".to_string(),
             crate::spec::Spec::BinTree(_) => "the unique tree path".to_string(),

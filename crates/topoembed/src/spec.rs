@@ -1,6 +1,7 @@
 //! Topology specs: one syntax for the CLI, files and tests (DESIGN.md).
 //!
 //! `cube:D` · `ring:N` · `line:N` · `torus:K1xK2x..` · `mesh:K1xK2x..` ·
+//! `grid:K1[w]xK2[w]x..` (a `w` after a side: that axis wraps around) ·
 //! `bintree:P` · `graph:PATH`. Sizes are whole numbers or powers written
 //! `2^k` (`ring:2^10` is `ring:1024`).
 
@@ -17,8 +18,8 @@ pub const MAX_NODES: u64 = 1 << 40;
 /// The largest hypercube dimension accepted.
 pub const MAX_CUBE_DIM: u32 = 40;
 
-const KINDS_HELP: &str =
-    "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., bintree:P, graph:PATH";
+const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
+     grid:K1wxK2.. (w: that axis wraps), bintree:P, graph:PATH";
 
 /// A parsed topology spec. `ring:N` and `line:N` stay distinct from the one-axis
 /// `torus:N` / `mesh:N` only for display; [`Spec::grid`] treats them alike.
@@ -34,6 +35,10 @@ pub enum Spec {
     Torus(Vec<u64>),
     /// Mesh: no wrap-around. Axis 1 first.
     Mesh(Vec<u64>),
+    /// Grid whose axes differ in wrap-around (a TPU slice may wrap some axes
+    /// only): sides and, per axis, whether it wraps. Axis 1 first. Built by
+    /// [`Spec::grid_of`], which keeps the uniform cases as torus / mesh.
+    Grid(Vec<u64>, Vec<bool>),
     /// Complete binary tree with P leaves (2P-1 nodes), P a power of two.
     BinTree(u64),
     /// A graph stored in a file.
@@ -49,19 +54,58 @@ impl Spec {
             Spec::Line(_) => "line",
             Spec::Torus(_) => "torus",
             Spec::Mesh(_) => "mesh",
+            Spec::Grid(..) => "grid",
             Spec::BinTree(_) => "bintree",
             Spec::Graph(_) => "graph",
         }
     }
 
-    /// Sides and wrap-around flag for the grid family (ring, line, torus, mesh).
-    pub fn grid(&self) -> Option<(&[u64], bool)> {
+    /// Sides of the grid family (ring, line, torus, mesh, mixed grid), axis 1 first.
+    pub fn sides(&self) -> Option<&[u64]> {
         match self {
-            Spec::Ring(n) => Some((std::slice::from_ref(n), true)),
-            Spec::Line(n) => Some((std::slice::from_ref(n), false)),
-            Spec::Torus(s) => Some((s, true)),
-            Spec::Mesh(s) => Some((s, false)),
+            Spec::Ring(n) | Spec::Line(n) => Some(std::slice::from_ref(n)),
+            Spec::Torus(s) | Spec::Mesh(s) | Spec::Grid(s, _) => Some(s),
             _ => None,
+        }
+    }
+
+    /// Sides and, per axis, wrap-around, for the grid family.
+    pub fn grid(&self) -> Option<(&[u64], Vec<bool>)> {
+        let sides = self.sides()?;
+        let wraps = match self {
+            Spec::Grid(_, w) => w.clone(),
+            Spec::Ring(_) | Spec::Torus(_) => vec![true; sides.len()],
+            _ => vec![false; sides.len()],
+        };
+        Some((sides, wraps))
+    }
+
+    /// `Some(true)` for rings and tori, `Some(false)` for lines and meshes,
+    /// `None` for mixed grids and the other kinds.
+    pub fn uniform_wrap(&self) -> Option<bool> {
+        match self {
+            Spec::Ring(_) | Spec::Torus(_) => Some(true),
+            Spec::Line(_) | Spec::Mesh(_) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The grid spec of `sides` with wrap-around `wraps` per axis, in its
+    /// plainest form: ring / line for one axis, torus / mesh when every axis
+    /// agrees, a mixed [`Spec::Grid`] otherwise.
+    ///
+    /// # Panics
+    /// If `sides` is empty or the lengths differ.
+    pub fn grid_of(sides: Vec<u64>, wraps: Vec<bool>) -> Spec {
+        assert!(!sides.is_empty() && sides.len() == wraps.len());
+        let all = wraps.iter().all(|&w| w);
+        let none = !wraps.iter().any(|&w| w);
+        match (sides.len(), all, none) {
+            (1, true, _) => Spec::Ring(sides[0]),
+            (1, _, _) => Spec::Line(sides[0]),
+            (_, true, _) => Spec::Torus(sides),
+            (_, _, true) => Spec::Mesh(sides),
+            _ => Spec::Grid(sides, wraps),
         }
     }
 
@@ -71,7 +115,7 @@ impl Spec {
             Spec::Cube(d) => Some(1u64 << d),
             Spec::BinTree(p) => Some(2 * p - 1),
             Spec::Graph(_) => None,
-            _ => self.grid().map(|(s, _)| s.iter().product()),
+            _ => self.sides().map(|s| s.iter().product()),
         }
     }
 }
@@ -85,6 +129,14 @@ impl fmt::Display for Spec {
             Spec::Line(n) => write!(f, "line:{n}"),
             Spec::Torus(s) => write!(f, "torus:{}", join(s)),
             Spec::Mesh(s) => write!(f, "mesh:{}", join(s)),
+            Spec::Grid(s, w) => {
+                let axes: Vec<String> = s
+                    .iter()
+                    .zip(w)
+                    .map(|(side, &wraps)| format!("{side}{}", if wraps { "w" } else { "" }))
+                    .collect();
+                write!(f, "grid:{}", axes.join("x"))
+            }
             Spec::BinTree(p) => write!(f, "bintree:{p}"),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
         }
@@ -119,6 +171,7 @@ impl FromStr for Spec {
             "line" => Spec::Line(parse_sides(text, body, "line", true)?[0]),
             "torus" => Spec::Torus(parse_sides(text, body, "torus", false)?),
             "mesh" => Spec::Mesh(parse_sides(text, body, "mesh", false)?),
+            "grid" => parse_grid(text, body)?,
             "bintree" => Spec::BinTree(parse_bintree(text, body)?),
             "graph" => {
                 if body.trim().is_empty() {
@@ -190,8 +243,9 @@ fn parse_sides(whole: &str, body: &str, kind: &str, one_axis: bool) -> Result<Ve
     for (axis, part) in parts.iter().enumerate() {
         if part.trim().is_empty() {
             return Err(Error::Spec(format!(
-                "'{whole}': axis {} has no size; write sides like {kind}:8x8",
-                axis + 1
+                "'{whole}': axis {} has no size; write sides like {kind}:{}",
+                axis + 1,
+                if kind == "grid" { "8wx8" } else { "8x8" }
             )));
         }
         let side = parse_size(whole, part)?;
@@ -217,6 +271,20 @@ fn parse_sides(whole: &str, body: &str, kind: &str, one_axis: bool) -> Result<Ve
         sides.push(side);
     }
     Ok(sides)
+}
+
+/// `grid:16wx16x4w`: sides, each marked `w` when its axis wraps around.
+fn parse_grid(whole: &str, body: &str) -> Result<Spec> {
+    let mut wraps = Vec::new();
+    let mut plain = Vec::new();
+    for part in body.split(['x', 'X']) {
+        let part = part.trim();
+        let stripped = part.strip_suffix(['w', 'W']);
+        wraps.push(stripped.is_some());
+        plain.push(stripped.unwrap_or(part));
+    }
+    let sides = parse_sides(whole, &plain.join("x"), "grid", false)?;
+    Ok(Spec::grid_of(sides, wraps))
 }
 
 fn parse_bintree(whole: &str, body: &str) -> Result<u64> {
@@ -257,6 +325,8 @@ mod tests {
             "line:8",
             "torus:8x8",
             "mesh:8x4x16x2x8",
+            "grid:16wx16",
+            "grid:4x4wx12",
             "bintree:16",
             "graph:a.grf",
         ] {
@@ -266,6 +336,27 @@ mod tests {
         assert_eq!(
             " Torus:4X2^3 ".parse::<Spec>().unwrap(),
             Spec::Torus(vec![4, 8])
+        );
+    }
+
+    #[test]
+    fn mixed_grids_keep_their_plainest_form() {
+        let spec: Spec = "grid:4wx2^3x12W".parse().unwrap();
+        assert_eq!(spec, Spec::Grid(vec![4, 8, 12], vec![true, false, true]));
+        assert_eq!(spec.to_string(), "grid:4wx8x12w");
+        assert_eq!(spec.node_count(), Some(384));
+        assert_eq!(spec.grid().unwrap().1, vec![true, false, true]);
+        assert_eq!(spec.uniform_wrap(), None);
+        assert_eq!(
+            "grid:8wx8w".parse::<Spec>().unwrap(),
+            Spec::Torus(vec![8, 8])
+        );
+        assert_eq!("grid:8x8".parse::<Spec>().unwrap(), Spec::Mesh(vec![8, 8]));
+        assert_eq!("grid:8w".parse::<Spec>().unwrap(), Spec::Ring(8));
+        assert_eq!("grid:8".parse::<Spec>().unwrap(), Spec::Line(8));
+        assert_eq!(
+            "torus:4x4".parse::<Spec>().unwrap().grid().unwrap().1,
+            vec![true; 2]
         );
     }
 
@@ -302,5 +393,10 @@ mod tests {
         assert!(err("bintree:6").contains("bintree:4 or bintree:8"));
         assert!(err("bintree:1").contains("at least 2 leaves"));
         assert!(err("graph:").contains("names no file"));
+        assert!(err("grid:8wx").contains("axis 2 has no size"));
+        assert!(err("grid:8wx1").contains("axis 2 is 1"));
+        assert!(err("grid:w").contains("axis 1 has no size"));
+        assert!(err("grid:8ww").contains("'8w' is not a size"));
+        assert!(err("grid:0wx4").contains("axis 1 is 0"));
     }
 }

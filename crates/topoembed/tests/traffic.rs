@@ -148,6 +148,9 @@ fn small_hosts() -> Vec<&'static str> {
         "torus:2x2x2",
         "mesh:3x4",
         "mesh:2x3x2",
+        "grid:4wx3",
+        "grid:3x4w",
+        "grid:2x3wx4",
         "cube:4",
         "bintree:8",
     ]
@@ -195,13 +198,13 @@ fn check_model_order(host: &dyn Topology, ties: TieRule, a: u64, b: u64, path: &
         let class = (0..ch.len()).find(|&k| ch[k] != cn[k]).unwrap();
         match host.spec() {
             Spec::Cube(_) => assert!(class >= last_class, "{what}: e-cube order"),
-            Spec::Ring(_) | Spec::Torus(_) | Spec::Mesh(_) | Spec::Line(_) => {
+            Spec::Ring(_) | Spec::Torus(_) | Spec::Mesh(_) | Spec::Line(_) | Spec::Grid(..) => {
                 assert!(class >= last_class, "{what}: dimension order");
                 let side = host.spec().grid().unwrap().0[class];
                 let forward = cn[class] == (ch[class] + 1) % side;
                 let (x, y) = (host.coords(a)[class], host.coords(b)[class]);
                 let ahead = (y + side - x) % side;
-                let wraps = host.spec().grid().unwrap().1 && side > 2;
+                let wraps = host.spec().grid().unwrap().1[class] && side > 2;
                 if wraps && 2 * ahead == side {
                     assert_eq!(forward, ties == TieRule::Increasing, "{what}: tie rule");
                 }
@@ -357,14 +360,15 @@ fn standard_on_ring_leaves_the_ends_idle() {
     }
 }
 
+/// Random grids of 1 to 3 axes, each axis wrapping or not (tori, meshes and
+/// mixed grids, written in the `grid:` form).
 fn grid_spec() -> impl Strategy<Value = String> {
-    (prop::collection::vec(2u64..7, 1..=3), any::<bool>()).prop_map(|(sides, wrap)| {
-        let sides: Vec<String> = sides.iter().map(u64::to_string).collect();
-        format!(
-            "{}:{}",
-            if wrap { "torus" } else { "mesh" },
-            sides.join("x")
-        )
+    prop::collection::vec((2u64..7, any::<bool>()), 1..=3).prop_map(|axes| {
+        let sides: Vec<String> = axes
+            .iter()
+            .map(|&(side, wraps)| format!("{side}{}", if wraps { "w" } else { "" }))
+            .collect();
+        format!("grid:{}", sides.join("x"))
     })
 }
 

@@ -235,9 +235,10 @@ fn draw_guest_edges<F: Fn(u64) -> (i32, i32)>(
 fn plan(host: &dyn Topology) -> Plan {
     match host.spec() {
         Spec::Ring(n) => circle(*n, true),
-        Spec::Line(n) => grid(&[*n], false),
-        Spec::Torus(sides) => grid(sides, true),
-        Spec::Mesh(sides) => grid(sides, false),
+        Spec::Line(_) | Spec::Torus(_) | Spec::Mesh(_) | Spec::Grid(..) => {
+            let (sides, wraps) = host.spec().grid().expect("a grid spec");
+            grid(sides, &wraps)
+        }
         Spec::Cube(d) => gray_grid(*d),
         Spec::BinTree(_) => tree(host),
         _ => {
@@ -275,7 +276,11 @@ fn circle(n: u64, ring: bool) -> Plan {
 
 /// Grids: axis 1 across, axis 2 down; more axes as slices of the first two,
 /// laid out left to right, then in rows of slices.
-fn grid(sides: &[u64], wrap: bool) -> Plan {
+/// Axis 1 across, axis 2 down, further axes as captioned slices; wrapped
+/// axes (`wraps`, per axis) get stubs at both ends of every line.
+fn grid(sides: &[u64], wraps: &[bool]) -> Plan {
+    let wrap1 = wraps[0];
+    let wrap2 = wraps.get(1).copied().unwrap_or(false);
     let (k1, k2) = (sides[0], sides.get(1).copied().unwrap_or(1));
     let slices: u64 = sides.iter().skip(2).product();
     let per_row = slices.clamp(1, 4);
@@ -302,13 +307,13 @@ fn grid(sides: &[u64], wrap: bool) -> Plan {
         ));
         if i1 + 1 < k1 {
             p.links.push((v, v + 1));
-        } else if wrap && k1 > 2 {
+        } else if wrap1 && k1 > 2 {
             p.stubs.push((v, (1.0, 0.0)));
             p.stubs.push((v + 1 - k1, (-1.0, 0.0)));
         }
         if i2 + 1 < k2 {
             p.links.push((v, v + k1));
-        } else if wrap && k2 > 2 {
+        } else if wrap2 && k2 > 2 {
             p.stubs.push((v, (0.0, 1.0)));
             p.stubs.push((v - (k2 - 1) * k1, (0.0, -1.0)));
         }

@@ -6,6 +6,7 @@
 
 mod byweight;
 mod gray;
+pub mod grid;
 mod identity;
 pub mod mesh_to_cube;
 mod standard;
@@ -153,6 +154,9 @@ pub static METHODS: &[Method] = &[
     byweight::METHOD,
     gray::METHOD,
     identity::METHOD,
+    grid::SNAKE,
+    grid::FOLD,
+    grid::AXES,
     tree::LEVELS,
     tree::INORDER,
     mesh_to_cube::SPLIT,

@@ -31,7 +31,7 @@ fn build(
     if !matches!(guest.spec(), Spec::Cube(_)) {
         return Err("the guest must be a hypercube (cube:D)".into());
     }
-    let Some((sides, true)) = host.spec().grid() else {
+    let (Some(sides), Some(true)) = (host.spec().sides(), host.spec().uniform_wrap()) else {
         return Err(
             "the host must be a ring or torus (on lines and meshes the standard \
                     embedding is already optimal, xor paper §2.2)"

@@ -1,5 +1,6 @@
-//! The grid family: rings, lines, tori and meshes with any number of axes and
-//! any sides >= 2. Node `(i1, i2, ..)` is `i1 + K1*(i2 + K2*(..))`.
+//! The grid family: rings, lines, tori, meshes and grids that wrap some axes
+//! only, with any number of axes and any sides >= 2. Node `(i1, i2, ..)` is
+//! `i1 + K1*(i2 + K2*(..))`.
 
 use std::ops::Range;
 
@@ -7,12 +8,15 @@ use super::{EdgeBuffer, Topology};
 use crate::routing::TieRule;
 use crate::spec::Spec;
 
-/// One axis: its side and, when the side is a power of two, the shift that
-/// replaces the division (the metrics hot loop divides twice per axis per edge).
+/// One axis: its side, whether it is a ring (wraps around with side > 2: a
+/// side of 2 has one link either way) and, when the side is a power of two,
+/// the shift that replaces the division (the metrics hot loop divides twice
+/// per axis per edge).
 #[derive(Debug, Clone, Copy)]
 struct Axis {
     side: u64,
     stride: u64,
+    ring: bool,
     shift: Option<u32>,
 }
 
@@ -42,13 +46,13 @@ pub(crate) struct Leg {
     pub len: u64,
 }
 
-/// A torus (wrap-around on every axis) or a mesh (none). Rings and lines are
-/// the one-axis cases. A side of 2 has one edge per line, not two parallel ones.
+/// A torus (wrap-around on every axis), a mesh (none) or a grid that wraps
+/// some axes only. Rings and lines are the one-axis cases. A side of 2 has one
+/// edge per line, not two parallel ones.
 #[derive(Debug, Clone)]
 pub struct Grid {
     spec: Spec,
     axes: Vec<Axis>,
-    wrap: bool,
     nodes: u64,
 }
 
@@ -58,14 +62,16 @@ impl Grid {
     /// # Panics
     /// If `spec` is not of the grid family; [`super::build`] only passes grid specs.
     pub fn new(spec: Spec) -> Grid {
-        let (sides, wrap) = spec.grid().expect("Grid::new takes a grid spec");
+        let (sides, wraps) = spec.grid().expect("Grid::new takes a grid spec");
         let mut stride = 1;
         let axes = sides
             .iter()
-            .map(|&side| {
+            .zip(wraps)
+            .map(|(&side, wraps)| {
                 let axis = Axis {
                     side,
                     stride,
+                    ring: wraps && side > 2,
                     shift: side.is_power_of_two().then(|| side.trailing_zeros()),
                 };
                 stride *= side;
@@ -74,7 +80,6 @@ impl Grid {
             .collect();
         Grid {
             axes,
-            wrap,
             nodes: stride,
             spec,
         }
@@ -85,17 +90,18 @@ impl Grid {
         self.axes.iter().map(|a| a.side).collect()
     }
 
-    /// True for tori and rings.
-    pub fn wraps(&self) -> bool {
-        self.wrap
+    /// Per axis (axis 1 first): true where the axis is a ring, i.e. wraps
+    /// around and has more than 2 nodes (a wrapped side of 2 is one link).
+    pub fn rings(&self) -> Vec<bool> {
+        self.axes.iter().map(|a| a.ring).collect()
     }
 
     /// Distance along one axis between coordinates `x` and `y`.
     #[inline(always)]
-    fn axis_distance(&self, side: u64, x: u64, y: u64) -> u64 {
+    fn axis_distance(axis: &Axis, x: u64, y: u64) -> u64 {
         let dx = x.abs_diff(y);
-        if self.wrap {
-            dx.min(side - dx)
+        if axis.ring {
+            dx.min(axis.side - dx)
         } else {
             dx
         }
@@ -117,7 +123,7 @@ impl Grid {
                 continue;
             }
             let base = here - x * axis.stride;
-            let (forward, len) = if self.wrap && axis.side > 2 {
+            let (forward, len) = if axis.ring {
                 let ahead = if y > x { y - x } else { y + axis.side - x };
                 let back = axis.side - ahead;
                 if ahead < back || (ahead == back && ties == TieRule::Increasing) {
@@ -168,10 +174,7 @@ impl Topology for Grid {
         self.axes
             .iter()
             .map(|a| {
-                let per_line = match (self.wrap, a.side) {
-                    (true, 2) | (false, _) => a.side - 1,
-                    (true, _) => a.side,
-                };
+                let per_line = if a.ring { a.side } else { a.side - 1 };
                 self.nodes / a.side * per_line
             })
             .sum()
@@ -179,10 +182,10 @@ impl Topology for Grid {
     fn diameter(&self) -> u64 {
         self.axes
             .iter()
-            .map(|a| if self.wrap { a.side / 2 } else { a.side - 1 })
+            .map(|a| if a.ring { a.side / 2 } else { a.side - 1 })
             .sum()
     }
-    /// Torus: sum over axes of min(|dx|, K-|dx|); mesh: sum of |dx|.
+    /// Sum over axes of min(|dx|, K-|dx|) on ring axes, |dx| on the others.
     #[inline]
     fn distance(&self, a: u64, b: u64) -> u64 {
         let (last, rest) = self.axes.split_last().expect("a grid has an axis");
@@ -190,25 +193,25 @@ impl Topology for Grid {
         for axis in rest {
             let (qa, ra) = axis.divmod(a);
             let (qb, rb) = axis.divmod(b);
-            sum += self.axis_distance(axis.side, ra, rb);
+            sum += Grid::axis_distance(axis, ra, rb);
             a = qa;
             b = qb;
         }
-        sum + self.axis_distance(last.side, a, b)
+        sum + Grid::axis_distance(last, a, b)
     }
     /// Axis by axis over the whole batch, so the inner loops vectorise.
     fn distances(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
         let (mut qa, mut qb) = (a.to_vec(), b.to_vec());
         out.fill(0);
         for axis in &self.axes {
-            let side = axis.side;
+            let (side, ring) = (axis.side, axis.ring);
             let step = |x: &mut u64,
                         y: &mut u64,
                         o: &mut u64,
                         (qx, rx): (u64, u64),
                         (qy, ry): (u64, u64)| {
                 let dx = rx.abs_diff(ry);
-                *o += if self.wrap { dx.min(side - dx) } else { dx };
+                *o += if ring { dx.min(side - dx) } else { dx };
                 *x = qx;
                 *y = qy;
             };
@@ -253,12 +256,12 @@ impl Topology for Grid {
             };
             if c + 1 < axis.side {
                 push(c + 1);
-            } else if self.wrap {
+            } else if axis.ring {
                 push(0);
             }
             if c > 0 {
                 push(c - 1);
-            } else if self.wrap {
+            } else if axis.ring {
                 push(axis.side - 1);
             }
         }
@@ -270,7 +273,7 @@ impl Topology for Grid {
         for axis in &self.axes {
             let (q, c) = axis.divmod(v);
             v = q;
-            degree += if self.wrap && axis.side > 2 {
+            degree += if axis.ring {
                 2
             } else {
                 u64::from(c > 0) + u64::from(c + 1 < axis.side)
@@ -322,7 +325,7 @@ impl Topology for Grid {
             x
         } else if y + 1 == x {
             y
-        } else if self.wrap && x.min(y) == 0 && x.max(y) == side - 1 {
+        } else if self.axes[k].ring && x.min(y) == 0 && x.max(y) == side - 1 {
             side - 1
         } else {
             return None;
@@ -330,8 +333,8 @@ impl Topology for Grid {
         let node = u - x * self.axes[k].stride + t * self.axes[k].stride;
         Some(node * self.axes.len() as u64 + k as u64)
     }
-    /// A node owns its +1 edge on each axis and, at coordinate 0 of a torus axis
-    /// with side > 2, the wrap-around edge to coordinate K-1.
+    /// A node owns its +1 edge on each axis and, at coordinate 0 of a ring
+    /// axis, the wrap-around edge to coordinate K-1.
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         for u in nodes {
             let mut rest = u;
@@ -341,7 +344,7 @@ impl Topology for Grid {
                 if c + 1 < axis.side {
                     edges.push(u, u + axis.stride, k as u32);
                 }
-                if self.wrap && c == 0 && axis.side > 2 {
+                if axis.ring && c == 0 {
                     edges.push(u, u + (axis.side - 1) * axis.stride, k as u32);
                 }
             }

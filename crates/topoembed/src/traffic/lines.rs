@@ -163,7 +163,7 @@ fn summarise(grid: &Grid, links: &[u32], ends: &Ends) -> Result<Summary> {
     let strides = grid.strides();
     let axes = sides.len();
     // A ring of side 2 is one link, like a line of side 2.
-    let ring: Vec<bool> = sides.iter().map(|&s| grid.wraps() && s > 2).collect();
+    let ring = grid.rings();
     let summary = crate::metrics::chunks(n)
         .into_par_iter()
         .map(|range| {

@@ -90,11 +90,11 @@ pub fn guest_neighbor(guest: &dyn Topology, node: u64, dir: Direction) -> Option
         }
         (Spec::Graph(_), Direction::Edge(k)) => guest.neighbors(node).get(k as usize).copied(),
         (spec, Direction::Axis { axis, up }) => {
-            let (sides, wrap) = spec.grid()?;
+            let (sides, wraps) = spec.grid()?;
             let side = *sides.get(axis as usize)?;
             let stride: u64 = sides[..axis as usize].iter().product();
             let x = (node / stride) % side;
-            step(x, side, up, wrap).map(|y| node - x * stride + y * stride)
+            step(x, side, up, wraps[axis as usize]).map(|y| node - x * stride + y * stride)
         }
         _ => None,
     }

@@ -281,13 +281,10 @@ impl VirtualTopology {
 /// The notes' formula for a method, where the notes give one.
 fn formula(guest: &Spec, host: &Spec, method: &str) -> Option<Formula> {
     match (method, guest, host) {
-        ("gray", g, Spec::Cube(_)) => {
-            let (sides, wrap) = g.grid()?;
-            Some(Formula::GrayGridToCube {
-                widths: pow2_widths(sides)?,
-                wrap,
-            })
-        }
+        ("gray", g, Spec::Cube(_)) => Some(Formula::GrayGridToCube {
+            widths: pow2_widths(g.sides()?)?,
+            wrap: g.uniform_wrap()?,
+        }),
         ("levels", Spec::BinTree(p), _) => Some(Formula::TreeLevels {
             height: p.trailing_zeros(),
         }),

@@ -30,7 +30,7 @@ pub fn explicit_edges(spec: &Spec) -> (u64, Vec<(u64, u64)>) {
             2 * p - 1
         }
         _ => {
-            let (sides, wrap) = spec.grid().expect("grid spec");
+            let (sides, wraps) = spec.grid().expect("grid spec");
             let n: u64 = sides.iter().product();
             for u in 0..n {
                 let mut coords = Vec::new();
@@ -45,7 +45,7 @@ pub fn explicit_edges(spec: &Spec) -> (u64, Vec<(u64, u64)>) {
                         let side = sides[axis] as i64;
                         let c = if (0..side).contains(&c) {
                             c
-                        } else if wrap {
+                        } else if wraps[axis] {
                             c.rem_euclid(side)
                         } else {
                             continue;

@@ -1,0 +1,49 @@
+//! `axes`: guest axes spread over host axes and factors of host axes, the
+//! assignment searched (see [`super::search`]), every guest axis walking its
+//! sub-box as a unit-hop cycle where one exists. Equal weights: every guest
+//! axis counts the same.
+
+use super::search::{search, Request};
+use super::{grid_of, plan_notes, PlannedGrid};
+use crate::embed::{same_node_count, Embedding, Method, NotApplicable, Params};
+use crate::topology::Topology;
+
+pub(crate) const METHOD: Method = Method {
+    name: "axes",
+    guest: "ring, line, torus, mesh, grid",
+    host: "ring, line, torus, mesh, grid",
+    preconditions: "equal node counts (any sides)",
+    summary: "guest axes spread over host axes and their factors, searched; unit-hop cycles per axis where they exist",
+    options: &[],
+    build,
+};
+
+fn build(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    _params: &Params,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
+    let (_, sides, closed) = grid_of(guest, "guest")?;
+    let (grid, _, _) = grid_of(host, "host")?;
+    same_node_count(guest, host)?;
+    let weights = vec![1.0; sides.len()];
+    let found = search(&Request {
+        host: &grid,
+        sides: &sides,
+        closed: &closed,
+        weights: &weights,
+    });
+    let mut notes = plan_notes(&found.plan, &grid);
+    if found.truncated {
+        notes.push(format!(
+            "the search stopped after {} plans; the best of those is shown",
+            found.plans_scored
+        ));
+    }
+    Ok(Box::new(PlannedGrid {
+        method: "axes",
+        sides,
+        plan: found.plan,
+        notes,
+    }))
+}

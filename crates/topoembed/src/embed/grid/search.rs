@@ -1,0 +1,317 @@
+//! The search over plans: every way to share each host axis between guest
+//! axes (ordered factors, each owned by one guest axis, at most one factor
+//! of a host axis per guest axis), every walk of each guest axis's sub-box;
+//! scored by the weighted longest step, then congestion, then the weighted
+//! mean step.
+//!
+//! Every pair with equal node counts has a plan: for each prime p, the host
+//! axes' exponents of p and the guest axes' exponents add up to the same
+//! number, and a non-negative integer matrix with those row and column sums
+//! always exists (a transportation problem), so the factors can be dealt out.
+
+use super::figures::{exact_figures, AxisFigures};
+use super::plan::{step_hops, AxisSplit, GuestAxis, HostAxes, Part, Plan, StepHops};
+use super::walk::Walk;
+use crate::topology::{Grid, Topology};
+
+/// What to lay out: the guest axes (length, ring or line) and how much each
+/// one's traffic weighs.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// The host grid.
+    pub host: &'a Grid,
+    /// Guest axis lengths, axis 1 first.
+    pub sides: &'a [u64],
+    /// Per guest axis: a ring (true) or a line.
+    pub closed: &'a [bool],
+    /// Per guest axis: relative traffic.
+    pub weights: &'a [f64],
+}
+
+/// The plan found and how the search went.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The best plan.
+    pub plan: Plan,
+    /// Its exact figures per guest axis.
+    pub figures: Vec<AxisFigures>,
+    /// Complete plans scored.
+    pub plans_scored: u64,
+    /// Plans whose congestion was counted exactly.
+    pub plans_routed: u64,
+    /// True when the enumeration stopped at its limit.
+    pub truncated: bool,
+}
+
+/// Plans scored at most (each in closed form, microseconds).
+const PLAN_LIMIT: u64 = 400_000;
+/// Message routes counted exactly at most, over all finalists.
+const ROUTE_BUDGET: u64 = 40_000_000;
+/// Finalists at most.
+const FINALISTS: usize = 48;
+
+/// One scored candidate: splits and walks, and its closed-form figures.
+struct Candidate {
+    splits: Vec<AxisSplit>,
+    guest: Vec<GuestAxis>,
+    hops: Vec<StepHops>,
+}
+
+impl Candidate {
+    /// Weighted longest step, then weighted mean step.
+    fn key(&self, weights: &[f64]) -> (i64, i64) {
+        (
+            weighted(weights, self.hops.iter().map(|h| h.max as f64)),
+            weighted(weights, self.hops.iter().map(StepHops::average)),
+        )
+    }
+}
+
+/// Σ w_i·x_i in millionths, so keys compare exactly.
+fn weighted(weights: &[f64], values: impl Iterator<Item = f64>) -> i64 {
+    let sum: f64 = weights.iter().zip(values).map(|(w, x)| w * x).sum();
+    (sum * 1e6).round() as i64
+}
+
+/// Searches the plans of `req` and returns the best one with its exact
+/// figures. The guest's node count must equal the host's (checked by the callers).
+pub fn search(req: &Request) -> Found {
+    let host = HostAxes {
+        sides: req.host.sides(),
+        rings: req.host.rings(),
+    };
+    let mut state = State {
+        req,
+        host: &host,
+        rem: req.sides.to_vec(),
+        splits: Vec::new(),
+        best: Vec::new(),
+        scored: 0,
+        truncated: false,
+    };
+    state.descend(0);
+    let State {
+        mut best,
+        scored,
+        truncated,
+        ..
+    } = state;
+    // Finalists: the best by closed-form key; congestion counted exactly for
+    // as many as the route budget allows.
+    best.sort_by_key(|(k, _)| *k);
+    let nodes = req.host.node_count();
+    let per_plan = nodes * req.sides.len().max(1) as u64 * 2;
+    let routed = (ROUTE_BUDGET / per_plan.max(1)).clamp(1, FINALISTS as u64) as usize;
+    let mut chosen: Option<((i64, i64, i64), Plan, Vec<AxisFigures>)> = None;
+    let mut plans_routed = 0;
+    for (_, c) in best.into_iter().take(routed) {
+        let plan = Plan::new(host.clone(), c.splits, c.guest);
+        let figures = exact_figures(req.host, req.sides, req.closed, &|g| plan.host_node(g));
+        plans_routed += 1;
+        let key = (
+            weighted(req.weights, figures.iter().map(|a| a.max_hops as f64)),
+            weighted(req.weights, figures.iter().map(|a| a.congestion as f64)),
+            weighted(req.weights, figures.iter().map(|a| a.average_hops)),
+        );
+        if chosen.as_ref().is_none_or(|(k, ..)| key < *k) {
+            chosen = Some((key, plan, figures));
+        }
+    }
+    let (_, plan, figures) = chosen.expect("every pair with equal node counts has a plan");
+    Found {
+        plan,
+        figures,
+        plans_scored: scored,
+        plans_routed,
+        truncated,
+    }
+}
+
+struct State<'a, 'b> {
+    req: &'a Request<'b>,
+    host: &'a HostAxes,
+    rem: Vec<u64>,
+    splits: Vec<AxisSplit>,
+    /// The best candidates so far by closed-form key (at most `FINALISTS`·4).
+    best: Vec<((i64, i64), Candidate)>,
+    scored: u64,
+    truncated: bool,
+}
+
+impl State<'_, '_> {
+    fn descend(&mut self, j: usize) {
+        if self.scored >= PLAN_LIMIT {
+            self.truncated = true;
+            return;
+        }
+        if j == self.host.sides.len() {
+            if self.rem.iter().all(|&r| r == 1) {
+                self.score();
+            }
+            return;
+        }
+        // What the host axes after j can still hold must cover the rest.
+        for parts in splits_of(self.host.sides[j], &self.rem) {
+            for p in &parts {
+                self.rem[p.guest_axis] /= p.side;
+            }
+            let later: u64 = self.host.sides[j + 1..].iter().product();
+            if self.rem.iter().product::<u64>() == later {
+                self.splits.push(AxisSplit::new(
+                    parts.clone(),
+                    self.host.sides[j],
+                    self.host.rings[j],
+                ));
+                self.descend(j + 1);
+                self.splits.pop();
+            }
+            for p in &parts {
+                self.rem[p.guest_axis] *= p.side;
+            }
+        }
+    }
+
+    fn score(&mut self) {
+        self.scored += 1;
+        let mut guest = Vec::with_capacity(self.req.sides.len());
+        let mut hops = Vec::with_capacity(self.req.sides.len());
+        for (i, (&side, &closed)) in self.req.sides.iter().zip(self.req.closed).enumerate() {
+            let (comps, costs, refs) = Plan::comps_of(self.host, &self.splits, i);
+            if comps.is_empty() {
+                guest.push(GuestAxis {
+                    side,
+                    closed,
+                    walk: None,
+                    parts: Vec::new(),
+                });
+                hops.push(StepHops::default());
+                continue;
+            }
+            let (walk, perm, h) = best_walk(&comps, &costs, closed);
+            guest.push(GuestAxis {
+                side,
+                closed,
+                walk: Some(walk),
+                parts: perm.iter().map(|&k| refs[k]).collect(),
+            });
+            hops.push(h);
+        }
+        let c = Candidate {
+            splits: self.splits.clone(),
+            guest,
+            hops,
+        };
+        let key = c.key(self.req.weights);
+        if self.best.len() < FINALISTS * 4 {
+            self.best.push((key, c));
+        } else if let Some((at, _)) = self.best.iter().enumerate().max_by_key(|(_, (k, _))| *k) {
+            if key < self.best[at].0 {
+                self.best[at] = (key, c);
+            }
+        }
+    }
+}
+
+/// The walk of least longest step, then least total, among the choices.
+fn best_walk(
+    comps: &[super::walk::Comp],
+    costs: &[u64],
+    closed: bool,
+) -> (Walk, Vec<usize>, StepHops) {
+    Walk::choices(comps, costs, closed)
+        .into_iter()
+        .map(|(walk, perm)| {
+            let walk_costs: Vec<u64> = perm.iter().map(|&k| costs[k]).collect();
+            let h = step_hops(&walk, &walk_costs);
+            (walk, perm, h)
+        })
+        .min_by_key(|(_, _, h)| (h.max, h.total))
+        .expect("a sub-box always has a walk")
+}
+
+/// Every way to cut a host axis of `side` into ordered parts owned by
+/// distinct guest axes, each part's side dividing what that axis still needs
+/// (`rem`). Whole-axis parts come first.
+fn splits_of(side: u64, rem: &[u64]) -> Vec<Vec<Part>> {
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    extend(side, rem, &mut current, &mut out);
+    out.sort_by_key(|p| p.len());
+    out
+}
+
+fn extend(left: u64, rem: &[u64], current: &mut Vec<Part>, out: &mut Vec<Vec<Part>>) {
+    if left == 1 {
+        out.push(current.clone());
+        return;
+    }
+    for (axis, &need) in rem.iter().enumerate() {
+        if current.iter().any(|p| p.guest_axis == axis) {
+            continue;
+        }
+        let g = gcd(need, left);
+        for f in divisors(g).into_iter().filter(|&f| f >= 2) {
+            current.push(Part {
+                guest_axis: axis,
+                side: f,
+            });
+            extend(left / f, rem, current, out);
+            current.pop();
+        }
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn divisors(n: u64) -> Vec<u64> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            small.push(d);
+            if d * d != n {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_cover_every_ordered_factoring() {
+        // 12 shared by two guest axes needing 4 and 6: [a4 b3], [b3 a4],
+        // [a2 b6], [b6 a2], [a4, b3]... every order, each part dividing.
+        let s = splits_of(12, &[4, 6]);
+        for parts in &s {
+            assert_eq!(parts.iter().map(|p| p.side).product::<u64>(), 12);
+        }
+        let mut shapes: Vec<Vec<(usize, u64)>> = s
+            .iter()
+            .map(|p| p.iter().map(|p| (p.guest_axis, p.side)).collect())
+            .collect();
+        shapes.sort();
+        assert_eq!(
+            shapes,
+            vec![
+                vec![(0, 2), (1, 6)],
+                vec![(0, 4), (1, 3)],
+                vec![(1, 3), (0, 4)],
+                vec![(1, 6), (0, 2)],
+            ]
+        );
+        assert_eq!(divisors(36), vec![1, 2, 3, 4, 6, 9, 12, 18, 36]);
+    }
+}
