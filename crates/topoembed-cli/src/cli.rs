@@ -3,10 +3,16 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const SPECS: &str = "Topology specs: cube:D (hypercube, D <= 40), ring:N, line:N, \
-torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), bintree:P (P leaves), graph:PATH \
+torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), grid:K1wxK2x.. (a w after a side: that \
+axis wraps around, the others do not), bintree:P (P leaves), graph:PATH \
 (a Scotch source graph if PATH ends in .grf or .src, else an edge list 'u v' per line). \
 A host may also be a Scotch target file: FILE.tgt or tgt:FILE. Sizes may be written 2^k. Grid nodes are numbered with the \
 first axis fastest: (i1, i2) is i1 + K1*i2.";
+
+const DEVICE_MESH: &str = "Host node ids number the host with the first axis fastest: \
+(x, y, z) on torus:X x Y x Z is x + X*(y + Y*z). To build a jax.sharding.Mesh, sort \
+jax.devices() by their coords into that numbering and index the list with `mesh` \
+(see the README).";
 
 /// Place the processes of a parallel program (the guest graph) on a machine's
 /// interconnect (the host) and measure how good the placement is.
@@ -64,6 +70,43 @@ pub enum Command {
         costs: Costs,
         #[command(flatten)]
         routing: Routing,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Lay a logical device mesh onto a physical torus or mesh: every logical
+    /// axis (data, model, ..) runs its collectives as rings (or, with --lines,
+    /// as pipelines) along that axis; the placement keeps consecutive devices
+    /// of every ring as few hops apart as the host allows. Prints per axis the
+    /// longest and mean hop between ring neighbours, the congestion (most
+    /// messages on one directed link when every device sends to its ring
+    /// successor at once, routed dimension-order), the lower bound no
+    /// placement beats, and the same figures for the row-major assignment
+    /// (np.arange(N).reshape(LOGICAL) over host node ids, first host axis
+    /// fastest).
+    #[command(name = "device-mesh", after_help = DEVICE_MESH)]
+    DeviceMesh {
+        /// The physical host: torus:4x4x4, mesh:16x16, grid:16wx16 (axis 1
+        /// wraps, axis 2 does not), ring:N, line:N, or cube:D (a mesh of 2s).
+        host: String,
+        /// The logical mesh, first axis outermost as in JAX: sizes like 16x4,
+        /// or named axes like data=16,model=4. Sizes multiply to the host's node count.
+        logical: String,
+        /// Relative traffic of each logical axis, one number per axis, e.g.
+        /// 1,4. Default 1,2,3,..: heavier toward the last axis, as JAX orders
+        /// mesh axes.
+        #[arg(long)]
+        weights: Option<String>,
+        /// Logical axes that are lines (pipeline axes: no link from the last
+        /// device back to the first), by name or number, comma-separated.
+        #[arg(long)]
+        lines: Option<String>,
+        /// table: per-axis figures, the plan and the host drawn with each
+        /// node's logical coordinates (up to 1024 devices); json: `mesh`
+        /// (nested lists of host node ids shaped like LOGICAL: mesh[i][j] is
+        /// the host node of logical (i, j)), `coords` (the same with host
+        /// coordinates), `axes` (figures per axis, with `row_major`), `plan`,
+        /// `notes`; csv: one row per device (logical coordinates, host node,
+        /// host coordinates).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },

@@ -33,7 +33,7 @@ fn target_path(text: &str) -> Option<&Path> {
 }
 
 /// The spec `text` names: a spec, or a Scotch target file.
-fn parse_spec(text: &str) -> Result<Spec, Error> {
+pub fn parse_spec(text: &str) -> Result<Spec, Error> {
     match target_path(text) {
         Some(path) => io::read_target(path),
         None => text.parse(),

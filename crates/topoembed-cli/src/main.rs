@@ -6,6 +6,7 @@
 
 mod cli;
 mod commands;
+mod device_mesh;
 mod drawing;
 mod figures;
 mod progress;
@@ -122,6 +123,20 @@ fn main() -> ExitCode {
             method,
             hosts,
         } => runs::rankfile(&pair, &method, &hosts, &mut out),
+        Command::DeviceMesh {
+            host,
+            logical,
+            weights,
+            lines,
+            format,
+        } => device_mesh::device_mesh(
+            &host,
+            &logical,
+            weights.as_deref(),
+            lines.as_deref(),
+            format,
+            &mut out,
+        ),
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
         Command::Compare {
             pair,

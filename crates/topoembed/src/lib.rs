@@ -6,7 +6,9 @@
 //!
 //! * [`spec`]: the topology spec syntax (`cube:6`, `torus:8x8`, ...).
 //! * [`topology`]: implicit topologies behind one trait, plus stored graphs.
-//! * [`embed`]: the methods (standard, xor, byweight, gray, identity) and their registry.
+//! * [`embed`]: the methods (standard, xor, byweight, gray, identity, the
+//!   mesh-into-cube family, the grid-into-grid family) and their registry.
+//! * [`device_mesh`]: logical device meshes laid onto accelerator tori and meshes.
 //! * [`metrics`]: dilation, spectrum, load, per-dimension distances, streamed in parallel.
 //! * [`model`]: the CC-time model of compute-and-communicate d-cube algorithms.
 //! * [`closed_form`]: the journal xor paper's metrics in closed form (standard, xor).
@@ -36,6 +38,7 @@
 
 pub mod bits;
 pub mod closed_form;
+pub mod device_mesh;
 pub mod embed;
 mod error;
 pub mod hamiltonian;

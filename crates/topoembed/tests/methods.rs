@@ -139,18 +139,78 @@ fn grid_guests_in_cubes_up_to_2_to_the_12() {
 
 #[test]
 fn identity_on_sizes_that_are_not_powers_of_two() {
-    for (guest, host) in [
-        ("mesh:3x5", "ring:15"),
-        ("torus:3x5", "mesh:5x3"),
-        ("torus:3x4x5", "line:60"),
-        ("bintree:8", "ring:15"),
-        ("bintree:16", "line:31"),
-        ("ring:31", "bintree:16"),
-        ("mesh:7x9", "torus:9x7"),
+    for (guest, host, methods) in [
+        ("mesh:3x5", "ring:15", &["identity", "snake", "axes"][..]),
+        ("torus:3x5", "mesh:5x3", &["identity", "snake", "axes"]),
+        ("torus:3x4x5", "line:60", &["identity", "snake", "axes"]),
+        ("bintree:8", "ring:15", &["identity"]),
+        ("bintree:16", "line:31", &["identity"]),
+        ("ring:31", "bintree:16", &["identity"]),
+        ("mesh:7x9", "torus:9x7", &["identity", "snake", "axes"]),
+        (
+            "torus:7x9",
+            "mesh:7x9",
+            &["identity", "snake", "fold", "axes"],
+        ),
     ] {
         let (g, h): (Spec, Spec) = (guest.parse().unwrap(), host.parse().unwrap());
         let applied = check_all(&g, &h, &common::all_pairs(&h));
-        assert_eq!(applied, ["identity"], "{guest} -> {host}");
+        assert_eq!(applied, methods, "{guest} -> {host}");
+    }
+}
+
+/// Grid specs with `n` nodes: every ordered factoring into up to three
+/// sides >= 2, each axis wrapping or not.
+fn grids_of_size(n: u64) -> Vec<Spec> {
+    fn factorings(n: u64, axes: usize) -> Vec<Vec<u64>> {
+        if axes == 1 {
+            return vec![vec![n]];
+        }
+        let mut out = Vec::new();
+        for f in 2..=n / 2 {
+            if n % f == 0 {
+                for mut rest in factorings(n / f, axes - 1) {
+                    rest.insert(0, f);
+                    out.push(rest);
+                }
+            }
+        }
+        out
+    }
+    let mut out = Vec::new();
+    for axes in 1..=3 {
+        for sides in factorings(n, axes) {
+            for mask in 0..1u32 << axes {
+                let wraps = (0..axes).map(|k| mask >> k & 1 == 1).collect();
+                out.push(Spec::grid_of(sides.clone(), wraps));
+            }
+        }
+    }
+    out
+}
+
+/// Grid guests on grid hosts of any sides and wrap-around (odd, non-power-
+/// of-two, mixed): snake, fold and axes are bijections whose metrics equal
+/// the oracle's, and snake and axes apply to every pair.
+#[test]
+fn grid_guests_on_grid_hosts_of_any_sides() {
+    for n in [6u64, 9, 12, 15, 16, 18, 27, 30, 36] {
+        let specs = grids_of_size(n);
+        for (k, host) in specs.iter().enumerate() {
+            let dist = common::all_pairs(host);
+            // Every guest for a few hosts, a sample of guests for the rest.
+            for guest in specs
+                .iter()
+                .skip(k % 3)
+                .step_by(if k % 7 == 0 { 1 } else { 5 })
+            {
+                let applied = check_all(guest, host, &dist);
+                assert!(
+                    applied.contains(&"snake") && applied.contains(&"axes"),
+                    "{guest} -> {host}: {applied:?}"
+                );
+            }
+        }
     }
 }
 

@@ -90,11 +90,13 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
             }
         }
-        Spec::Grid(..) => return Err(Error::Parameter(format!(
+        Spec::Grid(..) => {
+            return Err(Error::Parameter(format!(
             "{spec} wraps some axes only, and Scotch's torus and mesh targets wrap all or none; \
                  write it as a graph (export {spec} --format grf > host.grf) and build the target \
                  with Scotch's amk_grf (amk_grf host.grf host.tgt)"
-        ))),
+        )))
+        }
         other => {
             return Err(Error::Parameter(format!(
                 "{other} has no Scotch target form; targets are hcub, torus and mesh"

@@ -105,11 +105,9 @@ pub fn joint_bounds(host: &HostShape, sides: &[u64], closed: &[bool]) -> Vec<Str
     let mut out = Vec::new();
     let degree: u64 = sides
         .iter()
-        .zip(closed)
-        .map(|(&s, &c)| match s {
+        .map(|&s| match s {
             1 => 0,
             2 => 1,
-            _ if c => 2,
             _ => 2,
         })
         .sum();

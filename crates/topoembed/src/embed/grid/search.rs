@@ -67,6 +67,14 @@ impl Candidate {
     }
 }
 
+/// A finalist with its counted figures: weighted longest step, congestion,
+/// mean step (in millionths), compared in that order.
+struct Finalist {
+    key: (i64, i64, i64),
+    plan: Plan,
+    figures: Vec<AxisFigures>,
+}
+
 /// Σ w_i·x_i in millionths, so keys compare exactly.
 fn weighted(weights: &[f64], values: impl Iterator<Item = f64>) -> i64 {
     let sum: f64 = weights.iter().zip(values).map(|(w, x)| w * x).sum();
@@ -102,7 +110,7 @@ pub fn search(req: &Request) -> Found {
     let nodes = req.host.node_count();
     let per_plan = nodes * req.sides.len().max(1) as u64 * 2;
     let routed = (ROUTE_BUDGET / per_plan.max(1)).clamp(1, FINALISTS as u64) as usize;
-    let mut chosen: Option<((i64, i64, i64), Plan, Vec<AxisFigures>)> = None;
+    let mut chosen: Option<Finalist> = None;
     let mut plans_routed = 0;
     for (_, c) in best.into_iter().take(routed) {
         let plan = Plan::new(host.clone(), c.splits, c.guest);
@@ -113,11 +121,12 @@ pub fn search(req: &Request) -> Found {
             weighted(req.weights, figures.iter().map(|a| a.congestion as f64)),
             weighted(req.weights, figures.iter().map(|a| a.average_hops)),
         );
-        if chosen.as_ref().is_none_or(|(k, ..)| key < *k) {
-            chosen = Some((key, plan, figures));
+        if chosen.as_ref().map_or(true, |c| key < c.key) {
+            chosen = Some(Finalist { key, plan, figures });
         }
     }
-    let (_, plan, figures) = chosen.expect("every pair with equal node counts has a plan");
+    let Finalist { plan, figures, .. } =
+        chosen.expect("every pair with equal node counts has a plan");
     Found {
         plan,
         figures,

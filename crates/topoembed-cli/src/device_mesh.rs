@@ -1,0 +1,243 @@
+//! `topoembed device-mesh HOST LOGICAL`: a logical device mesh laid onto a
+//! physical torus or mesh, with per-axis figures beside the row-major
+//! assignment's and the bound no placement beats.
+
+use serde_json::{json, Value};
+use topoembed::device_mesh::{self, DeviceMesh};
+
+use crate::cli::Format;
+use crate::commands::{io_error, parse_spec, Out};
+use crate::table::{num, Table};
+use crate::Failure;
+
+/// Host nodes up to which the table view draws the layout.
+const DRAW_LIMIT: usize = 1024;
+
+pub fn device_mesh(
+    host: &str,
+    logical: &str,
+    weights: Option<&str>,
+    lines: Option<&str>,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let spec = parse_spec(host)?;
+    let axes = device_mesh::parse_logical(logical)?;
+    let weights = weights
+        .map(|w| device_mesh::parse_weights(w, &axes))
+        .transpose()?;
+    let lines = lines
+        .map(|l| device_mesh::parse_lines(l, &axes))
+        .transpose()?
+        .unwrap_or_default();
+    let result = device_mesh::device_mesh(&spec, &axes, weights.as_deref(), &lines)?;
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &to_json(&result)).map_err(io_error)?;
+            writeln!(out)?;
+        }
+        Format::Csv => write_csv(&result, out)?,
+        Format::Table => write_table(&result, out)?,
+    }
+    Ok(())
+}
+
+/// `values` (row-major over `sizes`) as nested lists shaped like `sizes`.
+fn nest(values: &[Value], sizes: &[u64]) -> Value {
+    match sizes.split_first() {
+        None => values.first().cloned().unwrap_or(Value::Null),
+        Some((_, [])) => Value::Array(values.to_vec()),
+        Some((&first, rest)) => {
+            let chunk = values.len() / first as usize;
+            Value::Array(values.chunks(chunk).map(|c| nest(c, rest)).collect())
+        }
+    }
+}
+
+fn to_json(d: &DeviceMesh) -> Value {
+    let sizes: Vec<u64> = d.logical.iter().map(|a| a.size).collect();
+    let ids: Vec<Value> = d.mesh.iter().map(|&h| json!(h)).collect();
+    let coords: Vec<Value> = d.mesh.iter().map(|&h| json!(d.host_coords(h))).collect();
+    let axes: Vec<Value> = d
+        .axes
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name,
+                "size": a.size,
+                "kind": a.kind,
+                "weight": a.weight,
+                "max_hops": a.figures.max_hops,
+                "average_hops": a.figures.average_hops,
+                "congestion": a.figures.congestion,
+                "messages": a.figures.messages,
+                "lower_bound": a.lower_bound.value,
+                "lower_bound_reason": a.lower_bound.reason,
+                "row_major": {
+                    "max_hops": a.row_major.max_hops,
+                    "average_hops": a.row_major.average_hops,
+                    "congestion": a.row_major.congestion,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "host": d.host,
+        "host_sides": d.host_sides,
+        "logical": d.logical,
+        "mesh": nest(&ids, &sizes),
+        "coords": nest(&coords, &sizes),
+        "axes": axes,
+        "plan": d.plan,
+        "notes": d.notes,
+        "plans_scored": d.plans_scored,
+        "search_truncated": d.truncated,
+    })
+}
+
+/// One row per device: its logical coordinates, host node, host coordinates.
+fn write_csv(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
+    let mut header: Vec<String> = d.logical.iter().map(|a| a.name.clone()).collect();
+    header.push("host_node".into());
+    header.extend((1..=d.host_sides.len()).map(|k| format!("host_axis{k}")));
+    writeln!(out, "{}", header.join(","))?;
+    let mut coords = vec![0u64; d.logical.len()];
+    for &h in &d.mesh {
+        let mut row: Vec<String> = coords.iter().map(u64::to_string).collect();
+        row.push(h.to_string());
+        row.extend(d.host_coords(h).iter().map(u64::to_string));
+        writeln!(out, "{}", row.join(","))?;
+        for k in (0..coords.len()).rev() {
+            coords[k] += 1;
+            if coords[k] < d.logical[k].size {
+                break;
+            }
+            coords[k] = 0;
+        }
+    }
+    Ok(())
+}
+
+fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
+    let shape: Vec<String> = d
+        .logical
+        .iter()
+        .map(|a| format!("{}={}", a.name, a.size))
+        .collect();
+    writeln!(
+        out,
+        "device mesh {} on {} ({} devices)",
+        shape.join(","),
+        d.host,
+        d.mesh.len()
+    )?;
+    let mut t = Table::new(&[
+        "axis",
+        "size",
+        "kind",
+        "weight",
+        "max hops",
+        "avg hops",
+        "congestion",
+        "bound",
+        "| row-major: max hops",
+        "avg hops",
+        "congestion",
+    ]);
+    for a in &d.axes {
+        t.row(vec![
+            a.name.clone(),
+            a.size.to_string(),
+            a.kind.to_string(),
+            num(a.weight),
+            a.figures.max_hops.to_string(),
+            num(a.figures.average_hops),
+            a.figures.congestion.to_string(),
+            a.lower_bound.value.to_string(),
+            format!("| {}", a.row_major.max_hops),
+            num(a.row_major.average_hops),
+            a.row_major.congestion.to_string(),
+        ]);
+    }
+    t.write(out)?;
+    writeln!(out, "plan:")?;
+    for line in &d.plan {
+        writeln!(out, "  {line}")?;
+    }
+    for a in &d.axes {
+        if a.lower_bound.value >= 2 {
+            writeln!(
+                out,
+                "no unit-hop ring for {}: {} (bound {})",
+                a.name, a.lower_bound.reason, a.lower_bound.value
+            )?;
+        }
+    }
+    for note in &d.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    if d.mesh.len() > DRAW_LIMIT {
+        writeln!(
+            out,
+            "layout: not drawn for more than {DRAW_LIMIT} devices; --format json or csv lists every device"
+        )?;
+        return Ok(());
+    }
+    draw(d, out)
+}
+
+/// The host drawn as rows (host axis 1 across, axis 2 down, further axes
+/// as slices), each node showing the logical coordinates it holds.
+fn draw(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
+    let n = d.mesh.len();
+    let mut label = vec![String::new(); n];
+    let mut coords = vec![0u64; d.logical.len()];
+    for &h in &d.mesh {
+        label[h as usize] = coords
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        for k in (0..coords.len()).rev() {
+            coords[k] += 1;
+            if coords[k] < d.logical[k].size {
+                break;
+            }
+            coords[k] = 0;
+        }
+    }
+    let names: Vec<&str> = d.logical.iter().map(|a| a.name.as_str()).collect();
+    writeln!(
+        out,
+        "layout: each host node shows the logical coordinates ({}) it holds; host axis 1 across{}",
+        names.join(","),
+        if d.host_sides.len() > 1 {
+            ", axis 2 down"
+        } else {
+            ""
+        }
+    )?;
+    let width = label.iter().map(String::len).max().unwrap_or(1);
+    let k1 = d.host_sides[0] as usize;
+    let k2 = d.host_sides.get(1).copied().unwrap_or(1) as usize;
+    for (s, slice) in label.chunks(k1 * k2).enumerate() {
+        if d.host_sides.len() > 2 {
+            let mut rest = s as u64;
+            let at: Vec<String> = d.host_sides[2..]
+                .iter()
+                .enumerate()
+                .map(|(k, &side)| {
+                    let c = rest % side;
+                    rest /= side;
+                    format!("axis {} = {c}", k + 3)
+                })
+                .collect();
+            writeln!(out, "host {}:", at.join(", "))?;
+        }
+        for row in slice.chunks(k1) {
+            let cells: Vec<String> = row.iter().map(|l| format!("{l:>width$}")).collect();
+            writeln!(out, "  {}", cells.join(" "))?;
+        }
+    }
+    Ok(())
+}

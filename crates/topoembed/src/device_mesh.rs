@@ -1,0 +1,380 @@
+//! Device meshes: a logical grid of devices (axes such as data = 16,
+//! model = 4, whose collectives run as rings along each axis) laid onto a
+//! physical torus or mesh, the problem JAX's `mesh_utils.create_device_mesh`
+//! answers with hand-coded orders and a row-major reshape.
+//!
+//! Every logical axis is a ring (its last device talks to its first) or, for
+//! pipeline axes, a line. The placement is the best plan of
+//! [`crate::embed::grid::search`] under the axes' weights; beside it, the
+//! same figures for the row-major assignment (logical index in C order, last
+//! axis fastest, = host node id, first host axis fastest: what reshaping the
+//! device list gives) and a lower bound per axis with its reason.
+
+use crate::embed::grid::bounds::{axis_bound, joint_bounds, Bound, HostShape};
+use crate::embed::grid::figures::{exact_figures, AxisFigures};
+use crate::embed::grid::search::{search, Request};
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+use crate::topology::{Grid, Topology};
+
+/// One logical axis: its name and size.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LogicalAxis {
+    /// Name (`data`, `model`, or `axis1`, `axis2`, .. when none is given).
+    pub name: String,
+    /// Number of devices along it.
+    pub size: u64,
+}
+
+/// Parses `16x4` (axes named axis1, axis2, ..) or `data=16,model=4`.
+pub fn parse_logical(text: &str) -> Result<Vec<LogicalAxis>> {
+    let text = text.trim();
+    let bad = |why: String| {
+        Error::Parameter(format!(
+            "logical mesh '{text}': {why}; write sizes like 16x4 or named axes like data=16,model=4"
+        ))
+    };
+    if text.is_empty() {
+        return Err(bad("it is empty".into()));
+    }
+    let named = text.contains('=');
+    let pieces: Vec<&str> = if named {
+        text.split(',').collect()
+    } else {
+        text.split(['x', 'X']).collect()
+    };
+    let mut axes = Vec::with_capacity(pieces.len());
+    for (k, piece) in pieces.iter().enumerate() {
+        let piece = piece.trim();
+        let (name, size) = if named {
+            let Some((name, size)) = piece.split_once('=') else {
+                return Err(bad(format!("axis {} ('{piece}') has no '=SIZE'", k + 1)));
+            };
+            let name = name.trim();
+            if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return Err(bad(format!(
+                    "axis {} has name '{name}'; names are letters, digits and _",
+                    k + 1
+                )));
+            }
+            (name.to_string(), size.trim())
+        } else {
+            (format!("axis{}", k + 1), piece)
+        };
+        if size.is_empty() {
+            return Err(bad(format!("axis {} has no size", k + 1)));
+        }
+        let size = parse_size(size)
+            .ok_or_else(|| bad(format!("'{size}' (axis {}) is not a size", k + 1)))?;
+        if size == 0 {
+            return Err(bad(format!("axis {} has size 0", k + 1)));
+        }
+        if axes.iter().any(|a: &LogicalAxis| a.name == name) {
+            return Err(bad(format!("axis name '{name}' appears twice")));
+        }
+        axes.push(LogicalAxis { name, size });
+    }
+    let mut devices: u64 = 1;
+    for a in &axes {
+        devices = devices
+            .checked_mul(a.size)
+            .filter(|&d| d <= crate::spec::MAX_NODES)
+            .ok_or_else(|| bad("it has more than 2^40 devices".into()))?;
+    }
+    Ok(axes)
+}
+
+/// A whole number or a power `B^K`.
+fn parse_size(s: &str) -> Option<u64> {
+    match s.split_once('^') {
+        Some((b, e)) => b
+            .trim()
+            .parse::<u64>()
+            .ok()?
+            .checked_pow(e.trim().parse().ok()?),
+        None if s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+        None => None,
+    }
+}
+
+/// Parses `--weights 1,2,4`: one finite non-negative number per axis.
+pub fn parse_weights(text: &str, axes: &[LogicalAxis]) -> Result<Vec<f64>> {
+    let values: Vec<&str> = text.split(',').map(str::trim).collect();
+    if values.len() != axes.len() {
+        return Err(Error::Parameter(format!(
+            "--weights '{text}' gives {} weight(s) but the logical mesh has {} axes; give one per axis, e.g. --weights {}",
+            values.len(),
+            axes.len(),
+            (1..=axes.len()).map(|k| k.to_string()).collect::<Vec<_>>().join(",")
+        )));
+    }
+    values
+        .iter()
+        .map(|v| match v.parse::<f64>() {
+            Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+            _ => Err(Error::Parameter(format!(
+                "--weights: '{v}' is not a weight; weights are non-negative numbers like 1 or 2.5"
+            ))),
+        })
+        .collect()
+}
+
+/// Parses `--lines pipe,stage` or `--lines 1,3`: axes (by name or 1-based
+/// number) that are lines, with no closing link.
+pub fn parse_lines(text: &str, axes: &[LogicalAxis]) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let by_name = axes.iter().position(|a| a.name == item);
+        let by_number = item
+            .parse::<usize>()
+            .ok()
+            .filter(|&k| (1..=axes.len()).contains(&k))
+            .map(|k| k - 1);
+        let Some(k) = by_name.or(by_number) else {
+            let names: Vec<&str> = axes.iter().map(|a| a.name.as_str()).collect();
+            return Err(Error::Parameter(format!(
+                "--lines: no logical axis '{item}'; name one of {} or give its number 1..{}",
+                names.join(", "),
+                axes.len()
+            )));
+        };
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    Ok(out)
+}
+
+/// The default weights: heavier toward the last axis (1, 2, 3, ..), as JAX
+/// orders mesh axes (the innermost, last axis carries the most traffic).
+pub fn default_weights(axes: usize) -> Vec<f64> {
+    (1..=axes).map(|k| k as f64).collect()
+}
+
+/// One logical axis of the result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AxisReport {
+    /// Name.
+    pub name: String,
+    /// Size.
+    pub size: u64,
+    /// `ring` or `line`.
+    pub kind: &'static str,
+    /// Its weight.
+    pub weight: f64,
+    /// Its figures in the placement found.
+    #[serde(flatten)]
+    pub figures: AxisFigures,
+    /// The least max hops any placement can give this axis, and why.
+    pub lower_bound: Bound,
+    /// The same figures for the row-major assignment.
+    pub row_major: AxisFigures,
+}
+
+/// A device mesh laid onto a host.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DeviceMesh {
+    /// The host spec.
+    pub host: String,
+    /// Host sides (axis 1 first).
+    pub host_sides: Vec<u64>,
+    /// The logical axes.
+    pub logical: Vec<LogicalAxis>,
+    /// Host node of every logical device, row-major over the logical axes
+    /// (the last axis fastest): `mesh[(i·L2 + j)]` is device (i, j).
+    pub mesh: Vec<u64>,
+    /// Per logical axis.
+    pub axes: Vec<AxisReport>,
+    /// How each axis was laid out.
+    pub plan: Vec<String>,
+    /// Bounds on the axes together, and anything else worth saying.
+    pub notes: Vec<String>,
+    /// Plans scored by the search.
+    pub plans_scored: u64,
+    /// Whether the search stopped at its limit.
+    pub truncated: bool,
+}
+
+impl DeviceMesh {
+    /// Host coordinates (axis 1 first) of a host node.
+    pub fn host_coords(&self, node: u64) -> Vec<u64> {
+        let mut rest = node;
+        self.host_sides
+            .iter()
+            .map(|&s| {
+                let c = rest % s;
+                rest /= s;
+                c
+            })
+            .collect()
+    }
+}
+
+/// The grid a host spec is, for device meshes: any ring, line, torus, mesh
+/// or grid; a hypercube is the mesh 2x2x..x2 (same graph, same numbering).
+fn host_grid(host: &Spec) -> Result<Grid> {
+    match host {
+        Spec::Cube(d) => Ok(Grid::new(Spec::Mesh(vec![2; *d as usize]))),
+        s if s.grid().is_some() => Ok(Grid::new(s.clone())),
+        other => Err(Error::Parameter(format!(
+            "device-mesh needs a torus, mesh, ring, line, grid or cube host, not {other}"
+        ))),
+    }
+}
+
+/// Lays `logical` onto `host`: rings along every axis but `lines`, the
+/// search weighted by `weights` (default [`default_weights`]).
+pub fn device_mesh(
+    host: &Spec,
+    logical: &[LogicalAxis],
+    weights: Option<&[f64]>,
+    lines: &[usize],
+) -> Result<DeviceMesh> {
+    let grid = host_grid(host)?;
+    let devices: u64 = logical.iter().map(|a| a.size).product();
+    if devices != grid.node_count() {
+        let shape: Vec<String> = logical.iter().map(|a| a.size.to_string()).collect();
+        return Err(Error::Mismatch(format!(
+            "the logical mesh {} has {devices} devices but {host} has {} nodes; the sizes must multiply to the host's node count",
+            shape.join("x"),
+            grid.node_count()
+        )));
+    }
+    let weights = match weights {
+        Some(w) if w.len() != logical.len() => {
+            return Err(Error::Parameter(format!(
+                "{} weights for {} logical axes",
+                w.len(),
+                logical.len()
+            )))
+        }
+        Some(w) => w.to_vec(),
+        None => default_weights(logical.len()),
+    };
+    // Axes of one device take no part: plan the others.
+    let active: Vec<usize> = (0..logical.len())
+        .filter(|&k| logical[k].size > 1)
+        .collect();
+    let sides: Vec<u64> = active.iter().map(|&k| logical[k].size).collect();
+    let closed: Vec<bool> = active.iter().map(|&k| !lines.contains(&k)).collect();
+    let active_weights: Vec<f64> = active.iter().map(|&k| weights[k]).collect();
+    let host_sides = grid.sides();
+    let rings = grid.rings();
+    let shape = HostShape {
+        sides: &host_sides,
+        rings: &rings,
+    };
+    // The host has at least 2 nodes, so some axis is longer than 1.
+    let found = search(&Request {
+        host: &grid,
+        sides: &sides,
+        closed: &closed,
+        weights: &active_weights,
+    });
+    let names: Vec<String> = active.iter().map(|&k| logical[k].name.clone()).collect();
+    // Row-major: the C-order index over the active axes is the host node.
+    let row_major_place = |c: &[u64]| -> u64 {
+        let mut index = 0;
+        for (&x, &s) in c.iter().zip(&sides) {
+            index = index * s + x;
+        }
+        index
+    };
+    let row_major_figures = exact_figures(&grid, &sides, &closed, &row_major_place);
+    let mut axes = Vec::with_capacity(logical.len());
+    for (k, axis) in logical.iter().enumerate() {
+        let ring = !lines.contains(&k);
+        let at = active.iter().position(|&a| a == k);
+        let none = AxisFigures {
+            max_hops: 0,
+            average_hops: 0.0,
+            congestion: 0,
+            messages: 0,
+        };
+        axes.push(AxisReport {
+            name: axis.name.clone(),
+            size: axis.size,
+            kind: if ring { "ring" } else { "line" },
+            weight: weights[k],
+            figures: at.map_or(none, |a| found.figures[a]),
+            lower_bound: axis_bound(&shape, axis.size, ring),
+            row_major: at.map_or(none, |a| row_major_figures[a]),
+        });
+    }
+    // The mesh, row-major over all logical axes (size-1 axes contribute 0).
+    let mut mesh = Vec::with_capacity(devices as usize);
+    let mut coords = vec![0u64; logical.len()];
+    let mut active_coords = vec![0u64; active.len()];
+    for _ in 0..devices {
+        for (slot, &k) in active_coords.iter_mut().zip(&active) {
+            *slot = coords[k];
+        }
+        mesh.push(found.plan.host_node(&active_coords));
+        for k in (0..logical.len()).rev() {
+            coords[k] += 1;
+            if coords[k] < logical[k].size {
+                break;
+            }
+            coords[k] = 0;
+        }
+    }
+    let mut notes = joint_bounds(&shape, &sides, &closed);
+    if found.truncated {
+        notes.push(format!(
+            "the search stopped after {} plans; the best of those is shown",
+            found.plans_scored
+        ));
+    }
+    Ok(DeviceMesh {
+        host: host.to_string(),
+        host_sides,
+        logical: logical.to_vec(),
+        mesh,
+        axes,
+        plan: found.plan.describe(&names),
+        notes,
+        plans_scored: found.plans_scored,
+        truncated: found.truncated,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logical_meshes_parse_with_and_without_names() {
+        let a = parse_logical("16x4").unwrap();
+        assert_eq!((a[0].name.as_str(), a[0].size, a[1].size), ("axis1", 16, 4));
+        let b = parse_logical("data=16, model=2^2").unwrap();
+        assert_eq!((b[1].name.as_str(), b[1].size), ("model", 4));
+        for (bad, says) in [
+            ("", "empty"),
+            ("16x", "axis 2 has no size"),
+            ("16x0", "size 0"),
+            ("16xa", "'a' (axis 2) is not a size"),
+            ("data=4,data=4", "appears twice"),
+            ("data=4,model", "has no '=SIZE'"),
+            ("da ta=4", "names are letters"),
+            ("1048576x1048576x2", "more than 2^40"),
+        ] {
+            let e = parse_logical(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+        assert!(parse_weights("1,2", &a).is_ok());
+        assert!(parse_weights("1", &a)
+            .unwrap_err()
+            .to_string()
+            .contains("1 weight(s) but"));
+        assert!(parse_weights("1,-2", &a)
+            .unwrap_err()
+            .to_string()
+            .contains("'-2'"));
+        assert_eq!(parse_lines("axis2", &a).unwrap(), vec![1]);
+        assert_eq!(parse_lines("1", &a).unwrap(), vec![0]);
+        assert!(parse_lines("pipe", &a)
+            .unwrap_err()
+            .to_string()
+            .contains("no logical axis 'pipe'"));
+    }
+}
