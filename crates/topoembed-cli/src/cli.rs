@@ -100,6 +100,12 @@ pub enum Command {
         /// device back to the first), by name or number, comma-separated.
         #[arg(long)]
         lines: Option<String>,
+        /// Score this assignment instead of searching: a file of host node
+        /// ids, one per logical device in row-major order (last axis
+        /// fastest); any separators, so a JSON nested list works (e.g. the
+        /// ids of JAX's create_device_mesh result, converted to host nodes).
+        #[arg(long, value_name = "FILE")]
+        assignment: Option<std::path::PathBuf>,
         /// table: per-axis figures, the plan and the host drawn with each
         /// node's logical coordinates (up to 1024 devices); json: `mesh`
         /// (nested lists of host node ids shaped like LOGICAL: mesh[i][j] is

@@ -2,8 +2,11 @@
 //! physical torus or mesh, with per-axis figures beside the row-major
 //! assignment's and the bound no placement beats.
 
+use std::path::Path;
+
 use serde_json::{json, Value};
 use topoembed::device_mesh::{self, DeviceMesh};
+use topoembed::Error;
 
 use crate::cli::Format;
 use crate::commands::{io_error, parse_spec, Out};
@@ -13,24 +16,34 @@ use crate::Failure;
 /// Host nodes up to which the table view draws the layout.
 const DRAW_LIMIT: usize = 1024;
 
-pub fn device_mesh(
-    host: &str,
-    logical: &str,
-    weights: Option<&str>,
-    lines: Option<&str>,
-    format: Format,
-    out: Out,
-) -> Result<(), Failure> {
-    let spec = parse_spec(host)?;
-    let axes = device_mesh::parse_logical(logical)?;
-    let weights = weights
+/// The command's arguments, as given.
+pub struct Question<'a> {
+    pub host: &'a str,
+    pub logical: &'a str,
+    pub weights: Option<&'a str>,
+    pub lines: Option<&'a str>,
+    pub assignment: Option<&'a Path>,
+}
+
+pub fn device_mesh(q: &Question, format: Format, out: Out) -> Result<(), Failure> {
+    let spec = parse_spec(q.host)?;
+    let axes = device_mesh::parse_logical(q.logical)?;
+    let weights = q
+        .weights
         .map(|w| device_mesh::parse_weights(w, &axes))
         .transpose()?;
-    let lines = lines
+    let lines = q
+        .lines
         .map(|l| device_mesh::parse_lines(l, &axes))
         .transpose()?
         .unwrap_or_default();
-    let result = device_mesh::device_mesh(&spec, &axes, weights.as_deref(), &lines)?;
+    let result = match q.assignment {
+        None => device_mesh::device_mesh(&spec, &axes, weights.as_deref(), &lines)?,
+        Some(path) => {
+            let ids = read_ids(path)?;
+            device_mesh::score_assignment(&spec, &axes, weights.as_deref(), &lines, ids)?
+        }
+    };
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &to_json(&result)).map_err(io_error)?;
@@ -40,6 +53,40 @@ pub fn device_mesh(
         Format::Table => write_table(&result, out)?,
     }
     Ok(())
+}
+
+/// Every whole number in the file, in order (any separators).
+fn read_ids(path: &Path) -> Result<Vec<u64>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::File(format!(
+            "cannot read the assignment {}: {e}",
+            path.display()
+        ))
+    })?;
+    if let Some(at) = text.find('-').filter(|&at| {
+        text[at + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit())
+    }) {
+        let line = text[..at].lines().count().max(1);
+        return Err(Error::Parameter(format!(
+            "{}:{line}: a negative number; host node ids are 0 or more",
+            path.display()
+        ))
+        .into());
+    }
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u64>().map_err(|_| {
+                Failure::Library(Error::Parameter(format!(
+                    "{}: '{t}' is not a host node id",
+                    path.display()
+                )))
+            })
+        })
+        .collect()
 }
 
 /// `values` (row-major over `sizes`) as nested lists shaped like `sizes`.

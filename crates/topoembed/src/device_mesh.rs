@@ -222,6 +222,131 @@ fn host_grid(host: &Spec) -> Result<Grid> {
     }
 }
 
+/// A device-mesh question, checked: the host grid, the weights and the
+/// axes that take part (size > 1), rings or lines.
+struct Setup {
+    grid: Grid,
+    weights: Vec<f64>,
+    active: Vec<usize>,
+    sides: Vec<u64>,
+    closed: Vec<bool>,
+    devices: u64,
+}
+
+impl Setup {
+    fn new(
+        host: &Spec,
+        logical: &[LogicalAxis],
+        weights: Option<&[f64]>,
+        lines: &[usize],
+    ) -> Result<Setup> {
+        let grid = host_grid(host)?;
+        let devices: u64 = logical.iter().map(|a| a.size).product();
+        if devices != grid.node_count() {
+            let shape: Vec<String> = logical.iter().map(|a| a.size.to_string()).collect();
+            return Err(Error::Mismatch(format!(
+                "the logical mesh {} has {devices} devices but {host} has {} nodes; the sizes must multiply to the host's node count",
+                shape.join("x"),
+                grid.node_count()
+            )));
+        }
+        let weights = match weights {
+            Some(w) if w.len() != logical.len() => {
+                return Err(Error::Parameter(format!(
+                    "{} weights for {} logical axes",
+                    w.len(),
+                    logical.len()
+                )))
+            }
+            Some(w) => w.to_vec(),
+            None => default_weights(logical.len()),
+        };
+        // Axes of one device take no part; the host has at least 2 nodes, so
+        // some axis is longer than 1.
+        let active: Vec<usize> = (0..logical.len())
+            .filter(|&k| logical[k].size > 1)
+            .collect();
+        let sides = active.iter().map(|&k| logical[k].size).collect();
+        let closed = active.iter().map(|&k| !lines.contains(&k)).collect();
+        Ok(Setup {
+            grid,
+            weights,
+            active,
+            sides,
+            closed,
+            devices,
+        })
+    }
+
+    /// The C-order index over the active axes of active coordinates `c`:
+    /// the row-major assignment's host node, and the index into a mesh.
+    fn row_major(&self, c: &[u64]) -> u64 {
+        c.iter()
+            .zip(&self.sides)
+            .fold(0, |index, (&x, &s)| index * s + x)
+    }
+
+    /// The report: figures of `mesh` (counted), the row-major figures, bounds.
+    fn report(
+        &self,
+        host: &Spec,
+        logical: &[LogicalAxis],
+        lines: &[usize],
+        mesh: Vec<u64>,
+        plan: Vec<String>,
+        mut notes: Vec<String>,
+    ) -> DeviceMesh {
+        let figures = exact_figures(&self.grid, &self.sides, &self.closed, &|c| {
+            mesh[self.row_major(c) as usize]
+        });
+        let row_major = exact_figures(&self.grid, &self.sides, &self.closed, &|c| {
+            self.row_major(c)
+        });
+        let host_sides = self.grid.sides();
+        let rings = self.grid.rings();
+        let shape = HostShape {
+            sides: &host_sides,
+            rings: &rings,
+        };
+        let none = AxisFigures {
+            max_hops: 0,
+            average_hops: 0.0,
+            congestion: 0,
+            messages: 0,
+        };
+        let axes = logical
+            .iter()
+            .enumerate()
+            .map(|(k, axis)| {
+                let ring = !lines.contains(&k);
+                let at = self.active.iter().position(|&a| a == k);
+                AxisReport {
+                    name: axis.name.clone(),
+                    size: axis.size,
+                    kind: if ring { "ring" } else { "line" },
+                    weight: self.weights[k],
+                    figures: at.map_or(none, |a| figures[a]),
+                    lower_bound: axis_bound(&shape, axis.size, ring),
+                    row_major: at.map_or(none, |a| row_major[a]),
+                }
+            })
+            .collect();
+        let mut all = joint_bounds(&shape, &self.sides, &self.closed);
+        all.append(&mut notes);
+        DeviceMesh {
+            host: host.to_string(),
+            host_sides,
+            logical: logical.to_vec(),
+            mesh,
+            axes,
+            plan,
+            notes: all,
+            plans_scored: 0,
+            truncated: false,
+        }
+    }
+}
+
 /// Lays `logical` onto `host`: rings along every axis but `lines`, the
 /// search weighted by `weights` (default [`default_weights`]).
 pub fn device_mesh(
@@ -230,112 +355,87 @@ pub fn device_mesh(
     weights: Option<&[f64]>,
     lines: &[usize],
 ) -> Result<DeviceMesh> {
-    let grid = host_grid(host)?;
-    let devices: u64 = logical.iter().map(|a| a.size).product();
-    if devices != grid.node_count() {
-        let shape: Vec<String> = logical.iter().map(|a| a.size.to_string()).collect();
-        return Err(Error::Mismatch(format!(
-            "the logical mesh {} has {devices} devices but {host} has {} nodes; the sizes must multiply to the host's node count",
-            shape.join("x"),
-            grid.node_count()
-        )));
-    }
-    let weights = match weights {
-        Some(w) if w.len() != logical.len() => {
-            return Err(Error::Parameter(format!(
-                "{} weights for {} logical axes",
-                w.len(),
-                logical.len()
-            )))
-        }
-        Some(w) => w.to_vec(),
-        None => default_weights(logical.len()),
-    };
-    // Axes of one device take no part: plan the others.
-    let active: Vec<usize> = (0..logical.len())
-        .filter(|&k| logical[k].size > 1)
-        .collect();
-    let sides: Vec<u64> = active.iter().map(|&k| logical[k].size).collect();
-    let closed: Vec<bool> = active.iter().map(|&k| !lines.contains(&k)).collect();
-    let active_weights: Vec<f64> = active.iter().map(|&k| weights[k]).collect();
-    let host_sides = grid.sides();
-    let rings = grid.rings();
-    let shape = HostShape {
-        sides: &host_sides,
-        rings: &rings,
-    };
-    // The host has at least 2 nodes, so some axis is longer than 1.
+    let setup = Setup::new(host, logical, weights, lines)?;
+    let active_weights: Vec<f64> = setup.active.iter().map(|&k| setup.weights[k]).collect();
     let found = search(&Request {
-        host: &grid,
-        sides: &sides,
-        closed: &closed,
+        host: &setup.grid,
+        sides: &setup.sides,
+        closed: &setup.closed,
         weights: &active_weights,
     });
-    let names: Vec<String> = active.iter().map(|&k| logical[k].name.clone()).collect();
-    // Row-major: the C-order index over the active axes is the host node.
-    let row_major_place = |c: &[u64]| -> u64 {
-        let mut index = 0;
-        for (&x, &s) in c.iter().zip(&sides) {
-            index = index * s + x;
-        }
-        index
-    };
-    let row_major_figures = exact_figures(&grid, &sides, &closed, &row_major_place);
-    let mut axes = Vec::with_capacity(logical.len());
-    for (k, axis) in logical.iter().enumerate() {
-        let ring = !lines.contains(&k);
-        let at = active.iter().position(|&a| a == k);
-        let none = AxisFigures {
-            max_hops: 0,
-            average_hops: 0.0,
-            congestion: 0,
-            messages: 0,
-        };
-        axes.push(AxisReport {
-            name: axis.name.clone(),
-            size: axis.size,
-            kind: if ring { "ring" } else { "line" },
-            weight: weights[k],
-            figures: at.map_or(none, |a| found.figures[a]),
-            lower_bound: axis_bound(&shape, axis.size, ring),
-            row_major: at.map_or(none, |a| row_major_figures[a]),
-        });
-    }
-    // The mesh, row-major over all logical axes (size-1 axes contribute 0).
-    let mut mesh = Vec::with_capacity(devices as usize);
-    let mut coords = vec![0u64; logical.len()];
-    let mut active_coords = vec![0u64; active.len()];
-    for _ in 0..devices {
-        for (slot, &k) in active_coords.iter_mut().zip(&active) {
-            *slot = coords[k];
-        }
-        mesh.push(found.plan.host_node(&active_coords));
-        for k in (0..logical.len()).rev() {
+    // The mesh, row-major over the active axes (= over all axes: the others
+    // have one coordinate).
+    let mut mesh = Vec::with_capacity(setup.devices as usize);
+    let mut coords = vec![0u64; setup.sides.len()];
+    for _ in 0..setup.devices {
+        mesh.push(found.plan.host_node(&coords));
+        for k in (0..coords.len()).rev() {
             coords[k] += 1;
-            if coords[k] < logical[k].size {
+            if coords[k] < setup.sides[k] {
                 break;
             }
             coords[k] = 0;
         }
     }
-    let mut notes = joint_bounds(&shape, &sides, &closed);
+    let names: Vec<String> = setup
+        .active
+        .iter()
+        .map(|&k| logical[k].name.clone())
+        .collect();
+    let mut notes = Vec::new();
     if found.truncated {
         notes.push(format!(
             "the search stopped after {} plans; the best of those is shown",
             found.plans_scored
         ));
     }
-    Ok(DeviceMesh {
-        host: host.to_string(),
-        host_sides,
-        logical: logical.to_vec(),
+    let mut report = setup.report(
+        host,
+        logical,
+        lines,
         mesh,
-        axes,
-        plan: found.plan.describe(&names),
+        found.plan.describe(&names),
         notes,
-        plans_scored: found.plans_scored,
-        truncated: found.truncated,
-    })
+    );
+    report.plans_scored = found.plans_scored;
+    report.truncated = found.truncated;
+    Ok(report)
+}
+
+/// Scores a given assignment instead of searching: `mesh[r]` is the host
+/// node of the logical device with row-major index r (last axis fastest),
+/// as JAX's `create_device_mesh` or any other tool produced it.
+pub fn score_assignment(
+    host: &Spec,
+    logical: &[LogicalAxis],
+    weights: Option<&[f64]>,
+    lines: &[usize],
+    mesh: Vec<u64>,
+) -> Result<DeviceMesh> {
+    let setup = Setup::new(host, logical, weights, lines)?;
+    if mesh.len() as u64 != setup.devices {
+        return Err(Error::Mismatch(format!(
+            "the assignment has {} host node ids but the logical mesh has {} devices; give one per device, row-major",
+            mesh.len(),
+            setup.devices
+        )));
+    }
+    let mut seen = vec![false; mesh.len()];
+    for (r, &h) in mesh.iter().enumerate() {
+        if h >= setup.devices {
+            return Err(Error::Parameter(format!(
+                "the assignment puts device {r} on host node {h}, but {host} has nodes 0..{}",
+                setup.devices - 1
+            )));
+        }
+        if std::mem::replace(&mut seen[h as usize], true) {
+            return Err(Error::Parameter(format!(
+                "the assignment puts two devices on host node {h}; it must use every host node once"
+            )));
+        }
+    }
+    let plan = vec!["the assignment given (scored, not searched)".to_string()];
+    Ok(setup.report(host, logical, lines, mesh, plan, Vec::new()))
 }
 
 #[cfg(test)]

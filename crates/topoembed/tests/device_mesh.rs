@@ -390,3 +390,51 @@ fn no_placement_beats_the_bounds() {
         }
     }
 }
+
+/// JAX's meshes (jax 0.10.2's create_device_mesh on fake TPU v4 devices,
+/// written by bench/jax_mesh.py) scored on the same hosts: topoembed is
+/// never worse in the largest max hops, in max hops summed over the axes or
+/// in congestion summed over the axes, not worse in mean hops where the max
+/// hops tie, and strictly better on most cases.
+#[test]
+fn never_worse_than_jax_mesh_utils() {
+    let text = include_str!("data/jax_meshes.txt");
+    let (mut better, mut cases, mut refused) = (0, 0, 0);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut words = line.split_whitespace();
+        let (host, logical, status) = (
+            words.next().unwrap(),
+            words.next().unwrap(),
+            words.next().unwrap(),
+        );
+        let ids: Vec<u64> = words.map(|w| w.parse().unwrap()).collect();
+        let spec: Spec = host.parse().unwrap();
+        let axes = topoembed::device_mesh::parse_logical(logical).unwrap();
+        let theirs =
+            topoembed::device_mesh::score_assignment(&spec, &axes, None, &[], ids).unwrap();
+        let ours = device_mesh(&spec, &axes, None, &[]).unwrap();
+        let sums = |d: &DeviceMesh| {
+            let max: Vec<u64> = d.axes.iter().map(|a| a.figures.max_hops).collect();
+            let cong: u64 = d.axes.iter().map(|a| a.figures.congestion).sum();
+            let avg: f64 = d.axes.iter().map(|a| a.figures.average_hops).sum();
+            (max, cong, avg)
+        };
+        let ((om, oc, oa), (tm, tc, ta)) = (sums(&ours), sums(&theirs));
+        let what = format!("{host} {logical}: ours {om:?} {oc} {oa}, JAX {tm:?} {tc} {ta}");
+        let (omax, tmax) = (om.iter().max().unwrap(), tm.iter().max().unwrap());
+        let (osum, tsum) = (om.iter().sum::<u64>(), tm.iter().sum::<u64>());
+        assert!(omax <= tmax && osum <= tsum && oc <= tc, "{what}");
+        if om == tm {
+            assert!(oa <= ta + 1e-9, "{what}");
+        }
+        cases += 1;
+        refused += usize::from(status == "split");
+        better += usize::from(omax < tmax || osum < tsum || oc < tc || oa < ta - 1e-9);
+    }
+    assert_eq!(cases, 45);
+    assert!(
+        refused >= 15,
+        "JAX refused {refused} of the cases without splitting"
+    );
+    assert!(better >= 35, "strictly better on {better} of {cases}");
+}

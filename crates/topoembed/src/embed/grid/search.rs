@@ -1,13 +1,19 @@
 //! The search over plans: every way to share each host axis between guest
 //! axes (ordered factors, each owned by one guest axis, at most one factor
-//! of a host axis per guest axis), every walk of each guest axis's sub-box;
-//! scored by the weighted longest step, then congestion, then the weighted
-//! mean step.
+//! of a host axis per guest axis), every walk of each guest axis's sub-box.
+//! Every plan is scored in closed form (weighted longest step, then weighted
+//! mean step); the best few hundred, as many as a budget of routed messages
+//! allows, are routed message by message and the winner is the least
+//! Σ w_i·(max hops_i + congestion_i) — a ring step costs latency (hops) and
+//! bandwidth (messages sharing a link) — then the least weighted longest
+//! step, then the least weighted mean step.
 //!
 //! Every pair with equal node counts has a plan: for each prime p, the host
 //! axes' exponents of p and the guest axes' exponents add up to the same
 //! number, and a non-negative integer matrix with those row and column sums
 //! always exists (a transportation problem), so the factors can be dealt out.
+
+use std::collections::BinaryHeap;
 
 use super::figures::{exact_figures, AxisFigures};
 use super::plan::{step_hops, AxisSplit, GuestAxis, HostAxes, Part, Plan, StepHops};
@@ -48,7 +54,7 @@ const PLAN_LIMIT: u64 = 400_000;
 /// Message routes counted exactly at most, over all finalists.
 const ROUTE_BUDGET: u64 = 40_000_000;
 /// Finalists at most.
-const FINALISTS: usize = 48;
+const FINALISTS: u64 = 2000;
 
 /// One scored candidate: splits and walks, and its closed-form figures.
 struct Candidate {
@@ -67,8 +73,9 @@ impl Candidate {
     }
 }
 
-/// A finalist with its counted figures: weighted longest step, congestion,
-/// mean step (in millionths), compared in that order.
+/// A finalist with its counted figures: weighted (longest step +
+/// congestion), weighted longest step, weighted mean step (in millionths),
+/// compared in that order.
 struct Finalist {
     key: (i64, i64, i64),
     plan: Plan,
@@ -88,12 +95,17 @@ pub fn search(req: &Request) -> Found {
         sides: req.host.sides(),
         rings: req.host.rings(),
     };
+    let nodes = req.host.node_count();
+    let per_plan = nodes * req.sides.len().max(1) as u64 * 2;
+    let finalists = (ROUTE_BUDGET / per_plan.max(1)).clamp(1, FINALISTS) as usize;
     let mut state = State {
         req,
         host: &host,
         rem: req.sides.to_vec(),
         splits: Vec::new(),
         best: Vec::new(),
+        worst: BinaryHeap::new(),
+        keep: finalists,
         scored: 0,
         truncated: false,
     };
@@ -104,21 +116,20 @@ pub fn search(req: &Request) -> Found {
         truncated,
         ..
     } = state;
-    // Finalists: the best by closed-form key; congestion counted exactly for
-    // as many as the route budget allows.
+    // The finalists, best closed-form key first, routed message by message.
     best.sort_by_key(|(k, _)| *k);
-    let nodes = req.host.node_count();
-    let per_plan = nodes * req.sides.len().max(1) as u64 * 2;
-    let routed = (ROUTE_BUDGET / per_plan.max(1)).clamp(1, FINALISTS as u64) as usize;
     let mut chosen: Option<Finalist> = None;
     let mut plans_routed = 0;
-    for (_, c) in best.into_iter().take(routed) {
+    for (_, c) in best {
         let plan = Plan::new(host.clone(), c.splits, c.guest);
         let figures = exact_figures(req.host, req.sides, req.closed, &|g| plan.host_node(g));
         plans_routed += 1;
         let key = (
+            weighted(
+                req.weights,
+                figures.iter().map(|a| (a.max_hops + a.congestion) as f64),
+            ),
             weighted(req.weights, figures.iter().map(|a| a.max_hops as f64)),
-            weighted(req.weights, figures.iter().map(|a| a.congestion as f64)),
             weighted(req.weights, figures.iter().map(|a| a.average_hops)),
         );
         if chosen.as_ref().map_or(true, |c| key < c.key) {
@@ -141,8 +152,11 @@ struct State<'a, 'b> {
     host: &'a HostAxes,
     rem: Vec<u64>,
     splits: Vec<AxisSplit>,
-    /// The best candidates so far by closed-form key (at most `FINALISTS`·4).
+    /// The best candidates so far by closed-form key (at most `keep`).
     best: Vec<((i64, i64), Candidate)>,
+    /// Their keys and slots, worst on top.
+    worst: BinaryHeap<((i64, i64), usize)>,
+    keep: usize,
     scored: u64,
     truncated: bool,
 }
@@ -211,10 +225,13 @@ impl State<'_, '_> {
             hops,
         };
         let key = c.key(self.req.weights);
-        if self.best.len() < FINALISTS * 4 {
+        if self.best.len() < self.keep {
+            self.worst.push((key, self.best.len()));
             self.best.push((key, c));
-        } else if let Some((at, _)) = self.best.iter().enumerate().max_by_key(|(_, (k, _))| *k) {
-            if key < self.best[at].0 {
+        } else if let Some(&(top, at)) = self.worst.peek() {
+            if key < top {
+                self.worst.pop();
+                self.worst.push((key, at));
                 self.best[at] = (key, c);
             }
         }
