@@ -107,6 +107,53 @@ fn targets_round_trip_and_read_scotch_forms() {
     assert!(io::write_target(&"bintree:8".parse().unwrap(), &mut Vec::new()).is_err());
 }
 
+/// A grid that wraps some axes only is written as a decomposition-defined
+/// target (`deco 0`): labels = host node ids, leaves of one binary
+/// decomposition, and every pair's distance equal to BFS on the explicit grid.
+#[test]
+fn mixed_grids_are_written_as_decomposition_defined_targets() {
+    for text in ["grid:4wx3", "grid:3x5w", "grid:2wx3x4w"] {
+        let spec: Spec = text.parse().unwrap();
+        let mut out = Vec::new();
+        io::write_target(&spec, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let mut tokens = out.split_whitespace();
+        assert_eq!(tokens.next(), Some("deco"));
+        assert_eq!(tokens.next(), Some("0"));
+        let mut next = || tokens.next().unwrap().parse::<u64>().unwrap();
+        let (n, max) = (next(), next());
+        assert_eq!(n, spec.node_count().unwrap());
+        let mut nums = std::collections::BTreeSet::new();
+        for label in 0..n {
+            assert_eq!((next(), next()), (label, 1), "{text}");
+            let num = next();
+            assert!((1..=max).contains(&num), "{text}");
+            nums.insert(num);
+        }
+        // Leaves of one tree: no number is an ancestor (num / 2^k) of another.
+        for &a in &nums {
+            let mut up = a / 2;
+            while up > 0 {
+                assert!(!nums.contains(&up), "{text}: {up} is above {a}");
+                up /= 2;
+            }
+        }
+        let (nodes, edges) = common::explicit_edges(&spec);
+        let adj = common::adjacency(nodes, &edges);
+        for i in 1..n {
+            let dist = common::bfs(&adj, i);
+            for j in 0..i {
+                assert_eq!(next(), u64::from(dist[j as usize]), "{text}: d({i}, {j})");
+            }
+        }
+    }
+    let big: Spec = "grid:128wx64".parse().unwrap();
+    let e = io::write_target(&big, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--format grf"), "{e}");
+}
+
 /// `(file text, words the message must contain)`; each message must also
 /// name the file, and the line where one applies.
 fn assert_bad(

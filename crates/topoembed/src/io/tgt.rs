@@ -72,7 +72,55 @@ pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
     })
 }
 
-/// Writes `spec` as a Scotch target architecture.
+/// Largest mixed grid written as a `deco` target: its distance matrix has
+/// n(n−1)/2 entries (8 million at 4096 nodes).
+pub const DECO_MAX_NODES: u64 = 4096;
+
+/// A grid that wraps some axes only, which Scotch's `torusXD` and `meshXD`
+/// cannot say, as a decomposition-defined target (`deco 0`): terminal label
+/// = host node id (what mapping files name), weight 1, domain number from a
+/// recursive halving of the node ids (root 1, children 2k and 2k + 1), then
+/// the exact distance of every pair, lower triangle in label order.
+fn write_deco(spec: &Spec, out: &mut dyn Write) -> Result<()> {
+    let grid = crate::topology::Grid::new(spec.clone());
+    let n = crate::topology::Topology::node_count(&grid);
+    if n > DECO_MAX_NODES {
+        return Err(Error::Parameter(format!(
+            "{spec} wraps some axes only, which Scotch's torus and mesh targets cannot say; \
+             its decomposition-defined target would hold {} distances (up to {DECO_MAX_NODES} nodes are written); \
+             export it as a graph instead (--format grf)",
+            n * (n - 1) / 2
+        )));
+    }
+    fn number(lo: u64, hi: u64, num: u64, nums: &mut [u64]) {
+        if hi - lo == 1 {
+            nums[lo as usize] = num;
+        } else {
+            let mid = (lo + hi) / 2;
+            number(lo, mid, 2 * num, nums);
+            number(mid, hi, 2 * num + 1, nums);
+        }
+    }
+    let mut nums = vec![0u64; n as usize];
+    number(0, n, 1, &mut nums);
+    let max = nums.iter().copied().max().unwrap_or(1);
+    let fail = |e: std::io::Error| Error::File(format!("cannot write the target: {e}"));
+    let mut text = format!("deco\n0\n{n}\t{max}\n");
+    for (label, num) in nums.iter().enumerate() {
+        text.push_str(&format!("{label}\t1\t{num}\n"));
+    }
+    out.write_all(text.as_bytes()).map_err(fail)?;
+    for i in 1..n {
+        let row: Vec<String> = (0..i)
+            .map(|j| crate::topology::Topology::distance(&grid, i, j).to_string())
+            .collect();
+        writeln!(out, "{}", row.join("\t")).map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// Writes `spec` as a Scotch target architecture (a `deco` target for
+/// grids that wrap some axes only).
 pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
     let text = match spec {
         Spec::Cube(d) => format!("hcub\t{d}"),
@@ -90,13 +138,7 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
             }
         }
-        Spec::Grid(..) => {
-            return Err(Error::Parameter(format!(
-            "{spec} wraps some axes only, and Scotch's torus and mesh targets wrap all or none; \
-                 write it as a graph (export {spec} --format grf > host.grf) and build the target \
-                 with Scotch's amk_grf (amk_grf host.grf host.tgt)"
-        )))
-        }
+        Spec::Grid(..) => return write_deco(spec, out),
         other => {
             return Err(Error::Parameter(format!(
                 "{other} has no Scotch target form; targets are hcub, torus and mesh"
