@@ -17,6 +17,10 @@ use crate::error::{Error, Result};
 use crate::spec::Spec;
 use crate::topology::{Grid, Topology};
 
+/// Most devices a device mesh may have: every message of every axis is
+/// routed and counted (a table of host nodes and a counter per directed link).
+pub const MAX_DEVICES: u64 = 1 << 24;
+
 /// One logical axis: its name and size.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct LogicalAxis {
@@ -241,6 +245,12 @@ impl Setup {
         lines: &[usize],
     ) -> Result<Setup> {
         let grid = host_grid(host)?;
+        if grid.node_count() > MAX_DEVICES {
+            return Err(Error::Parameter(format!(
+                "{host} has {} nodes; device-mesh counts every ring message of every axis and handles up to 2^24 devices (the largest accelerator slices have about 10^4); use metrics with --method axes for larger grids",
+                grid.node_count()
+            )));
+        }
         let devices: u64 = logical.iter().map(|a| a.size).product();
         if devices != grid.node_count() {
             let shape: Vec<String> = logical.iter().map(|a| a.size.to_string()).collect();

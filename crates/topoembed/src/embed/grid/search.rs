@@ -15,7 +15,7 @@
 
 use std::collections::BinaryHeap;
 
-use super::figures::{exact_figures, AxisFigures};
+use super::figures::exact_figures;
 use super::plan::{step_hops, AxisSplit, GuestAxis, HostAxes, Part, Plan, StepHops};
 use super::walk::Walk;
 use crate::topology::{Grid, Topology};
@@ -39,8 +39,6 @@ pub struct Request<'a> {
 pub struct Found {
     /// The best plan.
     pub plan: Plan,
-    /// Its exact figures per guest axis.
-    pub figures: Vec<AxisFigures>,
     /// Complete plans scored.
     pub plans_scored: u64,
     /// Plans whose congestion was counted exactly.
@@ -79,7 +77,6 @@ impl Candidate {
 struct Finalist {
     key: (i64, i64, i64),
     plan: Plan,
-    figures: Vec<AxisFigures>,
 }
 
 /// Σ w_i·x_i in millionths, so keys compare exactly.
@@ -88,8 +85,8 @@ fn weighted(weights: &[f64], values: impl Iterator<Item = f64>) -> i64 {
     (sum * 1e6).round() as i64
 }
 
-/// Searches the plans of `req` and returns the best one with its exact
-/// figures. The guest's node count must equal the host's (checked by the callers).
+/// Searches the plans of `req` and returns the best one. The guest's node
+/// count must equal the host's (checked by the callers).
 pub fn search(req: &Request) -> Found {
     let host = HostAxes {
         sides: req.host.sides(),
@@ -116,8 +113,18 @@ pub fn search(req: &Request) -> Found {
         truncated,
         ..
     } = state;
-    // The finalists, best closed-form key first, routed message by message.
+    // The finalists, best closed-form key first, routed message by message
+    // (hosts too large for even one routed plan keep the closed-form best).
     best.sort_by_key(|(k, _)| *k);
+    if per_plan > ROUTE_BUDGET {
+        let (_, c) = best.swap_remove(0);
+        return Found {
+            plan: Plan::new(host, c.splits, c.guest),
+            plans_scored: scored,
+            plans_routed: 0,
+            truncated,
+        };
+    }
     let mut chosen: Option<Finalist> = None;
     let mut plans_routed = 0;
     for (_, c) in best {
@@ -133,14 +140,12 @@ pub fn search(req: &Request) -> Found {
             weighted(req.weights, figures.iter().map(|a| a.average_hops)),
         );
         if chosen.as_ref().map_or(true, |c| key < c.key) {
-            chosen = Some(Finalist { key, plan, figures });
+            chosen = Some(Finalist { key, plan });
         }
     }
-    let Finalist { plan, figures, .. } =
-        chosen.expect("every pair with equal node counts has a plan");
+    let Finalist { plan, .. } = chosen.expect("every pair with equal node counts has a plan");
     Found {
         plan,
-        figures,
         plans_scored: scored,
         plans_routed,
         truncated,
