@@ -148,19 +148,15 @@ fn write_csv(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
     header.push("host_node".into());
     header.extend((1..=d.host_sides.len()).map(|k| format!("host_axis{k}")));
     writeln!(out, "{}", header.join(","))?;
-    let mut coords = vec![0u64; d.logical.len()];
-    for &h in &d.mesh {
-        let mut row: Vec<String> = coords.iter().map(u64::to_string).collect();
+    for (index, &h) in d.mesh.iter().enumerate() {
+        let mut row: Vec<String> = d
+            .logical_coords(index as u64)
+            .iter()
+            .map(u64::to_string)
+            .collect();
         row.push(h.to_string());
         row.extend(d.host_coords(h).iter().map(u64::to_string));
         writeln!(out, "{}", row.join(","))?;
-        for k in (0..coords.len()).rev() {
-            coords[k] += 1;
-            if coords[k] < d.logical[k].size {
-                break;
-            }
-            coords[k] = 0;
-        }
     }
     Ok(())
 }
@@ -238,20 +234,13 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
 fn draw(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
     let n = d.mesh.len();
     let mut label = vec![String::new(); n];
-    let mut coords = vec![0u64; d.logical.len()];
-    for &h in &d.mesh {
-        label[h as usize] = coords
+    for (index, &h) in d.mesh.iter().enumerate() {
+        label[h as usize] = d
+            .logical_coords(index as u64)
             .iter()
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        for k in (0..coords.len()).rev() {
-            coords[k] += 1;
-            if coords[k] < d.logical[k].size {
-                break;
-            }
-            coords[k] = 0;
-        }
     }
     let names: Vec<&str> = d.logical.iter().map(|a| a.name.as_str()).collect();
     writeln!(

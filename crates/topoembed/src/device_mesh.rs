@@ -200,6 +200,17 @@ pub struct DeviceMesh {
 }
 
 impl DeviceMesh {
+    /// Logical coordinates (first axis first) of the device with row-major
+    /// index `index` (the last axis fastest), the position of `mesh[index]`.
+    pub fn logical_coords(&self, mut index: u64) -> Vec<u64> {
+        let mut coords = vec![0; self.logical.len()];
+        for (c, axis) in coords.iter_mut().zip(&self.logical).rev() {
+            *c = index % axis.size;
+            index /= axis.size;
+        }
+        coords
+    }
+
     /// Host coordinates (axis 1 first) of a host node.
     pub fn host_coords(&self, node: u64) -> Vec<u64> {
         let mut rest = node;

@@ -3,8 +3,7 @@
 //! line (0 2 4 .. 5 3 1), every step 1 or 2 hops. A line has no cycle, so 2
 //! is the least longest step a ring can have there.
 
-use super::plan::{AxisSplit, GuestAxis, HostAxes, Part, Plan};
-use super::walk::Walk;
+use super::plan::{GuestAxis, HostAxes, Plan};
 use super::{grid_of, plan_notes, PlannedGrid};
 use crate::embed::{Embedding, Method, NotApplicable, Params};
 use crate::topology::Topology;
@@ -44,35 +43,9 @@ fn build(
         sides: sides.clone(),
         rings: rings.clone(),
     };
-    let splits: Vec<AxisSplit> = sides
-        .iter()
-        .zip(&rings)
-        .enumerate()
-        .map(|(j, (&side, &ring))| {
-            AxisSplit::new(
-                vec![Part {
-                    guest_axis: j,
-                    side,
-                }],
-                side,
-                ring,
-            )
-        })
-        .collect();
+    let splits = shape.whole(|j| j);
     let axes = (0..sides.len())
-        .map(|i| {
-            let (comps, costs, refs) = Plan::comps_of(&shape, &splits, i);
-            let (walk, _) = Walk::choices(&comps, &costs, guest_closed[i])
-                .into_iter()
-                .next()
-                .expect("one component has one walk");
-            GuestAxis {
-                side: sides[i],
-                closed: guest_closed[i],
-                walk: Some(walk),
-                parts: refs,
-            }
-        })
+        .map(|i| GuestAxis::first_walk(&shape, &splits, i, sides[i], guest_closed[i]))
         .collect();
     let plan = Plan::new(shape, splits, axes);
     let notes = plan_notes(&plan, &grid);

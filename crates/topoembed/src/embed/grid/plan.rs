@@ -47,6 +47,24 @@ pub struct HostAxes {
     pub rings: Vec<bool>,
 }
 
+impl HostAxes {
+    /// Every host axis whole, host axis j owned by guest axis `owner(j)`.
+    pub fn whole(&self, owner: impl Fn(usize) -> usize) -> Vec<AxisSplit> {
+        self.sides
+            .iter()
+            .zip(&self.rings)
+            .enumerate()
+            .map(|(j, (&side, &ring))| {
+                let part = Part {
+                    guest_axis: owner(j),
+                    side,
+                };
+                AxisSplit::new(vec![part], side, ring)
+            })
+            .collect()
+    }
+}
+
 impl AxisSplit {
     /// A split of a host axis of `side` into `parts` (inner first), placed
     /// as K2 × K2 when it is a ring of 4 cut 2·2.
@@ -113,6 +131,31 @@ pub struct GuestAxis {
     pub walk: Option<Walk>,
     /// Walk component k is part `parts[k].1` of host axis `parts[k].0`.
     pub parts: Vec<(usize, usize)>,
+}
+
+impl GuestAxis {
+    /// Guest axis `i` (of `side` nodes, a ring when `closed`) walking its
+    /// parts of `splits` by the first walk [`Walk::choices`] offers: the one
+    /// whose column is the cheapest part, all parts alike when the costs are.
+    pub fn first_walk(
+        host: &HostAxes,
+        splits: &[AxisSplit],
+        i: usize,
+        side: u64,
+        closed: bool,
+    ) -> GuestAxis {
+        let (comps, costs, refs) = Plan::comps_of(host, splits, i);
+        let (walk, perm) = Walk::choices(&comps, &costs, closed)
+            .into_iter()
+            .next()
+            .expect("a sub-box always has a walk");
+        GuestAxis {
+            side,
+            closed,
+            walk: Some(walk),
+            parts: perm.iter().map(|&k| refs[k]).collect(),
+        }
+    }
 }
 
 /// Hops of every step of a guest axis's rings: the longest, the sum over

@@ -2,7 +2,7 @@
 //! host has one, else closed at distance 2), the guest laid along it in its
 //! own reflected Gray order. A ring or line guest gets unit steps all the way.
 
-use super::plan::{AxisSplit, GuestAxis, HostAxes, Part, Plan};
+use super::plan::{GuestAxis, HostAxes, Plan};
 use super::walk::{gray_point, gray_rank, Comp, Walk};
 use super::{bounds, grid_of, MAX_AXES};
 use crate::embed::{same_node_count, Embedding, Method, NotApplicable, Params};
@@ -73,37 +73,10 @@ fn build(
         sides: sides.clone(),
         rings: rings.clone(),
     };
-    let splits: Vec<AxisSplit> = sides
-        .iter()
-        .zip(&rings)
-        .map(|(&side, &ring)| {
-            AxisSplit::new(
-                vec![Part {
-                    guest_axis: 0,
-                    side,
-                }],
-                side,
-                ring,
-            )
-        })
-        .collect();
-    let (comps, costs, refs) = Plan::comps_of(&shape, &splits, 0);
-    let (walk, perm) = Walk::choices(&comps, &costs, !line)
-        .into_iter()
-        .next()
-        .ok_or("the host has no walk")?;
-    let parts = perm.iter().map(|&k| refs[k]).collect();
-    let closes = walk.is_unit_cycle();
-    let plan = Plan::new(
-        shape,
-        splits,
-        vec![GuestAxis {
-            side: n,
-            closed: !line,
-            walk: Some(walk),
-            parts,
-        }],
-    );
+    let splits = shape.whole(|_| 0);
+    let axis = GuestAxis::first_walk(&shape, &splits, 0, n, !line);
+    let closes = axis.walk.as_ref().is_some_and(Walk::is_unit_cycle);
+    let plan = Plan::new(shape, splits, vec![axis]);
     let host_shape = bounds::HostShape {
         sides: &sides,
         rings: &rings,
