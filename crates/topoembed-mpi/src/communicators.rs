@@ -80,7 +80,7 @@ pub fn cartesian(
     // MPI numbers Cartesian ranks row-major, the last axis fastest; the
     // guest numbers its nodes with axis 1 fastest, so the axes are reversed.
     let dims: Vec<i32> = sides.iter().rev().map(|&s| s as i32).collect();
-    let periods = vec![periodic; dims.len()];
+    let periods: Vec<bool> = periodic.into_iter().rev().collect();
     ordered
         .create_cartesian_communicator(&dims, &periods, false)
         .ok_or_else(|| Error::Internal("MPI_Cart_create returned no communicator".into()))

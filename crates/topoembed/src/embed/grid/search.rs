@@ -179,7 +179,9 @@ impl State<'_, '_> {
             return;
         }
         // What the host axes after j can still hold must cover the rest.
-        for parts in splits_of(self.host.sides[j], &self.rem) {
+        let (options, capped) = splits_of(self.host.sides[j], &self.rem);
+        self.truncated |= capped;
+        for parts in options {
             for p in &parts {
                 self.rem[p.guest_axis] /= p.side;
             }
@@ -260,20 +262,37 @@ fn best_walk(
         .expect("a sub-box always has a walk")
 }
 
+/// Ways to cut one host axis at most (a side of 2^30 shared by five guest
+/// axes has millions); the whole-axis and two-part cuts come first.
+const SPLIT_LIMIT: usize = 20_000;
+
 /// Every way to cut a host axis of `side` into ordered parts owned by
 /// distinct guest axes, each part's side dividing what that axis still needs
-/// (`rem`). Whole-axis parts come first.
-fn splits_of(side: u64, rem: &[u64]) -> Vec<Vec<Part>> {
+/// (`rem`), fewest parts first; the flag says [`SPLIT_LIMIT`] cut the list.
+fn splits_of(side: u64, rem: &[u64]) -> (Vec<Vec<Part>>, bool) {
     let mut out = Vec::new();
-    let mut current = Vec::new();
-    extend(side, rem, &mut current, &mut out);
-    out.sort_by_key(|p| p.len());
-    out
+    for parts in 1..=rem.len() {
+        extend(side, rem, parts, &mut Vec::new(), &mut out);
+        if out.len() >= SPLIT_LIMIT {
+            out.truncate(SPLIT_LIMIT);
+            return (out, true);
+        }
+    }
+    (out, false)
 }
 
-fn extend(left: u64, rem: &[u64], current: &mut Vec<Part>, out: &mut Vec<Vec<Part>>) {
+/// Appends the cuts of `left` into exactly `parts` more parts.
+fn extend(left: u64, rem: &[u64], parts: usize, current: &mut Vec<Part>, out: &mut Vec<Vec<Part>>) {
+    if out.len() >= SPLIT_LIMIT {
+        return;
+    }
+    if parts == 0 {
+        if left == 1 {
+            out.push(current.clone());
+        }
+        return;
+    }
     if left == 1 {
-        out.push(current.clone());
         return;
     }
     for (axis, &need) in rem.iter().enumerate() {
@@ -286,7 +305,7 @@ fn extend(left: u64, rem: &[u64], current: &mut Vec<Part>, out: &mut Vec<Vec<Par
                 guest_axis: axis,
                 side: f,
             });
-            extend(left / f, rem, current, out);
+            extend(left / f, rem, parts - 1, current, out);
             current.pop();
         }
     }
@@ -325,7 +344,8 @@ mod tests {
     fn splits_cover_every_ordered_factoring() {
         // 12 shared by two guest axes needing 4 and 6: [a4 b3], [b3 a4],
         // [a2 b6], [b6 a2], [a4, b3]... every order, each part dividing.
-        let s = splits_of(12, &[4, 6]);
+        let (s, capped) = splits_of(12, &[4, 6]);
+        assert!(!capped);
         for parts in &s {
             assert_eq!(parts.iter().map(|p| p.side).product::<u64>(), 12);
         }
