@@ -331,7 +331,7 @@ fn metrics_json_has_the_stable_keys() {
     ]);
     assert_eq!(e["coords"][3], serde_json::json!([0, 1, 0]));
     let methods = json(&["methods", "--format", "json"]);
-    assert_eq!(methods.as_array().unwrap().len(), 12);
+    assert_eq!(methods.as_array().unwrap().len(), 15);
 }
 
 #[test]
@@ -351,7 +351,8 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["embed", "mesh:3x6", "ring:18", "-m", "gray"], "one side must be a hypercube"),
         (&["embed", "mesh:6x6", "cube:5", "-m", "gray"], "guest has 36 nodes, host has 32; methods that apply: split, reshape, combine, recursive, auto"),
         (&["embed", "torus:6x6", "cube:5", "-m", "gray"], "torus:6x6 has 36 nodes but cube:5 has 32"),
-        (&["embed", "cube:4", "ring:16", "-m", "snake"], "unknown method 'snake'; known methods: standard, xor, byweight, gray, identity, levels, inorder, split, reshape, combine, recursive, auto"),
+        (&["embed", "cube:4", "ring:16", "-m", "spiral"], "unknown method 'spiral'; known methods: standard, xor, byweight, gray, identity, snake, fold, axes, levels, inorder, split, reshape, combine, recursive, auto"),
+        (&["embed", "cube:4", "ring:16", "-m", "snake"], "the guest must be a ring, line, torus, mesh or grid (got cube); methods that apply: standard, xor, byweight, gray, identity"),
         (&["metrics", "cube:4", "ring:16", "-m", "xor", "--ta", "-1"], "--ta must be a finite number >= 0"),
         (&["embed", "cube:4", "cube:4", "-m", "identity", "--format", "layout"], "--format layout draws ring, line, torus and mesh hosts"),
         (&["dilations", "ring:16", "cube:4", "-m", "gray"], "hypercube guests"),
