@@ -286,8 +286,8 @@ fn bad_input_ends_every_rank_with_a_message() {
         ),
         (
             4,
-            words("run fft cube:2 ring:4 -m snake"),
-            "unknown method 'snake'",
+            words("run fft cube:2 ring:4 -m spiral"),
+            "unknown method 'spiral'",
         ),
     ];
     for (np, args, says) in cases {
