@@ -97,7 +97,9 @@ impl Walk {
         let rows: u64 = self.comps.iter().skip(1).map(|c| c.side).product();
         let c0 = self.comps.first().copied();
         match self.shape {
-            Shape::Ring | Shape::Fold => r == 1,
+            // In order closes in one step only round a ring (or over 2 points).
+            Shape::Ring => r == 1 && c0.is_some_and(|c| !self.closed || c.ring || c.side <= 2),
+            Shape::Fold => r == 1,
             Shape::Gray => r >= 1,
             Shape::Cylinder => r >= 2 && c0.is_some_and(|c| rows % 2 == 0 || c.ring || c.side == 2),
             Shape::OddPath => {
@@ -525,6 +527,12 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "does not fit")]
+    fn a_line_is_not_a_ring_in_order() {
+        Walk::new(vec![comp(5, false)], Shape::Ring, true);
     }
 
     #[test]
