@@ -1,5 +1,5 @@
-//! Files: Scotch source graphs (`.grf`), target architectures (`.tgt`) and
-//! mappings (`.map`), read strictly (every malformed file is an error naming
+//! Files: Scotch source graphs (`.grf`), METIS graphs (`.graph`), target
+//! architectures (`.tgt`) and mappings (`.map`), read strictly (every malformed file is an error naming
 //! the file and line; Scotch itself accepts some silently) and written in the
 //! form Scotch reads. Also Open MPI hostfiles and rankfiles ([`write_rankfile`]).
 //!
@@ -12,12 +12,14 @@
 
 mod grf;
 mod map;
+mod metis;
 mod rankfile;
 mod tgt;
 mod tokens;
 
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
+pub use metis::{is_metis_graph, parse_metis, read_metis, MetisGraph};
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
 pub use tgt::{parse_target, read_target, write_target};
 

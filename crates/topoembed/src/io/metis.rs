@@ -1,0 +1,253 @@
+//! METIS graph files (`graph:FILE.graph`): read into a stored [`Graph`]
+//! with their vertex weights and edge weights.
+//!
+//! Format (METIS 5 manual, §4.1.1): lines starting with `%` are comments;
+//! a header `n m [fmt [ncon]]` (vertices, *edges*; fmt's digits, hundreds to
+//! ones: vertex sizes, vertex weights, edge weights; ncon vertex weights per
+//! vertex, 1 by default); then one line per vertex, in order — an empty
+//! line is a vertex without neighbours — holding [size] [ncon weights] and
+//! its neighbours, numbered from 1, each followed by the edge's weight when
+//! fmt says so. Vertex i of the file (1-based) is guest node i − 1.
+
+use std::path::Path;
+
+use super::tokens::read_text;
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+use crate::topology::{Graph, Topology};
+
+/// Most vertices a stored graph holds (ids are `u32`).
+const MAX_VERTICES: u64 = u32::MAX as u64 - 1;
+
+/// A METIS graph as read.
+#[derive(Debug, Clone)]
+pub struct MetisGraph {
+    /// The graph, vertex i of the file (1-based) as node i − 1.
+    pub graph: Graph,
+    /// Vertex weights per vertex (`ncon` of them), row by row:
+    /// `vertex_weights[v * ncon + c]`; all 1 when the file has none.
+    pub vertex_weights: Vec<u64>,
+    /// Weights per vertex.
+    pub ncon: usize,
+    /// Weight of each edge, aligned with the graph's sorted adjacency lists
+    /// (`edge_weights[k]` for the k-th entry of the CSR); all 1 when the file
+    /// has none. Both directions of an edge carry the same weight.
+    pub edge_weights: Vec<u64>,
+    /// The file carries edge weights.
+    pub has_edge_weights: bool,
+    /// The file carries vertex weights.
+    pub has_vertex_weights: bool,
+}
+
+/// True when `path` names a METIS graph (`.graph` or `.metis`).
+pub fn is_metis_graph(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("graph" | "metis")
+    )
+}
+
+/// Reads a METIS graph, rejecting what METIS would misread: wrong counts,
+/// neighbours that name no vertex, self-loops, repeated or one-sided edges,
+/// weights that differ between an edge's two ends, missing or extra numbers.
+pub fn read_metis(path: &Path) -> Result<MetisGraph> {
+    parse_metis(path, &read_text(path)?)
+}
+
+/// [`read_metis`] on text already read; `path` names it in errors.
+pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
+    let at =
+        |line: usize, message: String| Error::File(format!("{}:{line}: {message}", path.display()));
+    // Lines that are not comments, with their 1-based line numbers.
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with('%'))
+        .map(|(k, l)| (k + 1, l));
+    let (header_line, header) = lines
+        .by_ref()
+        .find(|(_, l)| !l.trim().is_empty())
+        .ok_or_else(|| {
+            Error::File(format!(
+                "{}: empty file; a METIS graph starts with 'n m [fmt [ncon]]'",
+                path.display()
+            ))
+        })?;
+    let numbers = |line: usize, l: &str| -> Result<Vec<u64>> {
+        l.split_whitespace()
+            .map(|t| {
+                t.parse::<u64>()
+                    .map_err(|_| at(line, format!("'{t}' is not a whole number")))
+            })
+            .collect()
+    };
+    let head = numbers(header_line, header)?;
+    if !(2..=4).contains(&head.len()) {
+        return Err(at(
+            header_line,
+            format!(
+                "the header has {} numbers; it is 'n m [fmt [ncon]]'",
+                head.len()
+            ),
+        ));
+    }
+    let (n, m) = (head[0], head[1]);
+    if n > MAX_VERTICES {
+        return Err(at(
+            header_line,
+            format!("{n} vertices is more than a stored graph holds"),
+        ));
+    }
+    let fmt = head.get(2).copied().unwrap_or(0);
+    let digits = [fmt / 100, fmt / 10 % 10, fmt % 10];
+    if fmt > 111 || digits.iter().any(|&d| d > 1) {
+        return Err(at(
+            header_line,
+            format!("fmt {fmt}: its digits (vertex sizes, vertex weights, edge weights) are 0 or 1, like 11"),
+        ));
+    }
+    let [sizes, weighted_vertices, weighted_edges] = digits.map(|d| d == 1);
+    let ncon = match head.get(3) {
+        None => 1,
+        Some(_) if !weighted_vertices => {
+            return Err(at(
+                header_line,
+                format!(
+                    "ncon {} is given but fmt {fmt} has no vertex weights",
+                    head[3]
+                ),
+            ))
+        }
+        Some(&0) => {
+            return Err(at(
+                header_line,
+                "ncon 0: give at least one weight per vertex".into(),
+            ))
+        }
+        Some(&c) => c as usize,
+    };
+    if m > n.saturating_mul(n.saturating_sub(1)) / 2 {
+        return Err(at(
+            header_line,
+            format!("{m} edges cannot join {n} vertices without repeats"),
+        ));
+    }
+    let room = text.len() as u64 / 2;
+    let mut vertex_weights = Vec::with_capacity((n.min(room) as usize) * ncon);
+    let mut offsets = Vec::with_capacity(n.min(room) as usize + 1);
+    let mut lists: Vec<(u32, u64)> = Vec::with_capacity((2 * m).min(room) as usize);
+    let mut line_of = Vec::with_capacity(n.min(room) as usize);
+    offsets.push(0u64);
+    for v in 0..n {
+        let Some((line, l)) = lines.next() else {
+            return Err(Error::File(format!(
+                "{}: the header announces {n} vertices but the file has {v}",
+                path.display()
+            )));
+        };
+        line_of.push(line);
+        let nums = numbers(line, l)?;
+        let lead = usize::from(sizes) + if weighted_vertices { ncon } else { 0 };
+        if nums.len() < lead {
+            return Err(at(
+                line,
+                format!(
+                    "vertex {} has {} numbers; it needs its size and {ncon} weight(s) first",
+                    v + 1,
+                    nums.len()
+                ),
+            ));
+        }
+        if weighted_vertices {
+            vertex_weights.extend_from_slice(&nums[usize::from(sizes)..lead]);
+        } else {
+            vertex_weights.resize(vertex_weights.len() + ncon, 1);
+        }
+        let rest = &nums[lead..];
+        let step = 1 + usize::from(weighted_edges);
+        if rest.len() % step != 0 {
+            return Err(at(line, format!("vertex {}: a neighbour has no edge weight (fmt {fmt} gives every neighbour one)", v + 1)));
+        }
+        let start = lists.len();
+        for pair in rest.chunks(step) {
+            let u = pair[0];
+            if u == 0 || u > n {
+                return Err(at(
+                    line,
+                    format!(
+                        "vertex {} lists neighbour {u}; vertices are numbered 1..{n}",
+                        v + 1
+                    ),
+                ));
+            }
+            if u == v + 1 {
+                return Err(at(line, format!("vertex {} lists itself", v + 1)));
+            }
+            let w = if weighted_edges { pair[1] } else { 1 };
+            if w == 0 {
+                return Err(at(
+                    line,
+                    format!(
+                        "vertex {}: the edge to {u} has weight 0; edge weights are positive",
+                        v + 1
+                    ),
+                ));
+            }
+            lists.push(((u - 1) as u32, w));
+        }
+        lists[start..].sort_unstable();
+        if let Some(pair) = lists[start..].windows(2).find(|p| p[0].0 == p[1].0) {
+            return Err(at(
+                line,
+                format!("vertex {} lists neighbour {} twice", v + 1, pair[0].0 + 1),
+            ));
+        }
+        offsets.push(lists.len() as u64);
+    }
+    if let Some((line, _)) = lines.find(|(_, l)| !l.trim().is_empty()) {
+        return Err(at(
+            line,
+            format!("text after the {n} vertices the header announces"),
+        ));
+    }
+    // Both ends list the edge, with the same weight.
+    for v in 0..n as usize {
+        for &(u, w) in &lists[offsets[v] as usize..offsets[v + 1] as usize] {
+            let other = &lists[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+            match other.binary_search_by_key(&(v as u32), |e| e.0) {
+                Err(_) => {
+                    return Err(at(line_of[v], format!(
+                        "vertex {} lists {} but {} does not list {}; METIS lists every edge from both ends",
+                        v + 1, u + 1, u + 1, v + 1
+                    )))
+                }
+                Ok(k) if other[k].1 != w => {
+                    return Err(at(line_of[v], format!(
+                        "the edge {}-{} has weight {w} here and {} at vertex {}",
+                        v + 1, u + 1, other[k].1, u + 1
+                    )))
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    if lists.len() as u64 != 2 * m {
+        return Err(Error::File(format!(
+            "{}: the header announces {m} edges but the vertices list {}",
+            path.display(),
+            lists.len() / 2
+        )));
+    }
+    let targets = lists.iter().map(|e| e.0).collect();
+    let edge_weights = lists.iter().map(|e| e.1).collect();
+    let graph = Graph::from_csr(Spec::Graph(path.to_path_buf()), offsets, targets);
+    debug_assert_eq!(graph.edge_count(), m);
+    Ok(MetisGraph {
+        graph,
+        vertex_weights,
+        ncon,
+        edge_weights,
+        has_edge_weights: weighted_edges,
+        has_vertex_weights: weighted_vertices,
+    })
+}

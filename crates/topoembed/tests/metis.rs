@@ -1,0 +1,112 @@
+//! METIS graph files: the format's every part (comments, isolated vertices,
+//! vertex sizes, several vertex weights, edge weights) and every kind of bad
+//! file, named by file and line.
+
+use std::path::{Path, PathBuf};
+
+use topoembed::io::{parse_metis, read_metis};
+use topoembed::topology::{self, Topology};
+
+fn file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("topoembed-metis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// KaHIP's example_weighted.graph (MIT licence; 132 vertices, 328 edges,
+/// fmt 11): counts, weights symmetric, and the first vertex as written.
+#[test]
+fn reads_kahips_weighted_example() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/example_weighted.graph");
+    let g = read_metis(&path).unwrap();
+    assert_eq!((g.graph.node_count(), g.graph.edge_count()), (132, 328));
+    assert!(g.has_edge_weights && g.has_vertex_weights);
+    // "287 2 53 10 75": vertex 1 weighs 287, neighbours 2 (53) and 10 (75).
+    assert_eq!(g.vertex_weights[0], 287);
+    assert_eq!(g.graph.neighbors(0), vec![1, 9]);
+    assert_eq!(&g.edge_weights[..2], &[53, 75]);
+    // Both directions of every edge carry its weight.
+    let mut offsets = vec![0usize];
+    for v in 0..132 {
+        offsets.push(offsets[v] + g.graph.neighbors(v as u64).len());
+    }
+    for v in 0..132u64 {
+        for (k, u) in g.graph.neighbors(v).into_iter().enumerate() {
+            let back = g.graph.neighbors(u).iter().position(|&x| x == v).unwrap();
+            assert_eq!(
+                g.edge_weights[offsets[v as usize] + k],
+                g.edge_weights[offsets[u as usize] + back]
+            );
+        }
+    }
+    // The same file as a guest spec.
+    let t = topology::parse(&format!("graph:{}", path.display())).unwrap();
+    assert_eq!(t.edge_count(), 328);
+}
+
+#[test]
+fn comments_isolated_vertices_sizes_and_several_weights() {
+    let text = "% a comment\n4 2 110 2\n% vertex 1\n7 1 2 2\n1 3 4 1\n\n1 0 0\n";
+    // fmt 110: sizes and 2 weights per vertex, no edge weights; vertex 3 has
+    // no line content but its size and weights... is the empty line: invalid.
+    let e = parse_metis(&file("a.graph", text), text)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a.graph:6: vertex 3 has 0 numbers"), "{e}");
+    let text = "% a comment\n4 1 10 2\n% vertex 1\n1 2 2\n3 4 1\n5 6\n7 8\n";
+    let g = parse_metis(&file("b.graph", text), text).unwrap();
+    assert_eq!(g.ncon, 2);
+    assert_eq!(g.vertex_weights, vec![1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!((g.graph.node_count(), g.graph.edge_count()), (4, 1));
+    assert_eq!(g.edge_weights, vec![1, 1]);
+    // Plain: an empty line is a vertex without neighbours.
+    let text = "3 1\n2\n1\n\n";
+    let g = parse_metis(&file("c.graph", text), text).unwrap();
+    assert_eq!((g.graph.node_count(), g.graph.edge_count()), (3, 1));
+    assert!(g.graph.neighbors(2).is_empty());
+    assert_eq!(g.vertex_weights, vec![1, 1, 1]);
+}
+
+#[test]
+fn bad_files_name_the_line() {
+    for (text, says) in [
+        ("", "empty file"),
+        ("3\n", ":1: the header has 1 numbers"),
+        ("2 1 12\n2\n1\n", ":1: fmt 12"),
+        (
+            "2 1 1 2\n2 1\n1 1\n",
+            "ncon 2 is given but fmt 1 has no vertex weights",
+        ),
+        ("2 1 10 0\n1 2\n1 1\n", "ncon 0"),
+        ("2 5\n2\n1\n", "5 edges cannot join 2 vertices"),
+        ("3 1\n2\n1\n", "announces 3 vertices but the file has 2"),
+        (
+            "2 1\n3\n1\n",
+            ":2: vertex 1 lists neighbour 3; vertices are numbered 1..2",
+        ),
+        ("2 1\n0\n1\n", "lists neighbour 0"),
+        ("2 1\n1\n1\n", ":2: vertex 1 lists itself"),
+        ("3 2\n2 2\n1\n\n", "lists neighbour 2 twice"),
+        (
+            "2 1 1\n2\n1 1\n",
+            ":2: vertex 1: a neighbour has no edge weight",
+        ),
+        ("2 1 1\n2 0\n1 0\n", "weight 0"),
+        (
+            "2 1 1\n2 3\n1 4\n",
+            "the edge 1-2 has weight 3 here and 4 at vertex 2",
+        ),
+        ("3 1\n2\n\n\n", ":2: vertex 1 lists 2 but 2 does not list 1"),
+        ("3 2\n2\n1\n\n", "announces 2 edges but the vertices list 1"),
+        ("2 1\n2\n1\n1\n", ":4: text after the 2 vertices"),
+        ("2 1\n2 x\n1\n", ":2: 'x' is not a whole number"),
+        ("2 1 10\n\n1\n", ":2: vertex 1 has 0 numbers"),
+    ] {
+        let e = parse_metis(&file("bad.graph", text), text)
+            .map(|_| "parsed".to_string())
+            .unwrap_or_else(|e| e.to_string());
+        assert!(e.contains(says), "{text:?}: {e}");
+    }
+}
