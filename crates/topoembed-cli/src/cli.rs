@@ -6,7 +6,7 @@ const SPECS: &str = "Topology specs: cube:D (hypercube, D <= 40), ring:N, line:N
 torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), grid:K1wxK2x.. (a w after a side: that \
 axis wraps around, the others do not), bintree:P (P leaves), graph:PATH \
 (a Scotch source graph if PATH ends in .grf or .src, a METIS graph if it ends in .graph \
-or .metis, else an edge list 'u v' per line). \
+or .metis, a Matrix Market matrix's pattern if it ends in .mtx, else an edge list 'u v' per line). \
 A host may also be a Scotch target file: FILE.tgt or tgt:FILE. Sizes may be written 2^k. Grid nodes are numbered with the \
 first axis fastest: (i1, i2) is i1 + K1*i2.";
 

@@ -1,4 +1,5 @@
-//! Files: Scotch source graphs (`.grf`), METIS graphs (`.graph`), target
+//! Files: Scotch source graphs (`.grf`), METIS graphs (`.graph`), Matrix
+//! Market matrices (`.mtx`, as the graph of their pattern), target
 //! architectures (`.tgt`) and mappings (`.map`), read strictly (every malformed file is an error naming
 //! the file and line; Scotch itself accepts some silently) and written in the
 //! form Scotch reads. Also Open MPI hostfiles and rankfiles ([`write_rankfile`]).
@@ -13,6 +14,7 @@
 mod grf;
 mod map;
 mod metis;
+mod mtx;
 mod rankfile;
 mod tgt;
 mod tokens;
@@ -20,6 +22,7 @@ mod tokens;
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, MetisGraph};
+pub use mtx::{is_matrix_market, parse_matrix_market, read_matrix_market, MatrixGraph};
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
 pub use tgt::{parse_target, read_target, write_target};
 

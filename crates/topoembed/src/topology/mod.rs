@@ -139,6 +139,9 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::Graph(path) if crate::io::is_metis_graph(path) => {
             Box::new(crate::io::read_metis(path)?.graph)
         }
+        Spec::Graph(path) if crate::io::is_matrix_market(path) => {
+            Box::new(crate::io::read_matrix_market(path)?.graph)
+        }
         Spec::Graph(path) => Box::new(Graph::read_edge_list(path)?),
         _ => Box::new(Grid::new(spec.clone())),
     })

@@ -1,6 +1,7 @@
-//! METIS graph files: the format's every part (comments, isolated vertices,
-//! vertex sizes, several vertex weights, edge weights) and every kind of bad
-//! file, named by file and line.
+//! METIS graph files and Matrix Market matrices: every part of the formats
+//! (comments, isolated vertices, vertex sizes, several vertex weights, edge
+//! weights, one-triangle storage) and every kind of bad file, named by file
+//! and line.
 
 use std::path::{Path, PathBuf};
 
@@ -105,6 +106,68 @@ fn bad_files_name_the_line() {
         ("2 1 10\n\n1\n", ":2: vertex 1 has 0 numbers"),
     ] {
         let e = parse_metis(&file("bad.graph", text), text)
+            .map(|_| "parsed".to_string())
+            .unwrap_or_else(|e| e.to_string());
+        assert!(e.contains(says), "{text:?}: {e}");
+    }
+}
+
+/// Matrix Market: the symmetrised off-diagonal pattern, |values| as volumes
+/// (the larger of a_ij and a_ji), one-triangle storage, and bad files.
+#[test]
+fn matrix_market_files_are_read_as_their_pattern() {
+    use topoembed::io::parse_matrix_market;
+    let text = "%%MatrixMarket matrix coordinate real general\n% comment\n3 3 5\n1 1 4.0\n1 2 -2.5\n2 1 3\n3 2 1e0\n3 3 9\n";
+    let g = parse_matrix_market(&file("a.mtx", text), text).unwrap();
+    assert_eq!((g.graph.node_count(), g.graph.edge_count()), (3, 2));
+    assert_eq!(g.volumes, vec![((0, 1), 3.0), ((1, 2), 1.0)]);
+    let text = "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n2 1\n4 3\n4 4\n";
+    let g = parse_matrix_market(&file("b.mtx", text), text).unwrap();
+    assert_eq!(g.graph.neighbors(3), vec![2]);
+    assert_eq!(g.volumes, vec![((0, 1), 1.0), ((2, 3), 1.0)]);
+    let t = topology::parse(&format!("graph:{}", file("c.mtx", text).display())).unwrap();
+    assert_eq!(t.edge_count(), 2);
+    for (text, says) in [
+        ("", "empty file"),
+        (
+            "%%MatrixMarket matrix array real general\n2 2\n",
+            "only sparse matrices",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 1\n",
+            "field 'complex'",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 2 1\n",
+            "2 x 3; a graph needs a square matrix",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n",
+            "announces 2 entries but the file has 1",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1\n",
+            ":3: '3' is not a row or column in 1..2",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2\n",
+            ":3: an entry has 3 numbers",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n",
+            "'nan' is not a finite number",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n",
+            "above the diagonal",
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n2 1 1\n",
+            ":4: more entries than the 1",
+        ),
+        ("matrix 2 2\n", "starts with '%%MatrixMarket"),
+    ] {
+        let e = parse_matrix_market(&file("bad.mtx", text), text)
             .map(|_| "parsed".to_string())
             .unwrap_or_else(|e| e.to_string());
         assert!(e.contains(says), "{text:?}: {e}");
