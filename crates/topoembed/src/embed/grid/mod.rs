@@ -22,14 +22,13 @@ pub(super) use snake::METHOD as SNAKE;
 use plan::{Plan, MAX_AXES};
 
 use super::{Embedding, NotApplicable};
-use crate::spec::Spec;
 use crate::topology::{Grid, Topology};
 
 /// Sides and ring flags of a grid topology, or why it is not one.
 fn grid_of(t: &dyn Topology, role: &str) -> Result<(Grid, Vec<u64>, Vec<bool>), NotApplicable> {
     let spec = t.spec();
     match spec.grid() {
-        Some((sides, wraps)) if !matches!(spec, Spec::Cube(_)) => {
+        Some((sides, wraps)) => {
             let grid = Grid::new(spec.clone());
             let closed = sides
                 .iter()
