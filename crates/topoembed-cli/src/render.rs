@@ -392,6 +392,27 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
     }
     row("dilation average", num(m.dilation.average));
     row("dilation total", m.dilation.total.to_string());
+    if m.total_volume != u128::from(m.guest_edges) || m.hop_bytes != m.dilation.total {
+        row("total volume", m.total_volume.to_string());
+        row(
+            "hop-bytes",
+            format!("{} (Σ volume x dilation)", m.hop_bytes),
+        );
+    } else {
+        row("hop-bytes", format!("{} (volume 1 per edge)", m.hop_bytes));
+    }
+    if let Some(l) = &m.host_load {
+        row(
+            "guest load per host node",
+            format!(
+                "max {} min {} average {} (imbalance {:.1}%)",
+                l.max,
+                l.min,
+                num(l.average),
+                100.0 * l.imbalance
+            ),
+        );
+    }
     row("spectrum (dil:edges)", spectrum_summary(m));
     if let Some(c) = m.constant_distance {
         row(
@@ -422,7 +443,14 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
         row("waiting (all processes)", num(cc.waiting));
     }
     if let Some(c) = &m.congestion {
-        row("congestion", c.max.to_string());
+        row(
+            "congestion",
+            if m.total_volume != u128::from(m.guest_edges) {
+                format!("{} (in volume)", c.max)
+            } else {
+                c.max.to_string()
+            },
+        );
         row("link load average", num(c.average));
         row("link loads (load:links)", histogram_summary(&c.histogram));
     }
@@ -613,7 +641,7 @@ pub fn compare_table(
 
 pub const CSV_HEADER: &str =
     "guest,host,method,guest_nodes,host_nodes,guest_edges,load_factor,expansion,\
-dilation_max,dilation_average,dilation_total,spectrum,constant_distance,distances,average_distance,\
+dilation_max,dilation_average,dilation_total,hop_bytes,total_volume,spectrum,constant_distance,distances,average_distance,\
 cc_ta,cc_tc,cc_time,cc_waiting,congestion,link_load_average,node_load_max,node_load_min,\
 node_load_average,node_traffic_max,node_traffic_min,node_traffic_average,fat_congestion";
 
@@ -633,6 +661,8 @@ pub fn csv_row(m: &Metrics) -> String {
         m.dilation.max.to_string(),
         m.dilation.average.to_string(),
         m.dilation.total.to_string(),
+        m.hop_bytes.to_string(),
+        m.total_volume.to_string(),
         spectrum_text(m),
         opt(m.constant_distance.map(|c| c.to_string())),
         opt(m.distances.as_deref().map(list_text)),

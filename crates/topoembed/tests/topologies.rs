@@ -151,7 +151,11 @@ fn edge_list_files_are_read_and_bad_ones_rejected() {
     );
     for (name, text, says) in [
         ("empty.txt", "# nothing\n", "has no edges"),
-        ("three.txt", "0 1 2\n", ":1: expected two node ids"),
+        (
+            "four.txt",
+            "0 1 2 3\n",
+            ":1: expected two node ids and an optional volume",
+        ),
         ("word.txt", "0 1\n1 x\n", ":2: 'x' is not a node id"),
         ("loop.txt", "0 0\n", "self-loop"),
         ("twice.txt", "0 1\n1 0\n", "listed twice"),

@@ -84,6 +84,8 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
     let mut offsets = Vec::with_capacity(n.min(room) as usize + 1);
     let mut lines: Vec<usize> = Vec::with_capacity(n.min(room) as usize);
     let mut ends: Vec<u64> = Vec::with_capacity(arcs.min(room) as usize);
+    let mut volumes: Vec<u64> = Vec::new();
+    let mut loads: Vec<u64> = Vec::new();
     offsets.push(0u64);
     for v in 0..n {
         let label = if labeled {
@@ -93,7 +95,7 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
         };
         labels.push(label);
         if loaded {
-            t.number_with(|| format!("the load of vertex {label}"), u64::MAX)?;
+            loads.push(t.number_with(|| format!("the load of vertex {label}"), u64::MAX)?);
         }
         let degree = t.number_with(
             || format!("the degree of vertex {label}"),
@@ -107,10 +109,10 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
         }
         for k in 0..degree {
             if weighted {
-                t.number_with(
+                volumes.push(t.number_with(
                     || format!("the weight of edge {} of vertex {label}", k + 1),
                     u64::MAX,
-                )?;
+                )?);
             }
             ends.push(t.number_with(
                 || format!("neighbour {} of vertex {label}", k + 1),
@@ -129,8 +131,16 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
     }
     let targets = resolve_ends(path, &labels, &lines, &offsets, &ends, labeled, base)?;
     drop(ends);
-    let graph = Graph::from_csr(Spec::Graph(path.to_path_buf()), offsets, targets);
+    let mut graph = Graph::from_weighted_csr(
+        Spec::Graph(path.to_path_buf()),
+        offsets,
+        targets,
+        weighted.then_some(volumes),
+    );
     check_lists(path, &graph, &labels, &lines)?;
+    if loaded {
+        graph = graph.with_loads(loads)?;
+    }
     Ok(ScotchGraph {
         graph,
         base,
@@ -236,17 +246,23 @@ fn check_lists(path: &Path, graph: &Graph, labels: &[u64], lines: &[usize]) -> R
             return Some((u, w[0], true));
         }
         list.iter()
-            .find(|&&v| {
-                graph
-                    .adjacency(u64::from(v))
-                    .binary_search(&(u as u32))
-                    .is_err()
+            .zip(graph.adjacency_volumes(u))
+            .find(|&(&v, w)| {
+                let back = graph.adjacency(u64::from(v)).binary_search(&(u as u32));
+                match back {
+                    Err(_) => true,
+                    Ok(k) => graph.adjacency_volumes(u64::from(v)).nth(k) != Some(w),
+                }
             })
-            .map(|&v| (u, v, false))
+            .map(|(&v, _)| (u, v, false))
     });
     let Some((u, v, twice)) = bad else {
         return Ok(());
     };
+    let one_sided = graph
+        .adjacency(u64::from(v))
+        .binary_search(&(u as u32))
+        .is_err();
     let (lu, lv) = (labels[u as usize], labels[v as usize]);
     let line = lines[u as usize];
     Err(Error::File(if twice {
@@ -254,10 +270,16 @@ fn check_lists(path: &Path, graph: &Graph, labels: &[u64], lines: &[usize]) -> R
             "{}:{line}: vertex {lu} lists neighbour {lv} twice",
             path.display()
         )
-    } else {
+    } else if one_sided {
         format!(
             "{}:{line}: vertex {lu} lists neighbour {lv} but {lv} does not list {lu}; \
              a source graph lists every edge from both ends",
+            path.display()
+        )
+    } else {
+        format!(
+            "{}:{line}: the edge {lu}-{lv} has one weight at {lu} and another at {lv}; \
+             both ends of an edge carry the same weight",
             path.display()
         )
     }))

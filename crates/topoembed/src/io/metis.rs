@@ -239,8 +239,18 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
         )));
     }
     let targets = lists.iter().map(|e| e.0).collect();
-    let edge_weights = lists.iter().map(|e| e.1).collect();
-    let graph = Graph::from_csr(Spec::Graph(path.to_path_buf()), offsets, targets);
+    let edge_weights: Vec<u64> = lists.iter().map(|e| e.1).collect();
+    let mut graph = Graph::from_weighted_csr(
+        Spec::Graph(path.to_path_buf()),
+        offsets,
+        targets,
+        weighted_edges.then(|| edge_weights.clone()),
+    );
+    if weighted_vertices {
+        // The first weight is the load the mapper balances.
+        let loads = vertex_weights.iter().step_by(ncon).copied().collect();
+        graph = graph.with_loads(loads)?;
+    }
     debug_assert_eq!(graph.edge_count(), m);
     Ok(MetisGraph {
         graph,

@@ -32,6 +32,12 @@ pub struct MatrixGraph {
     pub has_values: bool,
 }
 
+/// An entry's magnitude as a whole volume: rounded, and at least 1 (a
+/// stored entry is a message, even one whose value rounds to 0).
+fn as_volume(x: f64) -> u64 {
+    (x.abs().round() as u64).max(1)
+}
+
 /// True when `path` names a Matrix Market file (`.mtx`).
 pub fn is_matrix_market(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()) == Some("mtx")
@@ -179,7 +185,13 @@ pub fn parse_matrix_market(path: &Path, text: &str) -> Result<MatrixGraph> {
         .keys()
         .map(|&(a, b)| (u64::from(a), u64::from(b)))
         .collect();
-    let graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), rows, &edges)?;
+    let mut graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), rows, &edges)?;
+    if has_values {
+        graph = graph.with_volumes(|u, v| {
+            let key = (u.min(v) as u32, u.max(v) as u32);
+            volumes.get(&key).map_or(1, |&x| as_volume(x))
+        });
+    }
     Ok(MatrixGraph {
         graph,
         volumes: volumes.into_iter().collect(),

@@ -25,13 +25,19 @@ thread_local! {
     static LAST_BFS: RefCell<Option<(u64, u64, Vec<u32>)>> = const { RefCell::new(None) };
 }
 
-/// Undirected simple graph in CSR form.
+/// Undirected simple graph in CSR form, with optional communication
+/// volumes on its edges and loads on its nodes (DESIGN.md: volume, load).
 #[derive(Debug, Clone)]
 pub struct Graph {
     spec: Spec,
     id: u64,
     offsets: Vec<u64>,
     targets: Vec<u32>,
+    /// Volume of each CSR entry (both directions of an edge carry the same);
+    /// `None`: every edge has volume 1.
+    volumes: Option<Vec<u64>>,
+    /// Load of each node; `None`: every node has load 1.
+    loads: Option<Vec<u64>>,
 }
 
 impl Graph {
@@ -73,6 +79,8 @@ impl Graph {
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
             offsets,
             targets,
+            volumes: None,
+            loads: None,
         };
         for v in 0..nodes {
             let list = graph.adjacency_mut(v);
@@ -89,20 +97,95 @@ impl Graph {
     }
 
     /// A graph from CSR arrays: node v's neighbours are
-    /// `targets[offsets[v]..offsets[v + 1]]`. Each list is sorted here; the
-    /// caller checks that the lists are symmetric and free of repeats and
-    /// self-loops (the Scotch reader does, naming file and line).
-    pub(crate) fn from_csr(spec: Spec, offsets: Vec<u64>, targets: Vec<u32>) -> Graph {
+    /// `targets[offsets[v]..offsets[v + 1]]`, with a volume per CSR entry
+    /// when `volumes` is given, kept beside its target while each list is
+    /// sorted. The caller checks that the lists are symmetric (volumes
+    /// included) and free of repeats and self-loops (the file readers do,
+    /// naming file and line).
+    pub(crate) fn from_weighted_csr(
+        spec: Spec,
+        offsets: Vec<u64>,
+        targets: Vec<u32>,
+        volumes: Option<Vec<u64>>,
+    ) -> Graph {
         let mut graph = Graph {
             spec,
             id: NEXT_GRAPH_ID.fetch_add(1, Ordering::Relaxed),
             offsets,
             targets,
+            volumes,
+            loads: None,
         };
         for v in 0..graph.node_count() {
-            graph.adjacency_mut(v).sort_unstable();
+            let r = graph.offsets[v as usize] as usize..graph.offsets[v as usize + 1] as usize;
+            match &mut graph.volumes {
+                None => graph.targets[r].sort_unstable(),
+                Some(volumes) => {
+                    let mut pairs: Vec<(u32, u64)> = graph.targets[r.clone()]
+                        .iter()
+                        .copied()
+                        .zip(volumes[r.clone()].iter().copied())
+                        .collect();
+                    pairs.sort_unstable();
+                    for (k, (t, w)) in r.zip(pairs) {
+                        graph.targets[k] = t;
+                        volumes[k] = w;
+                    }
+                }
+            }
         }
         graph
+    }
+
+    /// Gives every node a load (`loads[v]` for node v).
+    pub fn with_loads(mut self, loads: Vec<u64>) -> Result<Graph> {
+        if loads.len() as u64 != self.node_count() {
+            return Err(Error::Mismatch(format!(
+                "{}: {} loads for {} nodes",
+                self.spec,
+                loads.len(),
+                self.node_count()
+            )));
+        }
+        self.loads = Some(loads);
+        Ok(self)
+    }
+
+    /// Gives every edge a volume: `volume(u, v)` for each edge, asked once per
+    /// direction (it must be symmetric).
+    pub fn with_volumes(mut self, volume: impl Fn(u64, u64) -> u64) -> Graph {
+        let mut volumes = Vec::with_capacity(self.targets.len());
+        for u in 0..self.node_count() {
+            for &v in self.adjacency(u) {
+                volumes.push(volume(u, u64::from(v)));
+            }
+        }
+        self.volumes = Some(volumes);
+        self
+    }
+
+    /// Volumes aligned with the CSR entries, when the graph has them.
+    pub fn volumes(&self) -> Option<&[u64]> {
+        self.volumes.as_deref()
+    }
+
+    /// Node loads, when the graph has them.
+    pub fn loads(&self) -> Option<&[u64]> {
+        self.loads.as_deref()
+    }
+
+    /// The CSR offsets: node v's entries are `offsets[v]..offsets[v + 1]`.
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// Volumes of node v's edges, aligned with [`Graph::adjacency`] (1 each
+    /// when the graph has no volumes).
+    pub fn adjacency_volumes(&self, v: u64) -> impl Iterator<Item = u64> + '_ {
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        let len = r.len();
+        let stored = self.volumes.as_deref().map(move |w| &w[r]);
+        (0..len).map(move |k| stored.map_or(1, |w| w[k]))
     }
 
     /// The explicit form of any topology (small sizes: it stores every edge).
@@ -112,12 +195,21 @@ impl Graph {
         Graph::from_edges(topology.spec().clone(), topology.node_count(), &edges)
     }
 
-    /// Reads a plain edge list: one edge `u v` per line, node ids from 0,
-    /// `#` or `%` starting a comment. The node count is the largest id + 1.
+    /// Reads a plain edge list: one edge `u v` per line, or `u v volume` on
+    /// every line, node ids from 0, `#` or `%` starting a comment. The node
+    /// count is the largest id + 1.
     pub fn read_edge_list(path: &Path) -> Result<Graph> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
+        Graph::parse_edge_list(path, &text)
+    }
+
+    /// [`Graph::read_edge_list`] on text already read; `path` names it in errors.
+    pub fn parse_edge_list(path: &Path, text: &str) -> Result<Graph> {
         let mut edges = Vec::new();
+        let mut volumes: Vec<u64> = Vec::new();
+        // Whether lines carry a volume, and the first line that said so.
+        let mut columns: Option<(usize, usize)> = None;
         let mut nodes = 0u64;
         for (number, line) in text.lines().enumerate() {
             let line = line.split(['#', '%']).next().unwrap_or("").trim();
@@ -126,22 +218,41 @@ impl Graph {
             }
             let bad = |what: &str| {
                 Error::File(format!(
-                    "{}:{}: {what}; an edge list has one edge 'u v' per line",
+                    "{}:{}: {what}; an edge list has one edge 'u v' or 'u v volume' per line",
                     path.display(),
                     number + 1
                 ))
             };
-            let ids: Vec<&str> = line.split_whitespace().collect();
-            let [u, v] = ids[..] else {
-                return Err(bad(&format!("expected two node ids, found '{line}'")));
-            };
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if !(2..=3).contains(&fields.len()) {
+                return Err(bad(&format!(
+                    "expected two node ids and an optional volume, found '{line}'"
+                )));
+            }
+            match columns {
+                None => columns = Some((fields.len(), number + 1)),
+                Some((n, first)) if n != fields.len() => {
+                    return Err(bad(&format!(
+                        "{} numbers here but {n} on line {first}; give every edge a volume or none",
+                        fields.len()
+                    )))
+                }
+                Some(_) => {}
+            }
             let parse = |s: &str| {
                 s.parse::<u64>()
                     .ok()
                     .filter(|&x| x < MAX_STORED_NODES)
                     .ok_or_else(|| bad(&format!("'{s}' is not a node id")))
             };
-            let (u, v) = (parse(u)?, parse(v)?);
+            let (u, v) = (parse(fields[0])?, parse(fields[1])?);
+            if let Some(w) = fields.get(2) {
+                volumes.push(w.parse::<u64>().map_err(|_| {
+                    bad(&format!(
+                        "'{w}' is not a volume (a whole number of bytes or messages, 0 or more)"
+                    ))
+                })?);
+            }
             nodes = nodes.max(u + 1).max(v + 1);
             edges.push((u, v));
         }
@@ -151,8 +262,17 @@ impl Graph {
                 path.display()
             )));
         }
-        Graph::from_edges(Spec::Graph(path.to_path_buf()), nodes, &edges)
-            .map_err(|e| Error::File(e.to_string()))
+        let graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), nodes, &edges)
+            .map_err(|e| Error::File(e.to_string()))?;
+        if volumes.is_empty() {
+            return Ok(graph);
+        }
+        let volume_of: rustc_hash::FxHashMap<(u64, u64), u64> = edges
+            .iter()
+            .zip(&volumes)
+            .map(|(&(u, v), &w)| ((u.min(v), u.max(v)), w))
+            .collect();
+        Ok(graph.with_volumes(|u, v| volume_of[&(u.min(v), u.max(v))]))
     }
 
     /// Runs `f` on the BFS distances from `source`, computing them only when
@@ -272,12 +392,46 @@ impl Topology for Graph {
         Some(self.offsets[low as usize] + pos as u64)
     }
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
-        for u in nodes {
-            for &w in self.adjacency(u) {
-                if u64::from(w) > u {
-                    edges.push(u, u64::from(w), 0);
+        match &self.volumes {
+            None => {
+                for u in nodes {
+                    for &w in self.adjacency(u) {
+                        if u64::from(w) > u {
+                            edges.push(u, u64::from(w), 0);
+                        }
+                    }
+                }
+            }
+            Some(volumes) => {
+                for u in nodes {
+                    let start = self.offsets[u as usize] as usize;
+                    for (k, &w) in self.adjacency(u).iter().enumerate() {
+                        if u64::from(w) > u {
+                            edges.push_weighted(u, u64::from(w), 0, volumes[start + k]);
+                        }
+                    }
                 }
             }
         }
+    }
+    fn is_weighted(&self) -> bool {
+        self.volumes.is_some() || self.loads.is_some()
+    }
+    fn load(&self, v: u64) -> u64 {
+        self.loads.as_ref().map_or(1, |l| l[v as usize])
+    }
+    fn total_load(&self) -> u128 {
+        self.loads
+            .as_ref()
+            .map_or(u128::from(self.node_count()), |l| {
+                l.iter().map(|&x| u128::from(x)).sum()
+            })
+    }
+    fn total_volume(&self) -> u128 {
+        self.volumes
+            .as_ref()
+            .map_or(u128::from(self.edge_count()), |w| {
+                w.iter().map(|&x| u128::from(x)).sum::<u128>() / 2
+            })
     }
 }

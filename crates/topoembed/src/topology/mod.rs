@@ -77,6 +77,23 @@ pub trait Topology: Send + Sync {
     /// A number in `0..link_slots()` for the link between adjacent `u` and `v`,
     /// the same for both orders; `None` when they are not adjacent.
     fn link_slot(&self, u: u64, v: u64) -> Option<u64>;
+    /// True when edges carry volumes or nodes carry loads other than 1
+    /// (stored graphs read from weighted files).
+    fn is_weighted(&self) -> bool {
+        false
+    }
+    /// Load of node `v` (1 unless the graph gives loads).
+    fn load(&self, _v: u64) -> u64 {
+        1
+    }
+    /// Σ load over all nodes.
+    fn total_load(&self) -> u128 {
+        u128::from(self.node_count())
+    }
+    /// Σ volume over all edges (the edge count when edges carry no volumes).
+    fn total_volume(&self) -> u128 {
+        u128::from(self.edge_count())
+    }
     /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
     fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
         let mut edges = EdgeBuffer::default();
@@ -93,7 +110,9 @@ pub trait Topology: Send + Sync {
     }
 }
 
-/// Edges in struct-of-arrays form: `(u[k], v[k])` of class `class[k]`.
+/// Edges in struct-of-arrays form: `(u[k], v[k])` of class `class[k]` and
+/// volume `volume[k]` — the volumes only for weighted graphs, which push
+/// every edge with [`EdgeBuffer::push_weighted`]; empty means volume 1 each.
 #[derive(Debug, Default, Clone)]
 pub struct EdgeBuffer {
     /// Owner ends (the lower-numbered end).
@@ -102,6 +121,8 @@ pub struct EdgeBuffer {
     pub v: Vec<u64>,
     /// Edge classes: cube dimension, grid axis, tree level.
     pub class: Vec<u32>,
+    /// Edge volumes (weighted graphs only).
+    pub volume: Vec<u64>,
 }
 
 impl EdgeBuffer {
@@ -111,6 +132,17 @@ impl EdgeBuffer {
         self.u.push(u);
         self.v.push(v);
         self.class.push(class);
+    }
+    /// Appends one edge with its volume.
+    #[inline(always)]
+    pub fn push_weighted(&mut self, u: u64, v: u64, class: u32, volume: u64) {
+        self.push(u, v, class);
+        self.volume.push(volume);
+    }
+    /// Volume of edge k (1 when the buffer holds no volumes).
+    #[inline(always)]
+    pub fn volume(&self, k: usize) -> u64 {
+        self.volume.get(k).copied().unwrap_or(1)
     }
     /// Number of edges held.
     pub fn len(&self) -> usize {
@@ -125,6 +157,7 @@ impl EdgeBuffer {
         self.u.clear();
         self.v.clear();
         self.class.clear();
+        self.volume.clear();
     }
 }
 

@@ -91,10 +91,11 @@ pub fn measure(
         .into_par_iter()
         .for_each(|range| {
             replicas.with(|load| {
-                for_mapped_edges(guest, embedding, range, progress, |from, to| {
-                    for (&a, &b) in from.iter().zip(to) {
+                for_mapped_edges(guest, embedding, range, progress, |from, to, volumes| {
+                    for (k, (&a, &b)) in from.iter().zip(to).enumerate() {
                         if a != b {
-                            spread(a, b, n, which, load);
+                            let volume = volumes.get(k).map_or(1.0, |&w| w as f64);
+                            spread(a, b, n, which, volume, load);
                         }
                     }
                 })
@@ -114,14 +115,15 @@ pub fn measure(
     })
 }
 
-/// Adds one guest edge a–b to `load`, without building the paths.
-fn spread(a: u64, b: u64, n: u32, which: FatPaths, load: &mut [f64]) {
+/// Adds one guest edge a–b of `volume` to `load`, without building the paths.
+fn spread(a: u64, b: u64, n: u32, which: FatPaths, volume: f64, load: &mut [f64]) {
     let diff = a ^ b;
     let d = diff.count_ones();
-    let share = match which {
-        FatPaths::Shortest => 1.0 / f64::from(d),
-        FatPaths::All => 1.0 / f64::from(n),
-    };
+    let share = volume
+        / match which {
+            FatPaths::Shortest => f64::from(d),
+            FatPaths::All => f64::from(n),
+        };
     // Shortest path j: start at a, flip the differing bits from the j-th on.
     let mut bits = diff;
     while bits != 0 {
@@ -189,12 +191,12 @@ mod tests {
                         assert_eq!(at, b);
                     }
                     let mut load = vec![0.0; expected.len()];
-                    spread(a, b, n, FatPaths::All, &mut load);
+                    spread(a, b, n, FatPaths::All, 1.0, &mut load);
                     assert_eq!(load, expected, "n={n} {a}->{b}");
                     let shortest = paths(a, b, n, FatPaths::Shortest);
                     assert_eq!(shortest.len(), d as usize);
                     let mut load = vec![0.0; expected.len()];
-                    spread(a, b, n, FatPaths::Shortest, &mut load);
+                    spread(a, b, n, FatPaths::Shortest, 1.0, &mut load);
                     let total: f64 = load.iter().sum();
                     assert!((total - f64::from(d)).abs() < 1e-9);
                     assert!(load

@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use super::counters::Replicas;
-use super::{for_mapped_edges, off_host, Summary, Traffic};
+use super::{for_mapped_edges, off_host, volume_at, Summary, Traffic};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -28,7 +28,9 @@ pub(super) fn measure(
     // For a one-to-one map onto the whole host no guest edge has both ends on
     // one node, so the routes ending at x are the guest edges at f^-1(x):
     // its degree. No need to count them (a third fewer counter updates).
-    let one_to_one = guest.node_count() == n && embedding.inverse(0).is_some();
+    // (With volumes, the ends' loads are volumes, not degrees.)
+    let one_to_one =
+        guest.node_count() == n && embedding.inverse(0).is_some() && !guest.is_weighted();
     let arrays = axes as u64 + u64::from(!one_to_one);
     let replicas = Replicas::new(n * arrays, "link and node loads")?;
     let failed = crate::metrics::chunks(guest.node_count())
@@ -37,8 +39,8 @@ pub(super) fn measure(
             replicas.with(|counters| {
                 let (links, ends) = counters.split_at_mut(axes * n as usize);
                 let mut bad = None;
-                for_mapped_edges(guest, embedding, range, progress, |from, to| {
-                    for (&a, &b) in from.iter().zip(to) {
+                for_mapped_edges(guest, embedding, range, progress, |from, to, volumes| {
+                    for (k, (&a, &b)) in from.iter().zip(to).enumerate() {
                         if a == b {
                             continue;
                         }
@@ -46,11 +48,12 @@ pub(super) fn measure(
                             bad = Some(a.max(b));
                             continue;
                         }
+                        let w = volume_at(volumes, k);
                         if !one_to_one {
-                            ends[a as usize] += 1;
-                            ends[b as usize] += 1;
+                            ends[a as usize] += w;
+                            ends[b as usize] += w;
                         }
-                        grid.legs(a, b, ties, |leg| add_leg(links, n, &leg));
+                        grid.legs(a, b, ties, |leg| add_leg(links, n, &leg, w));
                     }
                 });
                 bad
@@ -81,19 +84,19 @@ pub(super) fn measure(
 }
 
 /// Adds one leg's links, `first_link .. first_link + len` cyclically, to the
-/// difference array of its axis: +1 where the run starts, -1 just after it.
+/// difference array of its axis: +w where the run starts, -w just after it.
 #[inline(always)]
-fn add_leg(links: &mut [u32], n: u64, leg: &Leg) {
+fn add_leg(links: &mut [u32], n: u64, leg: &Leg, w: u32) {
     let array = &mut links[leg.axis * n as usize..][..n as usize];
     let at = |t: u64| (leg.base + t * leg.stride) as usize;
     let end = leg.first_link + leg.len;
-    array[at(leg.first_link)] = array[at(leg.first_link)].wrapping_add(1);
+    array[at(leg.first_link)] = array[at(leg.first_link)].wrapping_add(w);
     if end < leg.side {
-        array[at(end)] = array[at(end)].wrapping_sub(1);
+        array[at(end)] = array[at(end)].wrapping_sub(w);
     } else if end > leg.side {
         // The run wraps past coordinate K-1: it also covers 0 .. end - K.
-        array[at(0)] = array[at(0)].wrapping_add(1);
-        array[at(end - leg.side)] = array[at(end - leg.side)].wrapping_sub(1);
+        array[at(0)] = array[at(0)].wrapping_add(w);
+        array[at(end - leg.side)] = array[at(end - leg.side)].wrapping_sub(w);
     }
 }
 

@@ -1,6 +1,10 @@
 //! Congestion, link load and node load: what routing the guest edges does to
 //! the host's links and nodes.
 //!
+//! Loads are counted in *volume*: a guest edge of volume w adds w wherever
+//! its route goes (w = 1 for guests without volumes, so the loads are then
+//! counts of guest edges, as in the seeds).
+//!
 //! Every guest edge {u, v} (u < v) is routed from its host node f(u) to f(v)
 //! by a [`Route`]. Then, per the lecture notes on embedding metrics (§2) and
 //! the journal xor paper (§4.5-4.6):
@@ -103,13 +107,19 @@ pub fn measure(
     route: &dyn Route,
     progress: Option<&Progress>,
 ) -> Result<Traffic> {
-    // Counters are u32: a link carries at most every guest edge, a node ends
-    // at most two per guest edge.
+    // Counters are u32: a link carries at most the whole volume, a node ends
+    // at most twice the volume.
     let edges = guest.edge_count();
-    if edges > u64::from(u32::MAX) / 2 {
+    let volume = guest.total_volume();
+    if volume > u128::from(u32::MAX / 2) {
         return Err(Error::Parameter(format!(
-            "{} has {edges} edges; link and node loads are counted for at most {}",
+            "{} has {} {volume}; link and node loads are counted up to {}",
             guest.spec(),
+            if guest.is_weighted() {
+                "a total volume of"
+            } else {
+                "edges:"
+            },
             u32::MAX / 2
         )));
     }
@@ -281,13 +291,14 @@ impl Summary {
 }
 
 /// Maps the guest edges owned by `nodes` batch by batch and hands each batch's
-/// host ends `(f(u), f(v))`, u < v, to `visit`.
+/// host ends `(f(u), f(v))`, u < v, and their volumes to `visit` (the volumes
+/// empty when the guest has none: volume 1 each).
 fn for_mapped_edges(
     guest: &dyn Topology,
     embedding: &dyn Embedding,
     nodes: std::ops::Range<u64>,
     progress: Option<&Progress>,
-    mut visit: impl FnMut(&[u64], &[u64]),
+    mut visit: impl FnMut(&[u64], &[u64], &[u64]),
 ) {
     let mut edges = crate::topology::EdgeBuffer::default();
     let (mut from, mut to) = (Vec::new(), Vec::new());
@@ -300,10 +311,17 @@ fn for_mapped_edges(
         to.resize(edges.len(), 0);
         embedding.map_many(&edges.u, &mut from);
         embedding.map_many(&edges.v, &mut to);
-        visit(&from, &to);
+        visit(&from, &to, &edges.volume);
         crate::progress::advance(progress, edges.len() as u64);
         start = end;
     }
+}
+
+/// Volume of edge k of a batch (`volumes` empty: 1), as a load counter.
+#[inline(always)]
+fn volume_at(volumes: &[u64], k: usize) -> u32 {
+    // measure() checked that the whole volume fits a counter.
+    volumes.get(k).map_or(1, |&w| w as u32)
 }
 
 /// The error for an embedding that leaves the host (metrics checks first).

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::counters::Replicas;
-use super::{for_mapped_edges, off_host, Summary, Traffic};
+use super::{for_mapped_edges, off_host, volume_at, Summary, Traffic};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -38,8 +38,8 @@ pub(super) fn measure(
                 let (inner, ends) = rest.split_at_mut(n as usize);
                 let mut path = Vec::new();
                 let mut fault = None;
-                for_mapped_edges(guest, embedding, range, progress, |from, to| {
-                    for (&a, &b) in from.iter().zip(to) {
+                for_mapped_edges(guest, embedding, range, progress, |from, to, volumes| {
+                    for (k, (&a, &b)) in from.iter().zip(to).enumerate() {
                         if fault.is_some() || a == b {
                             continue;
                         }
@@ -49,12 +49,13 @@ pub(super) fn measure(
                         }
                         path.clear();
                         route.path(a, b, &mut path);
-                        if let Err(f) = count_path(host, a, b, &path, links, inner) {
+                        let w = volume_at(volumes, k);
+                        if let Err(f) = count_path(host, a, b, &path, w, links, inner) {
                             fault = Some(f);
                             continue;
                         }
-                        ends[a as usize] += 1;
-                        ends[b as usize] += 1;
+                        ends[a as usize] += w;
+                        ends[b as usize] += w;
                     }
                 });
                 fault
@@ -82,6 +83,7 @@ fn count_path(
     a: u64,
     b: u64,
     path: &[u64],
+    w: u32,
     links: &mut [u32],
     inner: &mut [u32],
 ) -> Result<(), Fault> {
@@ -99,9 +101,9 @@ fn count_path(
                 host.spec()
             )));
         };
-        links[slot as usize] += 1;
+        links[slot as usize] += w;
         if k + 1 < path.len() {
-            inner[next as usize] += 1;
+            inner[next as usize] += w;
         }
         here = next;
     }

@@ -29,7 +29,10 @@ use crate::progress::{self, Progress};
 use crate::routing::{HostRoute, Route, TieRule};
 use crate::spec::Spec;
 use crate::topology::{EdgeBuffer, Topology};
+mod load;
 mod separable;
+
+pub use load::HostLoad;
 
 use crate::traffic::fat::{self, FatCongestion, FatPaths};
 use crate::traffic::{self, AxisLoad, Congestion, LoadStats};
@@ -148,6 +151,13 @@ pub struct Metrics {
     pub expansion: f64,
     /// Dilation summary.
     pub dilation: Dilation,
+    /// Σ volume × dilation over guest edges (DESIGN.md: hop-bytes); the
+    /// total dilation when edges carry no volumes.
+    pub hop_bytes: u128,
+    /// Σ volume over guest edges (the edge count without volumes).
+    pub total_volume: u128,
+    /// Guests with loads or volumes: the guest load on each host node.
+    pub host_load: Option<HostLoad>,
     /// Cube guests: D_i(n) range per dimension i.
     pub per_dimension: Option<Vec<DimensionDilation>>,
     /// Cube guests: true when every dimension has one distance.
@@ -229,6 +239,8 @@ impl Default for ClassStat {
 /// One task's partial results.
 struct Accumulator {
     classes: Vec<ClassStat>,
+    /// Σ volume × dilation.
+    hop_bytes: u128,
     dense: Vec<u64>,
     sparse: FxHashMap<u64, u64>,
     /// A guest node whose image is outside the host, or where the inverse
@@ -243,6 +255,7 @@ impl Accumulator {
     fn new(classes: u32, dense: u64) -> Accumulator {
         Accumulator {
             classes: vec![ClassStat::default(); classes.max(1) as usize],
+            hop_bytes: 0,
             dense: vec![0; dense as usize],
             sparse: FxHashMap::default(),
             off_host: None,
@@ -258,6 +271,7 @@ impl Accumulator {
             a.sum += b.sum;
             a.count += b.count;
         }
+        self.hop_bytes += other.hop_bytes;
         for (a, b) in self.dense.iter_mut().zip(&other.dense) {
             *a += b;
         }
@@ -299,6 +313,13 @@ impl EdgeBatch {
         emb.map_many(&self.edges.u, &mut self.hu);
         emb.map_many(&self.edges.v, &mut self.hv);
         host.distances(&self.hu, &self.hv, &mut self.dil);
+        if !self.edges.volume.is_empty() {
+            for (&d, &w) in self.dil.iter().zip(&self.edges.volume) {
+                if d != u64::MAX {
+                    acc.hop_bytes += u128::from(d) * u128::from(w);
+                }
+            }
+        }
         for (&d, &class) in self.dil.iter().zip(&self.edges.class) {
             if d == u64::MAX {
                 continue;
@@ -439,6 +460,9 @@ fn finish(
     route: bool,
 ) -> Result<Metrics> {
     metrics.edges_inside = metrics.dilation.spectrum.get(&0).copied().unwrap_or(0);
+    if guest.is_weighted() {
+        metrics.host_load = Some(load::host_load(guest, host, embedding)?);
+    }
     if let Spec::BinTree(leaves) = *guest.spec() {
         metrics.level_load = level_load(leaves, host.node_count(), embedding);
     }
@@ -663,6 +687,13 @@ fn summarise(
         guest_edges: edges,
         load_factor,
         expansion: host.node_count() as f64 / guest.node_count() as f64,
+        hop_bytes: if guest.is_weighted() {
+            acc.hop_bytes
+        } else {
+            total
+        },
+        total_volume: guest.total_volume(),
+        host_load: None,
         dilation,
         per_dimension: None,
         constant_distance: None,
