@@ -258,7 +258,8 @@ pub fn metrics(
     Ok(())
 }
 
-/// Measures a Scotch mapping file of a Scotch source graph.
+/// Measures a Scotch mapping file of a graph file guest: a Scotch graph's
+/// labels as written, any other format's node ids (from 0) as labels.
 fn measure_mapping(
     pair: &Pair,
     file: &Path,
@@ -268,22 +269,21 @@ fn measure_mapping(
 ) -> Result<Metrics, Failure> {
     let Ok(Spec::Graph(path)) = pair.guest.parse::<Spec>() else {
         return Err(Error::Parameter(format!(
-            "--mapping needs a Scotch source graph as the guest (graph:FILE.grf), not {}",
+            "--mapping needs a graph file as the guest (graph:FILE: .grf, .graph, .mtx or an \
+             edge list), not {}",
             pair.guest
         ))
         .into());
     };
-    let guest = io::read_graph(&path)?;
+    let guest = if io::is_scotch_graph(&path) {
+        io::read_graph(&path)?
+    } else {
+        io::ScotchGraph::numbered(topoembed::topology::build(&Spec::Graph(path.clone()))?)?
+    };
     let host = parse_topology(&pair.host)?;
     let mapping = io::read_mapping(file, &guest, host.node_count())?;
     let mut m = measure(&guest.graph, host.as_ref(), &mapping, costs, routing, table)?;
     m.method = format!("mapping {}", file.display());
-    if guest.edge_weights || guest.vertex_loads {
-        m.notes.push(format!(
-            "{} has edge weights or vertex loads; every edge and vertex counts once here              (Scotch's gmtst weighs its averages by them)",
-            path.display()
-        ));
-    }
     Ok(m)
 }
 

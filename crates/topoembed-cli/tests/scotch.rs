@@ -189,3 +189,60 @@ fn average_dilation_equals_gmtst_comm_dilat() {
     assert!(compared >= 25, "only {compared} mappings compared");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// gmtst's "CommExpan=<average>\t(<total>)": Σ weight × distance.
+fn gmtst_expansion(grf: &Path, tgt: &Path, map: &Path) -> u128 {
+    let text = scotch("gmtst", &[grf, tgt, map]);
+    let line = text
+        .lines()
+        .find(|l| l.contains("CommExpan="))
+        .expect("gmtst prints CommExpan");
+    let total = line.rsplit('(').next().unwrap().trim_end_matches(')');
+    total.trim().parse().unwrap()
+}
+
+/// tleaf targets read from Scotch's own syntax measure as gmtst does
+/// (distances summed level by level: `tleaf 3 8 100 8 10 4 1` gives 1, 11,
+/// 111), and hop-bytes of a weighted graph equals gmtst's CommExpan total.
+#[test]
+fn tleaf_distances_and_hop_bytes_equal_gmtst() {
+    let dir = std::env::temp_dir().join(format!("topoembed-tleaf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Vertex v on leaf v of all 256 (gmtst renumbers unused targets); edges
+    // part at the socket, node and machine levels.
+    let tgt = write(&dir, "h.tgt", "tleaf 3 8 100 8 10 4 1\n");
+    let mut grf = String::from("0\n256 6\n0 000\n");
+    for v in 0..256 {
+        grf += match v {
+            0 => "3 1 4 32\n",
+            1 | 4 | 32 => "1 0\n",
+            _ => "0\n",
+        };
+    }
+    let grf = write(&dir, "three.grf", &grf);
+    let identity: String = (0..256).map(|v| format!("{v} {v}\n")).collect();
+    let map = write(&dir, "id.map", &format!("256\n{identity}"));
+    let (_, total) = gmtst_dilation(&grf, &tgt, &map);
+    assert_eq!(total, 123);
+    let m = ours(&grf, &tgt, &map);
+    assert_eq!(m["host"], "tleaf:8x8x4:100,10,1");
+    assert_eq!(m["dilation"]["total"].as_u64(), Some(123));
+    assert_eq!(m["dilation"]["spectrum"]["111"].as_u64(), Some(1));
+
+    // KaHIP's weighted example through gcv, on a two-level hierarchy, at random.
+    let metis = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../topoembed/tests/data/example_weighted.graph");
+    let weighted = dir.join("w.grf");
+    scotch("gcv", &[Path::new("-ic"), &metis, &weighted]);
+    let tgt = write(&dir, "h2.tgt", "tleaf 2 16 10 8 1\n");
+    for seed in 1..=3 {
+        let map = write(&dir, "w.map", &random_map(132, 128, 1, seed));
+        let m = ours(&weighted, &tgt, &map);
+        assert_eq!(
+            m["hop_bytes"].as_u64().map(u128::from),
+            Some(gmtst_expansion(&weighted, &tgt, &map)),
+            "seed {seed}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

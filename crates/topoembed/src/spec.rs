@@ -2,7 +2,9 @@
 //!
 //! `cube:D` · `ring:N` · `line:N` · `torus:K1xK2x..` · `mesh:K1xK2x..` ·
 //! `grid:K1[w]xK2[w]x..` (a `w` after a side: that axis wraps around) ·
-//! `bintree:P` · `graph:PATH`. Sizes are whole numbers or powers written
+//! `bintree:P` · `tleaf:N1xN2x..:C1,C2,..` (a machine hierarchy, Scotch's
+//! `tleaf`: N1 nodes of N2 sockets of .., the cost of each level, summed from
+//! the level where two leaves part) · `graph:PATH`. Sizes are whole numbers or powers written
 //! `2^k` (`ring:2^10` is `ring:1024`).
 
 use std::fmt;
@@ -19,7 +21,7 @@ pub const MAX_NODES: u64 = 1 << 40;
 pub const MAX_CUBE_DIM: u32 = 40;
 
 const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
-     grid:K1wxK2.. (w: that axis wraps), bintree:P, graph:PATH";
+     grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., graph:PATH";
 
 /// A parsed topology spec. `ring:N` and `line:N` stay distinct from the one-axis
 /// `torus:N` / `mesh:N` only for display; [`Spec::grid`] treats them alike.
@@ -41,6 +43,12 @@ pub enum Spec {
     Grid(Vec<u64>, Vec<bool>),
     /// Complete binary tree with P leaves (2P-1 nodes), P a power of two.
     BinTree(u64),
+    /// A machine hierarchy (Scotch's `tleaf`): `sizes[i]` children per node
+    /// of level i, top level first (nodes, sockets, cores), and `costs[i]`
+    /// the cost of level i. Two leaves that part at level i (same ancestor
+    /// above, different ones at i) are `costs[i] + costs[i+1] + ..` apart,
+    /// as Scotch measures it (`tleaf 3 8 100 8 10 4 1`: 1, 11, 111).
+    Tleaf(Vec<u64>, Vec<u64>),
     /// A graph stored in a file.
     Graph(PathBuf),
 }
@@ -56,6 +64,7 @@ impl Spec {
             Spec::Mesh(_) => "mesh",
             Spec::Grid(..) => "grid",
             Spec::BinTree(_) => "bintree",
+            Spec::Tleaf(..) => "tleaf",
             Spec::Graph(_) => "graph",
         }
     }
@@ -114,6 +123,7 @@ impl Spec {
         match self {
             Spec::Cube(d) => Some(1u64 << d),
             Spec::BinTree(p) => Some(2 * p - 1),
+            Spec::Tleaf(sizes, _) => Some(sizes.iter().product()),
             Spec::Graph(_) => None,
             _ => self.sides().map(|s| s.iter().product()),
         }
@@ -138,6 +148,10 @@ impl fmt::Display for Spec {
                 write!(f, "grid:{}", axes.join("x"))
             }
             Spec::BinTree(p) => write!(f, "bintree:{p}"),
+            Spec::Tleaf(sizes, costs) => {
+                let costs: Vec<String> = costs.iter().map(u64::to_string).collect();
+                write!(f, "tleaf:{}:{}", join(sizes), costs.join(","))
+            }
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
         }
     }
@@ -173,6 +187,7 @@ impl FromStr for Spec {
             "mesh" => Spec::Mesh(parse_sides(text, body, "mesh", false)?),
             "grid" => parse_grid(text, body)?,
             "bintree" => Spec::BinTree(parse_bintree(text, body)?),
+            "tleaf" => parse_tleaf(text, body)?,
             "graph" => {
                 if body.trim().is_empty() {
                     return Err(Error::Spec(format!(
@@ -285,6 +300,52 @@ fn parse_grid(whole: &str, body: &str) -> Result<Spec> {
     }
     let sides = parse_sides(whole, &plain.join("x"), "grid", false)?;
     Ok(Spec::grid_of(sides, wraps))
+}
+
+/// `tleaf:8x8x4:100,10,1`: sizes top level first, then one cost per level
+/// (all 1 when left out).
+fn parse_tleaf(whole: &str, body: &str) -> Result<Spec> {
+    let (sizes, costs) = match body.split_once(':') {
+        Some((sizes, costs)) => (sizes, Some(costs)),
+        None => (body, None),
+    };
+    let sizes = parse_sides(whole, sizes, "tleaf", false)?;
+    let leaves: u64 = sizes.iter().product();
+    if leaves > crate::topology::MAX_TLEAF_LEAVES {
+        return Err(Error::Spec(format!(
+            "'{whole}' has {leaves} leaves; a tleaf hierarchy holds at most 2^24"
+        )));
+    }
+    let costs = match costs {
+        None => vec![1; sizes.len()],
+        Some(text) => {
+            let costs = text
+                .split(',')
+                .map(|c| {
+                    c.trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&c| c <= 1 << 32)
+                        .ok_or_else(|| {
+                            Error::Spec(format!(
+                                "'{whole}': cost '{}' is not a whole number from 0 to 2^32",
+                                c.trim()
+                            ))
+                        })
+                })
+                .collect::<Result<Vec<u64>>>()?;
+            if costs.len() != sizes.len() {
+                return Err(Error::Spec(format!(
+                    "'{whole}': {} levels but {} costs; give one cost per level, top level \
+                     first (tleaf:8x8x4:100,10,1)",
+                    sizes.len(),
+                    costs.len()
+                )));
+            }
+            costs
+        }
+    };
+    Ok(Spec::Tleaf(sizes, costs))
 }
 
 fn parse_bintree(whole: &str, body: &str) -> Result<u64> {

@@ -174,3 +174,51 @@ fn edge_list_files_are_read_and_bad_ones_rejected() {
         .to_string();
     assert!(missing.contains("cannot read"), "{missing}");
 }
+
+/// A tleaf's distance, from coordinates: the costs of every level from the
+/// first one where the two leaves' indices differ down to the cores.
+#[test]
+fn tleaf_distances_follow_the_levels() {
+    let t = topology::parse("tleaf:3x2x4:100,10,1").unwrap();
+    assert_eq!((t.node_count(), t.diameter()), (24, 111));
+    let costs = [100u64, 10, 1];
+    for a in 0..24 {
+        for b in 0..24 {
+            let (ca, cb) = (t.coords(a), t.coords(b));
+            let want = match (0..3).find(|&i| ca[i] != cb[i]) {
+                None => 0,
+                Some(i) => costs[i..].iter().sum(),
+            };
+            assert_eq!(t.distance(a, b), want, "{a} {b}");
+        }
+    }
+    // Leaves are numbered with the cores fastest, as Scotch numbers terminals.
+    assert_eq!(t.coords(5), vec![0, 1, 1]);
+    assert_eq!(topology::parse("tleaf:4x4").unwrap().distance(0, 5), 2);
+    for (bad, says) in [
+        ("tleaf:8x4:1", "2 levels but 1 costs"),
+        ("tleaf:8x4:1,x", "cost 'x' is not a whole number"),
+        ("tleaf:4096x4096x4", "at most 2^24"),
+    ] {
+        let e = topology::parse(bad).err().unwrap().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn tleaf_targets_round_trip() {
+    let spec: topoembed::spec::Spec = "tleaf:8x8x4:100,10,1".parse().unwrap();
+    let mut text = Vec::new();
+    topoembed::io::write_target(&spec, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert_eq!(text.trim(), "tleaf\t3\t8\t100\t8\t10\t4\t1");
+    let path = std::path::Path::new("h.tgt");
+    assert_eq!(topoembed::io::parse_target(path, &text).unwrap(), spec);
+    // Levels of one child are dropped; a level of none is an error.
+    assert_eq!(
+        topoembed::io::parse_target(path, "tleaf 3 4 10 1 5 2 1").unwrap(),
+        "tleaf:4x2:10,1".parse().unwrap()
+    );
+    let e = topoembed::io::parse_target(path, "tleaf 2 4 10 0 1").unwrap_err();
+    assert!(e.to_string().contains("level 2 has size 0"), "{e}");
+}

@@ -190,6 +190,25 @@ fn resolve_ends(
 }
 
 impl ScotchGraph {
+    /// Any stored graph as a Scotch graph numbered from 0 without labels
+    /// (vertex v is labelled v): how mappings of METIS, Matrix Market and
+    /// edge-list guests name their vertices.
+    pub fn numbered(topology: Box<dyn Topology>) -> Result<ScotchGraph> {
+        let spec = topology.spec().clone();
+        let Some(graph) = topology.as_graph() else {
+            return Err(Error::Parameter(format!(
+                "{spec} is not a stored graph; mappings are read for graph files"
+            )));
+        };
+        Ok(ScotchGraph {
+            labels: (0..graph.node_count()).collect(),
+            base: 0,
+            edge_weights: graph.volumes().is_some(),
+            vertex_loads: graph.loads().is_some(),
+            graph: graph.clone(),
+        })
+    }
+
     /// The file the graph came from, for messages.
     pub fn graph_path(&self) -> String {
         match self.graph.spec() {

@@ -1,6 +1,6 @@
 //! Scotch target architectures (`.tgt`) as host specs.
 //!
-//! Read: `hcub D` -> `cube:D`; `torus2D X Y`, `torus3D X Y Z`,
+//! Read: `tleaf L N1 C1 ..` -> `tleaf:N1x..:C1,..`; `hcub D` -> `cube:D`; `torus2D X Y`, `torus3D X Y Z`,
 //! `torusXD n K1 .. Kn` -> `torus:` (one axis: `ring:`); `mesh2D`,
 //! `mesh3D`, `meshXD` -> `mesh:` (one axis: `line:`). Sides of 1 add no
 //! axis and are dropped. Written: the same forms, rings as `torusXD 1 N`,
@@ -40,10 +40,11 @@ pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
         "mesh2D" => (false, 2),
         "mesh3D" => (false, 3),
         "torusXD" | "meshXD" => (name == "torusXD", t.number("the number of dimensions", 64)?),
+        "tleaf" => return parse_tleaf(&mut t),
         other => {
             return Err(t.error(&format!(
                 "target architecture '{other}' is not read; topoembed reads hcub, torus2D, \
-                 torus3D, torusXD, mesh2D, mesh3D and meshXD"
+                 torus3D, torusXD, mesh2D, mesh3D, meshXD and tleaf"
             )))
         }
     };
@@ -70,6 +71,39 @@ pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
         (_, true) => Spec::Torus(sides),
         (_, false) => Spec::Mesh(sides),
     })
+}
+
+/// `tleaf LEVELS N1 C1 N2 C2 ..`: sizes top level first, each with its cost.
+fn parse_tleaf(t: &mut Tokens) -> Result<Spec> {
+    let levels = t.number("the number of levels", 32)?;
+    if levels == 0 {
+        return Err(t.error("a tleaf needs at least one level"));
+    }
+    let (mut sizes, mut costs) = (Vec::new(), Vec::new());
+    let mut leaves: u64 = 1;
+    for k in 1..=levels {
+        let size = t.number(
+            &format!("the size of level {k}"),
+            crate::topology::MAX_TLEAF_LEAVES,
+        )?;
+        let cost = t.number(&format!("the cost of level {k}"), 1 << 32)?;
+        leaves = leaves
+            .checked_mul(size)
+            .filter(|&n| n <= crate::topology::MAX_TLEAF_LEAVES)
+            .ok_or_else(|| t.error("more than 2^24 leaves"))?;
+        // A level of one child adds no choice and, parting nowhere, no cost.
+        if size > 1 {
+            sizes.push(size);
+            costs.push(cost);
+        } else if size == 0 {
+            return Err(t.error(&format!("level {k} has size 0")));
+        }
+    }
+    t.finish("the tleaf target")?;
+    if sizes.is_empty() {
+        return Err(t.error("the target has a single leaf"));
+    }
+    Ok(Spec::Tleaf(sizes, costs))
 }
 
 /// Largest mixed grid written as a `deco` target: its distance matrix has
@@ -139,6 +173,14 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
             }
         }
         Spec::Grid(..) => return write_deco(spec, out),
+        Spec::Tleaf(sizes, costs) => {
+            let levels: Vec<String> = sizes
+                .iter()
+                .zip(costs)
+                .map(|(n, c)| format!("{n}\t{c}"))
+                .collect();
+            format!("tleaf\t{}\t{}", sizes.len(), levels.join("\t"))
+        }
         other => {
             return Err(Error::Parameter(format!(
                 "{other} has no Scotch target form; targets are hcub, torus and mesh"

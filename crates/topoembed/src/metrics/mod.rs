@@ -500,6 +500,14 @@ fn add_traffic(
     embedding: &dyn Embedding,
     options: &Options,
 ) -> Result<()> {
+    if matches!(options.routing, Routing::Model(_)) && matches!(host.spec(), Spec::Tleaf(..)) {
+        metrics.notes.push(
+            "congestion and node loads not computed: a tleaf hierarchy gives costs between \
+             cores, not the links between them; hop-bytes is its measure"
+                .into(),
+        );
+        return Ok(());
+    }
     let model;
     let route: &dyn Route = match options.routing {
         Routing::Off => return Ok(()),

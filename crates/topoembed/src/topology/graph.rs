@@ -414,6 +414,9 @@ impl Topology for Graph {
             }
         }
     }
+    fn as_graph(&self) -> Option<&Graph> {
+        Some(self)
+    }
     fn is_weighted(&self) -> bool {
         self.volumes.is_some() || self.loads.is_some()
     }

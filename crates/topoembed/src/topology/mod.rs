@@ -8,6 +8,7 @@ mod bintree;
 mod cube;
 mod graph;
 mod grid;
+mod tleaf;
 
 use std::ops::Range;
 
@@ -16,6 +17,7 @@ pub use cube::Cube;
 pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
+pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 
 use crate::error::Result;
 use crate::routing::TieRule;
@@ -94,6 +96,10 @@ pub trait Topology: Send + Sync {
     fn total_volume(&self) -> u128 {
         u128::from(self.edge_count())
     }
+    /// The stored graph behind this topology, for `graph:` files.
+    fn as_graph(&self) -> Option<&Graph> {
+        None
+    }
     /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
     fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
         let mut edges = EdgeBuffer::default();
@@ -166,6 +172,7 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
     Ok(match spec {
         Spec::Cube(d) => Box::new(Cube::new(*d)),
         Spec::BinTree(p) => Box::new(BinTree::new(*p)),
+        Spec::Tleaf(sizes, costs) => Box::new(Tleaf::new(sizes, costs)),
         Spec::Graph(path) if crate::io::is_scotch_graph(path) => {
             Box::new(crate::io::read_graph(path)?.graph)
         }
