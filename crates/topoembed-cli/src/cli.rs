@@ -117,6 +117,41 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Map any guest onto any host with the general mapper (multilevel dual
+    /// recursive bipartitioning, then move/swap local search), least
+    /// hop-bytes (Σ volume x host distance) first, no host node above
+    /// ⌈(1 + imbalance) x total load / host nodes⌉ (exactly one per node when
+    /// the counts are equal and loads are 1). Prints the placement's metrics
+    /// beside the identity (or consecutive blocks) and round-robin ones.
+    #[command(after_help = MAP_HELP)]
+    Map {
+        /// The communication graph: graph:FILE (.grf, .graph, .mtx or an edge
+        /// list 'u v [volume]'), or any spec such as torus:64x64.
+        guest: String,
+        /// The machine: any spec (torus:16x16x16, tleaf:8x8x4:100,10,1, a .tgt file, graph:FILE).
+        host: String,
+        /// How far above the average load a host node may go.
+        #[arg(long, default_value_t = 0.03)]
+        imbalance: f64,
+        /// Seed of the mapper's random choices: the same seed gives the same placement.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Most passes of the final local search.
+        #[arg(long, default_value_t = 12)]
+        passes: usize,
+        /// Open MPI hostfile for --format rankfile.
+        #[arg(long)]
+        hosts: Option<std::path::PathBuf>,
+        /// Skip routing (congestion) in the metrics.
+        #[arg(long)]
+        no_traffic: bool,
+        /// table: metrics beside the baselines; json: `map` (host node of
+        /// every guest node), `metrics`, `baselines`, `capacity`, `seconds`;
+        /// scotch-map: a Scotch .map (labels = guest node ids, or a .grf's own
+        /// labels); rankfile: an Open MPI rankfile (needs --hosts).
+        #[arg(long, value_enum, default_value_t = MapFormat::Table)]
+        format: MapFormat,
+    },
     /// Measure every method that applies to the pair, one row each; the best CC time is marked.
     #[command(after_help = SPECS)]
     Compare {
@@ -276,6 +311,16 @@ pub enum Command {
         base: u64,
     },
 }
+
+const MAP_HELP: &str = "Examples:
+  topoembed map graph:mesh.graph torus:16x16                # 32 768 vertices onto 256 nodes
+  topoembed map graph:app.grf tleaf:4x8x8:100,10,1 --format scotch-map > app.map
+  topoembed map graph:trace.txt torus:8x8 --format rankfile --hosts hostfile
+  topoembed map torus:64x64 torus:64x64 --seed 7 --format json
+
+Guest files: Scotch .grf (edge weights = volumes, vertex loads), METIS .graph (fmt 0/1/10/11;
+the first vertex weight is the load), Matrix Market .mtx (|values| rounded, at least 1, as
+volumes), edge lists 'u v' or 'u v volume'. Vertex i of any file is guest node i, from 0.";
 
 const RUN_HELP: &str = "Examples:
   topoembed run allreduce cube:10 ring:1024 --method xor        # 767 hops of modelled time
@@ -574,6 +619,14 @@ pub enum Format {
     Table,
     Json,
     Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MapFormat {
+    Table,
+    Json,
+    ScotchMap,
+    Rankfile,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -9,6 +9,7 @@ mod commands;
 mod device_mesh;
 mod drawing;
 mod figures;
+mod map;
 mod progress;
 mod render;
 mod report;
@@ -142,6 +143,28 @@ fn main() -> ExitCode {
             &mut out,
         ),
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
+        Command::Map {
+            guest,
+            host,
+            imbalance,
+            seed,
+            passes,
+            hosts,
+            no_traffic,
+            format,
+        } => map::map(
+            &map::Request {
+                guest: &guest,
+                host: &host,
+                imbalance,
+                seed,
+                passes,
+                hosts: hosts.as_deref(),
+                no_traffic,
+            },
+            format,
+            &mut out,
+        ),
         Command::Compare {
             pair,
             costs,

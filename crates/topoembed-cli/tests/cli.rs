@@ -266,7 +266,7 @@ fn compare_marks_the_best_cc_time_in_every_format() {
     let list = json(&["compare", "cube:10", "torus:32x32", "--format", "json"]);
     let rows = list.as_array().unwrap();
     let names: Vec<&str> = rows.iter().map(|r| r["method"].as_str().unwrap()).collect();
-    assert_eq!(names, ["standard", "xor", "gray", "identity"]);
+    assert_eq!(names, ["standard", "xor", "gray", "identity", "map"]);
     let flagged: Vec<&str> = rows
         .iter()
         .filter(|r| r["best_cc_time"] == Value::Bool(true))
@@ -278,7 +278,7 @@ fn compare_marks_the_best_cc_time_in_every_format() {
     let csv = ok(&["compare", "cube:10", "torus:32x32", "--format", "csv"]);
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("guest,host,method,") && lines[0].ends_with(",best_cc_time"));
-    assert_eq!(lines.len(), 5);
+    assert_eq!(lines.len(), 6);
     assert!(lines[2].starts_with("cube:10,torus:32x32,xor,") && lines[2].ends_with(",true"));
 }
 
@@ -331,7 +331,7 @@ fn metrics_json_has_the_stable_keys() {
     ]);
     assert_eq!(e["coords"][3], serde_json::json!([0, 1, 0]));
     let methods = json(&["methods", "--format", "json"]);
-    assert_eq!(methods.as_array().unwrap().len(), 15);
+    assert_eq!(methods.as_array().unwrap().len(), 16);
 }
 
 #[test]
@@ -357,7 +357,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         (&["embed", "cube:4", "cube:4", "-m", "identity", "--format", "layout"], "--format layout draws ring, line, torus and mesh hosts"),
         (&["dilations", "ring:16", "cube:4", "-m", "gray"], "hypercube guests"),
         (&["metrics", "graph:/no/such/file.txt", "ring:4", "-m", "identity"], "cannot read"),
-        (&["metrics", "cube:4", "ring:16", "--mapping", "x.map"], "--mapping needs a Scotch source graph"),
+        (&["metrics", "cube:4", "ring:16", "--mapping", "x.map"], "--mapping needs a graph file as the guest"),
         (&["metrics", "graph:/no/such.grf", "ring:16", "--mapping", "x.map"], "/no/such.grf: cannot read"),
         (&["metrics", "cube:4", "/no/such.tgt", "-m", "xor"], "/no/such.tgt: cannot read"),
         (&["export", "bintree:8", "--format", "tgt"], "no Scotch target form"),

@@ -43,6 +43,7 @@ pub mod embed;
 mod error;
 pub mod hamiltonian;
 pub mod io;
+pub mod mapper;
 pub mod metrics;
 pub mod model;
 mod progress;

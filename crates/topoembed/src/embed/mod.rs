@@ -8,6 +8,7 @@ mod byweight;
 mod gray;
 pub mod grid;
 mod identity;
+mod mapped;
 pub mod mesh_to_cube;
 mod standard;
 pub mod tree;
@@ -164,6 +165,7 @@ pub static METHODS: &[Method] = &[
     mesh_to_cube::COMBINE,
     mesh_to_cube::RECURSIVE,
     mesh_to_cube::AUTO,
+    mapped::METHOD,
 ];
 
 /// Looks a method up by name.
@@ -189,7 +191,13 @@ pub fn applicable(
     applicable_with(guest, host, &Params::default())
 }
 
-/// The methods that apply to a pair with options `params`.
+/// Methods that search instead of constructing: named explicitly
+/// (`--method map`, `topoembed map`), never tried by [`applicable`], which
+/// `compare` and every error message call — a search there would cost
+/// seconds and it applies to every pair.
+pub const SEARCHING: &[&str] = &["map"];
+
+/// The constructing methods that apply to a pair with options `params`.
 pub fn applicable_with(
     guest: &dyn Topology,
     host: &dyn Topology,
@@ -197,6 +205,7 @@ pub fn applicable_with(
 ) -> Vec<(&'static Method, Box<dyn Embedding>)> {
     METHODS
         .iter()
+        .filter(|m| !SEARCHING.contains(&m.name))
         .filter_map(|m| (m.build)(guest, host, params).ok().map(|e| (m, e)))
         .collect()
 }

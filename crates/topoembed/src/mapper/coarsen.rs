@@ -1,0 +1,108 @@
+//! Coarsening: heavy-edge matching (Karypis & Kumar, METIS; rated as in
+//! KaHIP), carrying each
+//! vertex's external costs along. A bipartition's external cost of putting
+//! a vertex on side s is a sum over its edges to already-placed vertices, so
+//! a coarse vertex's cost is the sum of its members' — the coarse problem is
+//! the fine one restricted to keeping matched pairs together.
+
+use super::graph::WGraph;
+use super::rng::Rng;
+
+/// A graph being bipartitioned, with the cost of each side for each vertex
+/// from its edges to vertices outside (Scotch's dual recursive
+/// bipartitioning: those vertices sit in other host domains already).
+#[derive(Debug, Clone, Default)]
+pub struct Bip {
+    /// The vertices and their internal edges.
+    pub g: WGraph,
+    /// `ext[v][s]`: Σ volume × distance to outside neighbours if v goes to side s.
+    pub ext: Vec<[u64; 2]>,
+}
+
+/// Matches each vertex with its unmatched neighbour of heaviest edge (visiting
+/// in random order), keeping merged loads at most `max_load`; returns the
+/// coarse graph and each fine vertex's coarse vertex.
+pub fn coarsen(fine: &Bip, max_load: u64, rng: &mut Rng) -> (Bip, Vec<u32>) {
+    let g = &fine.g;
+    let n = g.n();
+    const NONE: u32 = u32::MAX;
+    let mut mate = vec![NONE; n];
+    for v in rng.permutation(n) {
+        let v = v as usize;
+        if mate[v] != NONE {
+            continue;
+        }
+        // Rating w² / (load u · load v) (KaHIP's expansion*²): heavy edges
+        // between light vertices first, so coarse vertices stay even.
+        let mut best: Option<(f64, usize)> = None;
+        for (u, w) in g.edges(v) {
+            let rating = (w as f64) * (w as f64) / ((g.vw[u].max(1) * g.vw[v].max(1)) as f64);
+            let better = best.map_or(true, |(b, _)| rating > b);
+            if better && mate[u] == NONE && u != v && g.vw[u] + g.vw[v] <= max_load {
+                best = Some((rating, u));
+            }
+        }
+        match best {
+            Some((_, u)) => {
+                mate[v] = u as u32;
+                mate[u] = v as u32;
+            }
+            None => mate[v] = v as u32,
+        }
+    }
+    let mut cmap = vec![NONE; n];
+    let mut coarse_n = 0u32;
+    for (v, &m) in mate.iter().enumerate() {
+        if cmap[v] == NONE {
+            cmap[v] = coarse_n;
+            cmap[m as usize] = coarse_n;
+            coarse_n += 1;
+        }
+    }
+    let cn = coarse_n as usize;
+    let mut c = Bip {
+        g: WGraph {
+            xadj: Vec::with_capacity(cn + 1),
+            adj: Vec::with_capacity(g.adj.len()),
+            ew: Vec::with_capacity(g.adj.len()),
+            vw: vec![0; cn],
+        },
+        ext: vec![[0, 0]; cn],
+    };
+    // Coarse vertex k's entries, merged through a marker of positions.
+    let mut at = vec![usize::MAX; cn];
+    let mut members = vec![[NONE; 2]; cn];
+    for (v, &k) in cmap.iter().enumerate() {
+        let k = k as usize;
+        if members[k][0] == NONE {
+            members[k][0] = v as u32;
+        } else {
+            members[k][1] = v as u32;
+        }
+    }
+    c.g.xadj.push(0);
+    for (k, pair) in members.iter().enumerate() {
+        let start = c.g.adj.len();
+        for &v in pair.iter().filter(|&&v| v != NONE) {
+            let v = v as usize;
+            c.g.vw[k] += g.vw[v];
+            c.ext[k][0] += fine.ext[v][0];
+            c.ext[k][1] += fine.ext[v][1];
+            for (u, w) in g.edges(v) {
+                let cu = cmap[u] as usize;
+                if cu == k {
+                    continue;
+                }
+                if at[cu] == usize::MAX || at[cu] < start {
+                    at[cu] = c.g.adj.len();
+                    c.g.adj.push(cu as u32);
+                    c.g.ew.push(w);
+                } else {
+                    c.g.ew[at[cu]] += w;
+                }
+            }
+        }
+        c.g.xadj.push(c.g.adj.len());
+    }
+    (c, cmap)
+}

@@ -1,0 +1,68 @@
+//! Host distances as the mapper asks for them: millions of pairs from
+//! changing sources. Implicit hosts answer in closed form; a stored host
+//! graph is measured once into a table (a BFS per node) so no query runs a
+//! search.
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::topology::Topology;
+
+/// Largest stored host given a distance table (8192² two-byte entries: 128 MiB).
+pub const MAX_TABLE_NODES: u64 = 8192;
+
+/// Distances between host nodes.
+pub struct HostDistance<'a> {
+    host: &'a dyn Topology,
+    table: Option<(usize, Vec<u16>)>,
+}
+
+impl<'a> HostDistance<'a> {
+    /// Wraps `host`, tabulating a stored graph's distances.
+    pub fn new(host: &'a dyn Topology) -> Result<HostDistance<'a>> {
+        let Some(graph) = host.as_graph() else {
+            return Ok(HostDistance { host, table: None });
+        };
+        let n = graph.node_count();
+        if n > MAX_TABLE_NODES {
+            return Err(Error::Parameter(format!(
+                "{} has {n} nodes; the mapper tabulates a stored host's distances, up to \
+                 {MAX_TABLE_NODES} nodes (use an implicit host spec such as torus:AxB for larger machines)",
+                host.spec()
+            )));
+        }
+        let rows: Vec<Vec<u32>> = (0..n).into_par_iter().map(|s| graph.bfs(s)).collect();
+        let mut table = Vec::with_capacity((n * n) as usize);
+        for (s, row) in rows.iter().enumerate() {
+            for (t, &d) in row.iter().enumerate() {
+                if d == u32::MAX {
+                    return Err(Error::Mismatch(format!(
+                        "{} is not connected: no path from host node {s} to {t}",
+                        host.spec()
+                    )));
+                }
+                table.push(u16::try_from(d).map_err(|_| {
+                    Error::Parameter(format!("{}: distances above 65535", host.spec()))
+                })?);
+            }
+        }
+        Ok(HostDistance {
+            host,
+            table: Some((n as usize, table)),
+        })
+    }
+
+    /// Distance between host nodes `a` and `b`.
+    #[inline]
+    pub fn d(&self, a: u64, b: u64) -> u64 {
+        match &self.table {
+            Some((n, t)) => u64::from(t[a as usize * n + b as usize]),
+            None => self.host.distance(a, b),
+        }
+    }
+
+    /// The host.
+    pub fn host(&self) -> &'a dyn Topology {
+        self.host
+    }
+}

@@ -1,0 +1,156 @@
+//! Host domains for dual recursive bipartitioning (Scotch's `arch_*.c`
+//! idea: each architecture says how its domains split): a domain is a set
+//! of host nodes; it splits in two halves of ⌊n/2⌋ and ⌈n/2⌉ nodes.
+//!
+//! Grids split across their longest extent (halves stay boxes, so the
+//! domain tree follows the machine, and a torus's halves are the bands
+//! whose wrap-around the gains see through the host distance); hypercubes
+//! split on a bit; tleaf hierarchies split at the highest level the domain
+//! spans (nodes before sockets before cores, as the costs demand); any other
+//! host splits by distance from two far-apart nodes.
+
+use super::distance::HostDistance;
+use crate::spec::Spec;
+
+/// A set of host nodes, sorted, with where it sits for distances.
+#[derive(Debug, Clone)]
+pub struct Domain {
+    /// Host nodes, ascending.
+    pub nodes: Vec<u64>,
+    /// A central node.
+    pub rep: u64,
+    /// Grid and cube hosts: twice the centre's coordinates (min + max per
+    /// axis), so that two halves of a box are equally far from a third box
+    /// that lies across both (a representative node would favour one).
+    center: Option<Vec<u64>>,
+}
+
+impl Domain {
+    /// The domain of `nodes` (non-empty), with its representative.
+    pub fn new(host: &HostDistance, mut nodes: Vec<u64>) -> Domain {
+        nodes.sort_unstable();
+        let rep = representative(host, &nodes);
+        let center = lattice(host).map(|_| {
+            let coords: Vec<Vec<u64>> = nodes.iter().map(|&v| host.host().coords(v)).collect();
+            (0..coords[0].len())
+                .map(|a| {
+                    let lo = coords.iter().map(|c| c[a]).min().unwrap_or(0);
+                    let hi = coords.iter().map(|c| c[a]).max().unwrap_or(0);
+                    lo + hi
+                })
+                .collect()
+        });
+        Domain { nodes, rep, center }
+    }
+
+    /// Twice the distance between two domains: between their centres on
+    /// grids and cubes (wrap-around included), between their
+    /// representatives elsewhere.
+    pub fn distance2(&self, other: &Domain, host: &HostDistance) -> u64 {
+        match (&self.center, &other.center, lattice(host)) {
+            (Some(a), Some(b), Some(axes)) => a
+                .iter()
+                .zip(b)
+                .zip(axes)
+                .map(|((&x, &y), (side, wraps))| {
+                    let d = x.abs_diff(y);
+                    if wraps {
+                        d.min(2 * side - d)
+                    } else {
+                        d
+                    }
+                })
+                .sum(),
+            _ => 2 * host.d(self.rep, other.rep),
+        }
+    }
+
+    /// Splits into two halves (⌊n/2⌋ first), each a domain; `None` for one node.
+    pub fn split(&self, host: &HostDistance) -> Option<(Domain, Domain)> {
+        if self.nodes.len() < 2 {
+            return None;
+        }
+        let order = ordered(host, &self.nodes);
+        let half = order.len() / 2;
+        Some((
+            Domain::new(host, order[..half].to_vec()),
+            Domain::new(host, order[half..].to_vec()),
+        ))
+    }
+}
+
+/// Grid hosts: (side, wraps) per axis; cubes: a mesh of 2s.
+fn lattice(host: &HostDistance) -> Option<Vec<(u64, bool)>> {
+    let spec = host.host().spec();
+    match spec {
+        Spec::Cube(d) => Some(vec![(2, false); *d as usize]),
+        _ => {
+            let (sides, wraps) = spec.grid()?;
+            Some(sides.iter().copied().zip(wraps).collect())
+        }
+    }
+}
+
+/// The nodes in an order whose first half and second half are the split.
+fn ordered(host: &HostDistance, nodes: &[u64]) -> Vec<u64> {
+    let coords: Vec<Vec<u64>> = match host.host().spec() {
+        Spec::Graph(_) | Spec::BinTree(_) => return by_distance(host, nodes),
+        _ => nodes.iter().map(|&v| host.host().coords(v)).collect(),
+    };
+    let axes = coords[0].len();
+    let extent = |a: usize| {
+        let lo = coords.iter().map(|c| c[a]).min().unwrap_or(0);
+        let hi = coords.iter().map(|c| c[a]).max().unwrap_or(0);
+        hi - lo
+    };
+    let axis = match host.host().spec() {
+        // Top level first: parting there costs the most.
+        Spec::Tleaf(..) => (0..axes).find(|&a| extent(a) > 0).unwrap_or(0),
+        // Longest extent; ties to the last axis (the slowest in node ids).
+        _ => (0..axes).rev().max_by_key(|&a| extent(a)).unwrap_or(0),
+    };
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by_key(|&k| (coords[k][axis], nodes[k]));
+    order.into_iter().map(|k| nodes[k]).collect()
+}
+
+/// Any host: order by d(x, a) − d(x, b) for two far-apart nodes a and b.
+fn by_distance(host: &HostDistance, nodes: &[u64]) -> Vec<u64> {
+    let far = |from: u64| {
+        *nodes
+            .iter()
+            .max_by_key(|&&x| (host.d(from, x), std::cmp::Reverse(x)))
+            .expect("domains are not empty")
+    };
+    let a = far(nodes[0]);
+    let b = far(a);
+    // Distances from a fixed source in each pass (stored hosts cache one BFS).
+    let from_a: Vec<u64> = nodes.iter().map(|&x| host.d(a, x)).collect();
+    let mut keyed: Vec<(i128, u64)> = nodes
+        .iter()
+        .zip(from_a)
+        .map(|(&x, da)| (i128::from(da) - i128::from(host.d(b, x)), x))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, x)| x).collect()
+}
+
+/// The node of a sample whose summed distance to a sample of the domain is
+/// least (exact for small domains).
+fn representative(host: &HostDistance, nodes: &[u64]) -> u64 {
+    if nodes.len() <= 2 {
+        return nodes[0];
+    }
+    let sample = |k: usize| -> Vec<u64> {
+        let step = nodes.len().div_ceil(k).max(1);
+        nodes.iter().copied().step_by(step).collect()
+    };
+    let (candidates, targets) = (sample(48), sample(192));
+    candidates
+        .into_iter()
+        .min_by_key(|&c| {
+            let total: u128 = targets.iter().map(|&t| u128::from(host.d(c, t))).sum();
+            (total, c)
+        })
+        .expect("domains are not empty")
+}

@@ -1,0 +1,93 @@
+//! The mapper's working graph: CSR with a volume per entry and a load per
+//! vertex, read once from any guest (a stored graph with its weights, or an
+//! implicit topology with volume 1 and load 1).
+
+use crate::error::{Error, Result};
+use crate::topology::{EdgeBuffer, Topology};
+
+/// Most guest nodes the mapper takes (ids are `u32`).
+pub const MAX_GUEST_NODES: u64 = u32::MAX as u64 - 1;
+
+/// Undirected weighted graph in CSR form.
+#[derive(Debug, Clone, Default)]
+pub struct WGraph {
+    /// Node v's entries are `xadj[v]..xadj[v + 1]`.
+    pub xadj: Vec<usize>,
+    /// Neighbour of each entry.
+    pub adj: Vec<u32>,
+    /// Volume of each entry (both directions of an edge carry the same).
+    pub ew: Vec<u64>,
+    /// Load of each vertex.
+    pub vw: Vec<u64>,
+}
+
+impl WGraph {
+    /// Number of vertices.
+    pub fn n(&self) -> usize {
+        self.vw.len()
+    }
+
+    /// Entries of `v`: (neighbour, volume).
+    #[inline]
+    pub fn edges(&self, v: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let r = self.xadj[v]..self.xadj[v + 1];
+        self.adj[r.clone()]
+            .iter()
+            .zip(&self.ew[r])
+            .map(|(&u, &w)| (u as usize, w))
+    }
+
+    /// Σ load.
+    pub fn total_load(&self) -> u64 {
+        self.vw.iter().sum()
+    }
+
+    /// Builds the working graph of any guest topology.
+    pub fn from_topology(guest: &dyn Topology) -> Result<WGraph> {
+        let n = guest.node_count();
+        if n > MAX_GUEST_NODES {
+            return Err(Error::Parameter(format!(
+                "{} has {n} nodes; the mapper takes up to {MAX_GUEST_NODES}",
+                guest.spec()
+            )));
+        }
+        if let Some(g) = guest.as_graph() {
+            let xadj = g.offsets().iter().map(|&o| o as usize).collect();
+            let adj = (0..n)
+                .flat_map(|v| g.adjacency(v).iter().copied())
+                .collect();
+            let ew = (0..n).flat_map(|v| g.adjacency_volumes(v)).collect();
+            let vw = (0..n).map(|v| g.load(v)).collect();
+            return Ok(WGraph { xadj, adj, ew, vw });
+        }
+        let mut degree = vec![0usize; n as usize + 1];
+        let mut edges = EdgeBuffer::default();
+        guest.push_edges(0..n, &mut edges);
+        for k in 0..edges.len() {
+            degree[edges.u[k] as usize + 1] += 1;
+            degree[edges.v[k] as usize + 1] += 1;
+        }
+        for k in 1..degree.len() {
+            degree[k] += degree[k - 1];
+        }
+        let xadj = degree;
+        let mut fill = xadj.clone();
+        let mut adj = vec![0u32; xadj[n as usize]];
+        let mut ew = vec![0u64; xadj[n as usize]];
+        for k in 0..edges.len() {
+            let (u, v, w) = (edges.u[k] as usize, edges.v[k] as usize, edges.volume(k));
+            adj[fill[u]] = v as u32;
+            ew[fill[u]] = w;
+            fill[u] += 1;
+            adj[fill[v]] = u as u32;
+            ew[fill[v]] = w;
+            fill[v] += 1;
+        }
+        Ok(WGraph {
+            xadj,
+            adj,
+            ew,
+            vw: (0..n).map(|v| guest.load(v)).collect(),
+        })
+    }
+}

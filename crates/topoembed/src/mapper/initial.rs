@@ -1,0 +1,315 @@
+//! The initial placement: dual recursive bipartitioning (Pellegrini's
+//! Scotch). Host domains split in two ([`super::domain`]); the guest
+//! vertices of each domain split in two in proportion, by a multilevel
+//! bisection — coarsen by heavy-edge matching, grow a side from a seed and
+//! keep the best of several tries, refine by FM on the way back up — whose
+//! cost counts the cut times the distance between the halves *and* each
+//! vertex's edges to vertices already in other domains times the distance to
+//! those domains (so a half next to a neighbour's domain attracts it, and a
+//! torus's wrap-around counts). Domains split one at a time, breadth first;
+//! the initial tries of each bisection run in parallel.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rayon::prelude::*;
+
+use super::coarsen::{coarsen, Bip};
+use super::distance::HostDistance;
+use super::domain::Domain;
+use super::graph::WGraph;
+use super::refine::fm::{self, Balance};
+use super::rng::Rng;
+use crate::progress::{self, Progress};
+
+/// Coarsest size of a bisection's hierarchy.
+const COARSEST: usize = 96;
+/// Initial bisections tried on the coarsest graph.
+const TRIES: u64 = 6;
+/// FM passes per level.
+const PASSES: usize = 6;
+
+/// Places every guest vertex on a host node by dual recursive
+/// bipartitioning, no host node above `cap` load (where loads allow).
+///
+/// Domains are split one at a time in breadth-first order, as in Scotch:
+/// when a domain splits, the domains split before it have already sent
+/// their vertices to their halves, so the external costs line this split
+/// up with theirs (two neighbouring halves of the host, split separately,
+/// would otherwise cut their guest vertices in unrelated directions).
+pub fn place(
+    g: &WGraph,
+    dist: &HostDistance,
+    hosts: Vec<u64>,
+    (cap, imbalance): (u64, f64),
+    seed: u64,
+    progress: Option<&Progress>,
+) -> Vec<u64> {
+    let n = g.n();
+    let mut domains = vec![Domain::new(dist, hosts)];
+    let mut members: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
+    let mut part = vec![0u32; n];
+    let mut queue = std::collections::VecDeque::from([0usize]);
+    while let Some(i) = queue.pop_front() {
+        let verts = std::mem::take(&mut members[i]);
+        let Some((d1, d2)) = domains[i].split(dist) else {
+            members[i] = verts;
+            continue;
+        };
+        let (c1, c2) = (domains.len(), domains.len() + 1);
+        let sides = if verts.is_empty() {
+            Vec::new()
+        } else {
+            let mut rng = Rng::new(seed, i as u64);
+            split_vertices(
+                g,
+                dist,
+                &part,
+                &domains,
+                &verts,
+                (&d1, &d2),
+                (cap, imbalance),
+                &mut rng,
+            )
+        };
+        let (mut m1, mut m2) = (Vec::new(), Vec::new());
+        for (&v, &side) in verts.iter().zip(&sides) {
+            if side == 0 {
+                part[v as usize] = c1 as u32;
+                m1.push(v);
+            } else {
+                part[v as usize] = c2 as u32;
+                m2.push(v);
+            }
+        }
+        progress::advance(progress, verts.len() as u64);
+        domains.push(d1);
+        domains.push(d2);
+        members.push(m1);
+        members.push(m2);
+        queue.push_back(c1);
+        queue.push_back(c2);
+    }
+    part.iter().map(|&p| domains[p as usize].nodes[0]).collect()
+}
+
+/// Splits the vertices `verts` of one domain between its halves.
+#[allow(clippy::too_many_arguments)]
+fn split_vertices(
+    g: &WGraph,
+    dist: &HostDistance,
+    part: &[u32],
+    domains: &[Domain],
+    verts: &[u32],
+    halves: (&Domain, &Domain),
+    (cap, imbalance): (u64, f64),
+    rng: &mut Rng,
+) -> Vec<u8> {
+    let here = part[verts[0] as usize];
+    let (d1, d2) = halves;
+    // (Every vertex of `verts` still has its domain's number in `part`.)
+    let bip = local_problem(g, dist, part, domains, verts, here, (d1, d2));
+    let load = bip.g.total_load();
+    let (n1, n2) = (d1.nodes.len() as u64, d2.nodes.len() as u64);
+    let target = (u128::from(load) * u128::from(n1) / u128::from(n1 + n2)) as u64;
+    // The capacity allows side 0 anything in [load − n2·cap, n1·cap]; keep
+    // each split within its share of the imbalance (METIS's (1 + ε)^(1/levels)
+    // per bisection, here ε / levels), so no node is left nearly empty.
+    let levels = (64 - (n1 + n2 - 1).leading_zeros()).max(1);
+    let room = (target as f64 * imbalance * 2.0 / f64::from(levels)).floor() as u64;
+    let hi = (n1 * cap).min(load).min(target + room);
+    let lo = load
+        .saturating_sub(n2 * cap)
+        .max(target.saturating_sub(room))
+        .min(hi);
+    let bal = Balance {
+        lo,
+        hi,
+        d12: d1.distance2(d2, dist).max(1),
+    };
+    bisect(&bip, bal, target, rng)
+}
+
+/// The induced graph of `verts` and each vertex's external costs for each
+/// half: Σ volume × (twice) the distance from the half to the neighbour's domain.
+fn local_problem(
+    g: &WGraph,
+    dist: &HostDistance,
+    part: &[u32],
+    domains: &[Domain],
+    verts: &[u32],
+    here: u32,
+    (d1, d2): (&Domain, &Domain),
+) -> Bip {
+    let mut local = rustc_hash::FxHashMap::default();
+    local.reserve(verts.len());
+    for (k, &v) in verts.iter().enumerate() {
+        local.insert(v, k as u32);
+    }
+    let mut b = Bip {
+        g: WGraph {
+            xadj: Vec::with_capacity(verts.len() + 1),
+            adj: Vec::new(),
+            ew: Vec::new(),
+            vw: Vec::with_capacity(verts.len()),
+        },
+        ext: Vec::with_capacity(verts.len()),
+    };
+    b.g.xadj.push(0);
+    // Distances to other domains' representatives, asked once per domain.
+    let mut toward: rustc_hash::FxHashMap<u32, [u64; 2]> = rustc_hash::FxHashMap::default();
+    for &v in verts {
+        let mut ext = [0u64; 2];
+        for (u, w) in g.edges(v as usize) {
+            let p = part[u];
+            if p == here {
+                b.g.adj.push(local[&(u as u32)]);
+                b.g.ew.push(w);
+            } else {
+                let d = *toward.entry(p).or_insert_with(|| {
+                    let other = &domains[p as usize];
+                    [d1.distance2(other, dist), d2.distance2(other, dist)]
+                });
+                ext[0] = ext[0].saturating_add(w.saturating_mul(d[0]));
+                ext[1] = ext[1].saturating_add(w.saturating_mul(d[1]));
+            }
+        }
+        b.g.xadj.push(b.g.adj.len());
+        b.g.vw.push(g.vw[v as usize]);
+        b.ext.push(ext);
+    }
+    b
+}
+
+/// Multilevel bisection: side 0 gets about `target` load within `bal`.
+fn bisect(fine: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
+    let load = fine.g.total_load();
+    let max_vertex = fine.g.vw.iter().copied().max().unwrap_or(1);
+    let max_merge = max_vertex.max(load / 48);
+    let mut levels: Vec<(Bip, Vec<u32>)> = Vec::new();
+    let mut current = fine.clone();
+    while current.g.n() > COARSEST {
+        let (coarse, map) = coarsen(&current, max_merge, rng);
+        if coarse.g.n() * 10 > current.g.n() * 9 {
+            break;
+        }
+        levels.push((std::mem::replace(&mut current, coarse), map));
+    }
+    let relaxed = |b: &Bip| {
+        let heaviest = b.g.vw.iter().copied().max().unwrap_or(0);
+        Balance {
+            lo: bal.lo.min(target.saturating_sub(heaviest)),
+            hi: bal.hi.max(target + heaviest),
+            d12: bal.d12,
+        }
+    };
+    let coarsened = !levels.is_empty();
+    let mut side = initial(&current, relaxed(&current), target, rng);
+    let finest = levels.len();
+    for (k, (finer, map)) in levels.into_iter().rev().enumerate() {
+        side = map.iter().map(|&c| side[c as usize]).collect();
+        let b = if k + 1 == finest {
+            bal
+        } else {
+            relaxed(&finer)
+        };
+        fm::refine(&finer, &mut side, b, PASSES);
+    }
+    if !coarsened {
+        fm::refine(fine, &mut side, bal, PASSES);
+    }
+    side
+}
+
+/// The best of several grown bisections of a (coarsest) graph, each refined.
+fn initial(b: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
+    let n = b.g.n();
+    let mut best: Option<((u64, u128), Vec<u8>)> = None;
+    let mut keep = |side: Vec<u8>| {
+        let load0: u64 = (0..n).filter(|&v| side[v] == 0).map(|v| b.g.vw[v]).sum();
+        let score = (bal.excess(load0), fm::cost(b, &side, bal.d12));
+        if best.as_ref().map_or(true, |(s, _)| score < *s) {
+            best = Some((score, side));
+        }
+    };
+    // By preference alone: the vertices that most want side 0 first.
+    let mut by_pull: Vec<usize> = (0..n).collect();
+    by_pull.sort_by_key(|&v| (i128::from(b.ext[v][0]) - i128::from(b.ext[v][1]), v));
+    let mut side = fill(b, &by_pull, target);
+    fm::refine(b, &mut side, bal, PASSES);
+    keep(side);
+    // Tries run in parallel, each with a stream of its own: the same seed
+    // gives the same result on any number of threads.
+    let base = rng.next_u64();
+    let grown: Vec<Vec<u8>> = (0..TRIES)
+        .into_par_iter()
+        .map(|t| {
+            let mut rng = Rng::new(base, t);
+            let mut side = grow(b, rng.below(n), target, bal.d12);
+            fm::refine(b, &mut side, bal, PASSES);
+            side
+        })
+        .collect();
+    for side in grown {
+        keep(side);
+    }
+    best.map(|(_, s)| s).unwrap_or_else(|| vec![0; n])
+}
+
+/// Side 0 = the first vertices of `order` up to `target` load.
+fn fill(b: &Bip, order: &[usize], target: u64) -> Vec<u8> {
+    let mut side = vec![1u8; b.g.n()];
+    let mut load = 0;
+    for &v in order {
+        if load >= target {
+            break;
+        }
+        side[v] = 0;
+        load += b.g.vw[v];
+    }
+    side
+}
+
+/// Grows side 0 from `seed`, always taking the outside vertex whose move
+/// costs least, until it holds `target` load (a disconnected graph restarts
+/// from the cheapest vertex left).
+fn grow(b: &Bip, seed: usize, target: u64, d12: u64) -> Vec<u8> {
+    let n = b.g.n();
+    let mut side = vec![1u8; n];
+    let mut load = 0;
+    // Benefit of moving v to side 0: ext saved + d12 × volume into side 0.
+    let mut pull: Vec<i128> = b
+        .ext
+        .iter()
+        .map(|e| i128::from(e[1]) - i128::from(e[0]))
+        .collect();
+    let mut heap: BinaryHeap<(i128, Reverse<usize>)> = BinaryHeap::new();
+    heap.push((i128::MAX, Reverse(seed)));
+    let mut rest: Vec<usize> = (0..n).collect();
+    rest.sort_by_key(|&v| Reverse(pull[v]));
+    let mut next_rest = 0;
+    while load < target {
+        let v = match heap.pop() {
+            Some((p, Reverse(v))) if side[v] == 1 && (p == i128::MAX || p == pull[v]) => v,
+            Some(_) => continue,
+            None => {
+                while next_rest < n && side[rest[next_rest]] == 0 {
+                    next_rest += 1;
+                }
+                if next_rest == n {
+                    break;
+                }
+                rest[next_rest]
+            }
+        };
+        side[v] = 0;
+        load += b.g.vw[v];
+        for (u, w) in b.g.edges(v) {
+            if side[u] == 1 {
+                pull[u] += 2 * i128::from(w) * i128::from(d12);
+                heap.push((pull[u], Reverse(u)));
+            }
+        }
+    }
+    side
+}

@@ -1,0 +1,128 @@
+//! Fiduccia–Mattheyses refinement of a bipartition (Fiduccia & Mattheyses
+//! 1982), with the mapping costs of dual recursive bipartitioning (Pellegrini,
+//! Scotch): moving v from side s to s' changes the cost by
+//! `ext[v][s'] − ext[v][s] + d12 · (volume to s − volume to s')`, where
+//! d12 is the distance between the two host halves. Passes move every
+//! vertex at most once, best gain first, negative gains allowed, and keep the
+//! best prefix (in balance first, then cheapest).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::mapper::coarsen::Bip;
+
+/// Load bounds on side 0, and the cost of a unit of cut volume.
+#[derive(Debug, Clone, Copy)]
+pub struct Balance {
+    /// Least load side 0 may hold.
+    pub lo: u64,
+    /// Most load side 0 may hold.
+    pub hi: u64,
+    /// Distance between the two halves.
+    pub d12: u64,
+}
+
+impl Balance {
+    /// How far `load0` is outside the bounds (0 inside).
+    pub fn excess(&self, load0: u64) -> u64 {
+        self.lo.saturating_sub(load0) + load0.saturating_sub(self.hi)
+    }
+}
+
+/// The cost of a bipartition: d12 × cut volume + external costs.
+pub fn cost(b: &Bip, side: &[u8], d12: u64) -> u128 {
+    let mut total = 0u128;
+    for v in 0..b.g.n() {
+        total += u128::from(b.ext[v][side[v] as usize]);
+        for (u, w) in b.g.edges(v) {
+            if u > v && side[u] != side[v] {
+                total += u128::from(w) * u128::from(d12);
+            }
+        }
+    }
+    total
+}
+
+/// Gain of moving v to the other side.
+#[inline]
+fn gain(b: &Bip, side: &[u8], d12: u64, v: usize) -> i128 {
+    let s = side[v] as usize;
+    let (mut same, mut other) = (0u128, 0u128);
+    for (u, w) in b.g.edges(v) {
+        if side[u] as usize == s {
+            same += u128::from(w);
+        } else {
+            other += u128::from(w);
+        }
+    }
+    i128::from(b.ext[v][s]) - i128::from(b.ext[v][1 - s])
+        + (other as i128 - same as i128) * i128::from(d12)
+}
+
+/// Refines `side` in place by FM passes until a pass gains nothing.
+pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
+    let n = b.g.n();
+    if n < 2 {
+        return;
+    }
+    let mut load0: u64 = (0..n).filter(|&v| side[v] == 0).map(|v| b.g.vw[v]).sum();
+    let total = b.g.total_load();
+    // Give up a pass after this many moves without a new best.
+    let patience = 64.max(n / 50);
+    // Moves may leave the bounds by one vertex on the way (with exact bounds
+    // no single move would be allowed); the best prefix kept is in bounds.
+    let slack = b.g.vw.iter().copied().max().unwrap_or(1);
+    for _ in 0..max_passes {
+        let mut stamp = vec![0u32; n];
+        let mut locked = vec![false; n];
+        let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = (0..n)
+            .map(|v| (gain(b, side, bal.d12, v), Reverse(v), 0))
+            .collect();
+        let mut moves: Vec<usize> = Vec::new();
+        let start = (bal.excess(load0), 0i128);
+        let (mut best, mut best_len, mut run) = (start, 0usize, 0i128);
+        let mut since_best = 0;
+        while let Some((g, Reverse(v), st)) = heap.pop() {
+            if locked[v] || st != stamp[v] {
+                continue;
+            }
+            let w = b.g.vw[v];
+            let new0 = if side[v] == 0 { load0 - w } else { load0 + w };
+            // Within a vertex of the bounds, or closer to them than now.
+            if bal.excess(new0) > bal.excess(load0).max(slack) {
+                continue;
+            }
+            side[v] ^= 1;
+            locked[v] = true;
+            load0 = new0;
+            run += g;
+            moves.push(v);
+            let state = (bal.excess(load0), -run);
+            if state < best {
+                best = state;
+                best_len = moves.len();
+                since_best = 0;
+            } else {
+                since_best += 1;
+                if since_best > patience {
+                    break;
+                }
+            }
+            for (u, _) in b.g.edges(v) {
+                if !locked[u] {
+                    stamp[u] += 1;
+                    heap.push((gain(b, side, bal.d12, u), Reverse(u), stamp[u]));
+                }
+            }
+        }
+        for &v in &moves[best_len..] {
+            side[v] ^= 1;
+            let w = b.g.vw[v];
+            load0 = if side[v] == 0 { load0 + w } else { load0 - w };
+        }
+        if best >= start {
+            break;
+        }
+    }
+    debug_assert!(load0 <= total);
+}

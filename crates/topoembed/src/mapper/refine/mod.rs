@@ -1,0 +1,5 @@
+//! Local search phases of the mapper, one file per neighbourhood.
+
+pub mod balance;
+pub mod fm;
+pub mod local;
