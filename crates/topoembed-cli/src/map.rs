@@ -167,7 +167,13 @@ fn write_table(
     for x in std::iter::once(m).chain(others) {
         let (load, imbalance) = match &x.host_load {
             Some(l) => (l.max.to_string(), format!("{:.1}%", 100.0 * l.imbalance)),
-            None => (x.load_factor.to_string(), String::from("-")),
+            None => {
+                let average = x.guest_nodes as f64 / x.host_nodes as f64;
+                (
+                    x.load_factor.to_string(),
+                    format!("{:.1}%", 100.0 * (x.load_factor as f64 / average - 1.0)),
+                )
+            }
         };
         t.row(vec![
             x.method.clone(),

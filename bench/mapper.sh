@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The general mapper beside Scotch's scotch_gmap -Cd, on the same files:
+# every graph converted once to Scotch's format (gcv -ic), every host
+# exported once as a Scotch target, both mappings scored by Scotch's own
+# gmtst (CommExpan total = hop-bytes) and wall time taken as the median of
+# RUNS runs. Prints a Markdown table (ratio < 1: topoembed's hop-bytes lower).
+#
+#   bench/mapper.sh                       # the graphs of ../shared/graphs
+#   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$here/../shared/graphs}
+# (example_weighted.graph has a vertex of load 287 where 256 hosts take 132 each: refused.)
+GRAPHS=${GRAPHS:-"$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"}
+HOSTS=${HOSTS:-"torus:16x16 torus:8x8x4 mesh:16x16 tleaf:4x8x8:100,10,1"}
+RUNS=${RUNS:-3}
+bin=$here/target/release/topoembed
+(cd "$here" && cargo build --release -q -p topoembed-cli)
+for tool in scotch_gmap gmtst gcv; do
+  command -v $tool >/dev/null || { echo "needs $tool: apt-get install scotch" >&2; exit 2; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+expan() { gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'; }
+echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
+echo
+echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s |"
+echo "|---|---|---|---|---|---|---|"
+for graph in $GRAPHS; do
+  name=$(basename "$graph" .graph)
+  grf=$work/$name.grf
+  gcv -ic "$graph" "$grf"
+  for host in $HOSTS; do
+    tgt=$work/host.tgt
+    "$bin" export "$host" --format tgt > "$tgt"
+    ts=(); tm=()
+    for _ in $(seq "$RUNS"); do
+      s=$(date +%s.%N); scotch_gmap -Cd "$grf" "$tgt" "$work/s.map" 2>/dev/null; e=$(date +%s.%N)
+      ts+=("$(echo "$e - $s" | bc)")
+      s=$(date +%s.%N); "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t.map"; e=$(date +%s.%N)
+      tm+=("$(echo "$e - $s" | bc)")
+    done
+    hs=$(expan "$grf" "$tgt" "$work/s.map")
+    ht=$(expan "$grf" "$tgt" "$work/t.map")
+    ratio=$(echo "scale=3; $ht / $hs" | bc)
+    printf '| %s | %s | %s | %s | %s | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
+      "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
+  done
+done
