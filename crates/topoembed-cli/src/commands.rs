@@ -110,11 +110,7 @@ pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result
         EmbedFormat::Json => render::embed_json(g, h, e, out),
         EmbedFormat::Layout => render::embed_layout(g, h, e, out),
         EmbedFormat::ScotchMap => {
-            // A Scotch guest keeps its own vertex labels; others are numbered from 0.
-            let labels = match g.spec() {
-                Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
-                _ => (0..g.node_count()).collect(),
-            };
+            let labels = scotch_labels(g)?;
             let nodes: Vec<u64> = (0..g.node_count()).collect();
             let mut hosts = vec![0; nodes.len()];
             e.map_many(&nodes, &mut hosts);
@@ -122,6 +118,15 @@ pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result
             Ok(())
         }
     }
+}
+
+/// Vertex labels of a Scotch mapping of `guest`: a Scotch graph keeps its
+/// own labels; every other guest is numbered from 0.
+pub fn scotch_labels(guest: &dyn Topology) -> Result<Vec<u64>, Error> {
+    Ok(match guest.spec() {
+        Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
+        _ => (0..guest.node_count()).collect(),
+    })
 }
 
 /// Writes a topology as a Scotch source graph or target architecture.

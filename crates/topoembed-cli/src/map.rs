@@ -9,11 +9,10 @@ use std::time::Instant;
 use topoembed::io::{self, Mapping};
 use topoembed::mapper::{self, MapOptions};
 use topoembed::metrics::{self, Metrics, Options};
-use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
 
 use crate::cli::MapFormat;
-use crate::commands::{parse_topology, Out};
+use crate::commands::{parse_topology, scotch_labels, Out};
 use crate::progress::Bar;
 use crate::table::{num, Table};
 use crate::Failure;
@@ -85,11 +84,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
     let (g, h) = (guest.as_ref(), host.as_ref());
     match format {
         MapFormat::ScotchMap => {
-            let labels = match g.spec() {
-                Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
-                _ => (0..g.node_count()).collect(),
-            };
-            io::write_mapping(&labels, placement.hosts(), out)?;
+            io::write_mapping(&scotch_labels(g)?, placement.hosts(), out)?;
             return Ok(());
         }
         MapFormat::Rankfile => {

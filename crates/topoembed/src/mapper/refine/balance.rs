@@ -35,9 +35,11 @@ pub fn restore(
         on[place[v] as usize].push(v as u32);
     }
     for h in over {
+        // Nodes with room, nearest first, listed once per overfull node (a
+        // node that fills up is skipped by the load test below).
+        let mut roomy: Vec<u64> = (0..hosts).filter(|&t| load[t as usize] < cap).collect();
+        roomy.sort_by_key(|&t| (dist.d(h, t), t));
         while load[h as usize] > cap {
-            let mut roomy: Vec<u64> = (0..hosts).filter(|&t| load[t as usize] < cap).collect();
-            roomy.sort_by_key(|&t| (dist.d(h, t), t));
             let mut best: Option<(i128, usize, u64)> = None;
             for (k, &v) in on[h as usize].iter().enumerate().take(TRIED) {
                 let v = v as usize;
