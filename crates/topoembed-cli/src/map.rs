@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use topoembed::io::{self, Mapping};
-use topoembed::mapper::{self, MapOptions};
+use topoembed::mapper::MapOptions;
 use topoembed::metrics::{self, Metrics, Options};
 use topoembed::{Error, Progress};
 
@@ -69,7 +69,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             format!("map {} -> {}", guest.spec(), host.spec()),
             table,
         );
-        mapper::map(
+        topoembed::embed::mapped::map(
             guest.as_ref(),
             host.as_ref(),
             &MapOptions {

@@ -1,9 +1,12 @@
 //! `map`: the general mapper ([`crate::mapper`]) as a method, with its
 //! defaults (3 % imbalance, seed 1), so every command that takes methods
-//! takes it. `topoembed map` gives its options and takes larger guests.
+//! takes it; and [`map`], the entry point `topoembed map` calls, which
+//! first looks for structure in the guest ([`super::structured`]) and hands
+//! the closed-form placements it finds to the mapper as starts.
 
-use super::{Embedding, Method, NotApplicable, Params};
-use crate::mapper::{self, MapOptions};
+use super::{structured, Embedding, Method, NotApplicable, Params};
+use crate::error::Result;
+use crate::mapper::{self, MapOptions, Placement, WGraph};
 use crate::topology::Topology;
 
 /// Largest guest the method maps when `compare` or `metrics` ask (a few
@@ -16,7 +19,8 @@ pub(super) const METHOD: Method = Method {
     host: "any",
     preconditions: "guest up to 2^16 nodes (topoembed map: any size); host up to 2^24 nodes",
     summary: "general mapper: multilevel dual recursive bipartitioning + move/swap local search, \
-              least hop-bytes, 3% imbalance (Scotch; Schulz & Traeff)",
+              least hop-bytes, 3% imbalance (Scotch; Schulz & Traeff); a guest found to be a grid \
+              also gets the closed forms",
     options: &[],
     build,
 };
@@ -31,7 +35,32 @@ fn build(
             "the map method takes guests up to {METHOD_MAX_GUEST_NODES} nodes; `topoembed map` takes any size"
         ));
     }
-    mapper::map(guest, host, &MapOptions::default())
+    map(guest, host, &MapOptions::default())
         .map(|p| Box::new(p) as Box<dyn Embedding>)
         .map_err(|e| e.to_string())
+}
+
+/// Maps `guest` onto `host`: the mapper's search, weighed against the
+/// seeds' closed forms when the guest is a grid or a cube (given by its
+/// spec, or recognised in a graph file whatever its numbering).
+pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> Result<Placement> {
+    let g = WGraph::from_topology(guest)?;
+    let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
+    let starts = structured::starts(guest, &g, host, cap);
+    mapper::map_graph(&g, host, options, &starts)
+}
+
+impl Embedding for Placement {
+    fn method(&self) -> &'static str {
+        "map"
+    }
+    fn map(&self, guest: u64) -> u64 {
+        self.hosts()[guest as usize]
+    }
+    fn inverse(&self, host: u64) -> Option<u64> {
+        self.guest_on(host)
+    }
+    fn notes(&self) -> Vec<String> {
+        Placement::notes(self).to_vec()
+    }
 }

@@ -8,9 +8,10 @@ mod byweight;
 mod gray;
 pub mod grid;
 mod identity;
-mod mapped;
+pub mod mapped;
 pub mod mesh_to_cube;
 mod standard;
+mod structured;
 pub mod tree;
 mod xor;
 

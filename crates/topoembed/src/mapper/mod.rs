@@ -11,6 +11,11 @@
 //! * [`refine`]: FM on each bisection ([`refine::fm`]), then move and swap
 //!   local search on the placement with exact distances ([`refine::local`]).
 //!
+//! * [`recognize`]: structure finding — a guest that is a grid or a cube
+//!   whatever its numbering; the layer above ([`crate::embed::mapped`])
+//!   turns it into closed-form placements, given here as [`Start`]s and
+//!   kept when they beat the search (after the same local search).
+//!
 //! Capacity (DESIGN.md): with `imbalance` EPS no host node holds more than
 //! ⌈(1 + EPS) · total load / host nodes⌉; when guest and host have as many
 //! nodes and every load is 1, exactly one guest node per host node.
@@ -21,13 +26,13 @@ mod distance;
 mod domain;
 mod graph;
 mod initial;
+pub mod recognize;
 pub mod refine;
 pub mod rng;
 
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 
-use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::topology::Topology;
@@ -82,22 +87,28 @@ impl Placement {
     }
 }
 
-impl Embedding for Placement {
-    fn method(&self) -> &'static str {
-        "map"
-    }
-    fn map(&self, guest: u64) -> u64 {
-        self.hosts[guest as usize]
-    }
-    fn inverse(&self, host: u64) -> Option<u64> {
+impl Placement {
+    /// The guest node on host node `host`, when the placement is one-to-one.
+    pub fn guest_on(&self, host: u64) -> Option<u64> {
         let inv = self.inverse.as_ref()?;
         inv.get(host as usize)
             .filter(|&&g| g != u32::MAX)
             .map(|&g| u64::from(g))
     }
-    fn notes(&self) -> Vec<String> {
-        self.notes.clone()
+    /// What the mapper did (phases, gains, the start kept).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
+}
+
+/// A placement built elsewhere (a closed form for a guest found to be a
+/// grid) that the mapper weighs against its own search.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// What built it (`axes on torus:64x64`).
+    pub name: String,
+    /// Host node of every guest node.
+    pub hosts: Vec<u64>,
 }
 
 /// The most load one host node may take: ⌈(1 + eps) · total / nodes⌉, and
@@ -113,6 +124,18 @@ pub fn capacity(g: &WGraph, host_nodes: u64, eps: f64) -> u64 {
 
 /// Maps `guest` onto `host` (see the module docs).
 pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> Result<Placement> {
+    map_graph(&WGraph::from_topology(guest)?, host, options, &[])
+}
+
+/// Maps the working graph `g` onto `host`, weighing `starts` (placements
+/// built elsewhere; one that breaks the capacity is skipped) against the
+/// search: the least hop-bytes wins, each after local search.
+pub fn map_graph(
+    g: &WGraph,
+    host: &dyn Topology,
+    options: &MapOptions,
+    starts: &[Start],
+) -> Result<Placement> {
     if !(0.0..=100.0).contains(&options.imbalance) || options.imbalance.is_nan() {
         return Err(Error::Parameter(format!(
             "imbalance {}: give a fraction from 0 to 100 (0.03 lets a host node hold 3 % above the average load)",
@@ -126,8 +149,7 @@ pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> R
             host.spec()
         )));
     }
-    let g = WGraph::from_topology(guest)?;
-    let cap = capacity(&g, p, options.imbalance);
+    let cap = capacity(g, p, options.imbalance);
     if let Some(v) = (0..g.n()).find(|&v| g.vw[v] > cap) {
         return Err(Error::Mismatch(format!(
             "guest node {v} has load {}, more than any host node may take ({cap} = ⌈(1 + {}) × {} / {p}⌉); \
@@ -142,31 +164,7 @@ pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> R
         let levels = 64 - (p.max(1) - 1).leading_zeros() as u64;
         pr.add_total(g.n() as u64 * (levels + options.passes as u64));
     }
-    let mut hosts = initial::place(
-        &g,
-        &dist,
-        (0..p).collect(),
-        (cap, options.imbalance),
-        options.seed,
-        options.progress,
-    );
-    refine::balance::restore(&g, &dist, &mut hosts, p, cap)?;
-    let before = hop_bytes(&g, &dist, &hosts);
-    let mut rng = rng::Rng::new(options.seed, u64::MAX);
-    let gained = refine::local::improve(
-        &g,
-        &dist,
-        &mut hosts,
-        cap,
-        options.passes,
-        &mut rng,
-        options.progress,
-    );
-    let mut notes = vec![format!(
-        "dual recursive bipartitioning gave hop-bytes {before}; local search took {gained} off \
-         (capacity {cap} load per host node, seed {})",
-        options.seed
-    )];
+    let (hosts, notes) = search(g, &dist, p, cap, options, starts)?;
     let inverse = if g.n() as u64 == p && cap == 1 {
         let mut inv = vec![u32::MAX; p as usize];
         for (v, &h) in hosts.iter().enumerate() {
@@ -176,6 +174,7 @@ pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> R
     } else {
         None
     };
+    let mut notes = notes;
     if inverse.is_none() && g.n() as u64 == p {
         notes.push("loads differ, so several guest nodes may share a host node".into());
     }
@@ -184,6 +183,107 @@ pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> R
         inverse,
         capacity: cap,
         notes,
+    })
+}
+
+/// The placement of least hop-bytes among the search's and the starts'
+/// (each after local search), with notes on what was weighed.
+fn search(
+    g: &WGraph,
+    dist: &HostDistance,
+    p: u64,
+    cap: u64,
+    options: &MapOptions,
+    starts: &[Start],
+) -> Result<(Vec<u64>, Vec<String>)> {
+    let mut notes = Vec::new();
+    let mut best: Option<(u128, &Start)> = None;
+    for start in starts {
+        if !fits(g, &start.hosts, p, cap) {
+            notes.push(format!(
+                "{} skipped: it breaks the capacity {cap}",
+                start.name
+            ));
+            continue;
+        }
+        let cost = hop_bytes(g, dist, &start.hosts);
+        if best.map_or(true, |(b, _)| cost < b) {
+            best = Some((cost, start));
+        }
+    }
+    // One guest node per host node: no edge is shorter than one hop, so a
+    // start with every edge one hop long is optimal and ends the search.
+    let one_to_one = g.n() as u64 == p && cap == 1;
+    let floor: u128 = g.ew.iter().map(|&w| u128::from(w)).sum::<u128>() / 2;
+    if let Some((cost, start)) = best {
+        if one_to_one && cost == floor {
+            notes.push(format!(
+                "{}: every edge one hop long, optimal (hop-bytes {cost}, the total volume)",
+                start.name
+            ));
+            return Ok((start.hosts.clone(), notes));
+        }
+    }
+    let mut hosts = initial::place(
+        g,
+        dist,
+        (0..p).collect(),
+        (cap, options.imbalance),
+        options.seed,
+        options.progress,
+    );
+    refine::balance::restore(g, dist, &mut hosts, p, cap)?;
+    let before = hop_bytes(g, dist, &hosts);
+    let mut rng = rng::Rng::new(options.seed, u64::MAX);
+    let gained = refine::local::improve(
+        g,
+        dist,
+        &mut hosts,
+        cap,
+        options.passes,
+        &mut rng,
+        options.progress,
+    );
+    notes.insert(
+        0,
+        format!(
+            "dual recursive bipartitioning gave hop-bytes {before}; local search took {gained} off \
+             (capacity {cap} load per host node, seed {})",
+            options.seed
+        ),
+    );
+    let searched = before - gained;
+    if let Some((cost, start)) = best {
+        let mut placed = start.hosts.clone();
+        let mut rng = rng::Rng::new(options.seed, u64::MAX - 1);
+        let polished = cost
+            - refine::local::improve(g, dist, &mut placed, cap, options.passes, &mut rng, None);
+        if polished < searched {
+            notes.push(format!(
+                "kept {}: hop-bytes {cost}, {polished} after local search (the search's: {searched})",
+                start.name
+            ));
+            return Ok((placed, notes));
+        }
+        notes.push(format!(
+            "weighed {}: hop-bytes {polished} after local search, not below the search's {searched}",
+            start.name
+        ));
+    }
+    Ok((hosts, notes))
+}
+
+/// Whether `hosts` places every guest node on a host node below `p` and
+/// no host node above `cap` load.
+fn fits(g: &WGraph, hosts: &[u64], p: u64, cap: u64) -> bool {
+    if hosts.len() != g.n() || hosts.iter().any(|&h| h >= p) {
+        return false;
+    }
+    let mut load = rustc_hash::FxHashMap::<u64, u64>::default();
+    hosts.iter().zip(&g.vw).all(|(&h, &w)| {
+        let l = load.entry(h).or_default();
+        *l += w;
+        *l <= cap
     })
 }
 

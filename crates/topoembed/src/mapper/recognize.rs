@@ -1,0 +1,370 @@
+//! Structure finding: is a plain graph a grid — a Cartesian product of
+//! paths and cycles (line, ring, mesh, torus, mixed grid, hypercube) — with
+//! its vertices numbered anyhow? If so, the closed-form embeddings of the
+//! seeds apply to it (a torus onto a torus of its shape: dilation 1; a cube
+//! onto a ring: Harper's sum), which no multilevel search reliably finds.
+//!
+//! The test is exact. In a product of paths and cycles (no cycle of length
+//! 4, see below) two edges at a vertex lie on a common 4-cycle exactly when
+//! they run along different axes; so a vertex's neighbours fall into axes
+//! of one or two, and the frame (plus and minus neighbour per axis) carries
+//! from a vertex to its neighbour across every square: the neighbour's plus
+//! neighbour on axis j is the fourth corner of the square spanned by the
+//! step and the vertex's plus neighbour on j. A breadth-first sweep so
+//! gives every vertex coordinates; the answer is then *verified* — the
+//! coordinates are a bijection onto the grid and every edge of the graph
+//! is a grid edge, as many as the grid has — so a graph that only looks
+//! locally like a grid is refused, never mislabelled.
+//!
+//! A cycle of length 4 is itself the 2x2 mesh (C4 = P2 x P2), so a torus
+//! with sides of 4 is recognised with two axes of 2 in place of each such
+//! side (torus:4x4 *is* cube:4); every node count and edge still matches.
+
+use super::graph::WGraph;
+use crate::spec::Spec;
+
+/// Largest degree looked at (a grid of more axes is not recognised).
+const MAX_DEGREE: usize = 64;
+
+const NONE: u32 = u32::MAX;
+
+/// A grid found in a graph: its shape and each vertex's node id in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    /// Side of each axis, axis 1 first.
+    pub sides: Vec<u64>,
+    /// Whether each axis wraps around.
+    pub wraps: Vec<bool>,
+    /// Node id of each vertex in the grid's numbering (first axis fastest).
+    pub node: Vec<u64>,
+}
+
+impl Grid {
+    /// The grid as a topology spec: `cube:D` when every side is 2,
+    /// otherwise ring / line / torus / mesh / mixed grid.
+    pub fn spec(&self) -> Spec {
+        if self.sides.iter().all(|&s| s == 2) {
+            return Spec::Cube(self.sides.len() as u32);
+        }
+        Spec::grid_of(self.sides.clone(), self.wraps.clone())
+    }
+
+    /// The grid of an implicit grid or cube spec, vertex i as node i.
+    pub fn of_spec(spec: &Spec) -> Option<Grid> {
+        let (sides, wraps) = match spec {
+            Spec::Cube(d) if *d >= 1 => (vec![2; *d as usize], vec![false; *d as usize]),
+            _ => {
+                let (sides, wraps) = spec.grid()?;
+                (sides.to_vec(), wraps)
+            }
+        };
+        let n: u64 = sides.iter().product();
+        Some(Grid {
+            sides,
+            wraps,
+            node: (0..n).collect(),
+        })
+    }
+}
+
+/// Per-vertex frame: plus and minus neighbour on every axis.
+struct Frames {
+    axes: usize,
+    plus: Vec<u32>,
+    minus: Vec<u32>,
+}
+
+impl Frames {
+    fn get(&self, v: usize, axis: usize, plus: bool) -> u32 {
+        let k = v * self.axes + axis;
+        if plus {
+            self.plus[k]
+        } else {
+            self.minus[k]
+        }
+    }
+    fn set(&mut self, v: usize, axis: usize, plus: bool, u: u32) {
+        let k = v * self.axes + axis;
+        if plus {
+            self.plus[k] = u;
+        } else {
+            self.minus[k] = u;
+        }
+    }
+}
+
+/// The grid `g` is, if it is one (connected, at least 2 vertices).
+pub fn grid(g: &WGraph) -> Option<Grid> {
+    let n = g.n();
+    if n < 2 || (0..n).any(|v| g.xadj[v + 1] - g.xadj[v] > MAX_DEGREE) {
+        return None;
+    }
+    let mut marks = Marks::new(n);
+    // Axes at vertex 0: neighbours on no common square with each other.
+    let root: Vec<u32> = g.adj[g.xadj[0]..g.xadj[1]].to_vec();
+    let mut axis_of = vec![usize::MAX; root.len()];
+    let mut axes = 0;
+    for a in 0..root.len() {
+        if axis_of[a] != usize::MAX {
+            continue;
+        }
+        let same: Vec<usize> = (0..root.len())
+            .filter(|&b| b != a && marks.corner(g, root[a], root[b], 0).is_none())
+            .collect();
+        match same.as_slice() {
+            [] => {}
+            [b] if axis_of[*b] == usize::MAX => axis_of[*b] = axes,
+            _ => return None,
+        }
+        axis_of[a] = axes;
+        axes += 1;
+    }
+    if axes == 0 {
+        return None;
+    }
+    let mut frames = Frames {
+        axes,
+        plus: vec![NONE; n * axes],
+        minus: vec![NONE; n * axes],
+    };
+    for (k, &u) in root.iter().enumerate() {
+        let plus = frames.get(0, axis_of[k], true) == NONE;
+        frames.set(0, axis_of[k], plus, u);
+    }
+    // Coordinates relative to vertex 0, found breadth first.
+    let mut coord = vec![0i64; n * axes];
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    let mut queue = std::collections::VecDeque::from([0usize]);
+    let mut reached = 1;
+    while let Some(v) = queue.pop_front() {
+        for axis in 0..axes {
+            for plus in [true, false] {
+                let u = frames.get(v, axis, plus);
+                if u == NONE || seen[u as usize] {
+                    continue;
+                }
+                let u = u as usize;
+                carry_frame(g, &mut frames, &mut marks, v, u, axis, plus)?;
+                for j in 0..axes {
+                    coord[u * axes + j] = coord[v * axes + j];
+                }
+                coord[u * axes + axis] += if plus { 1 } else { -1 };
+                seen[u] = true;
+                reached += 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    if reached != n {
+        return None;
+    }
+    // Each axis's side: walk its line through vertex 0.
+    let mut sides = Vec::with_capacity(axes);
+    let mut wraps = Vec::with_capacity(axes);
+    let mut lowest = Vec::with_capacity(axes);
+    for axis in 0..axes {
+        let walk = |plus: bool| -> (usize, bool) {
+            let (mut v, mut steps) = (0usize, 0usize);
+            loop {
+                let u = frames.get(v, axis, plus);
+                if u == NONE {
+                    return (steps, false);
+                }
+                steps += 1;
+                if u == 0 || steps > n {
+                    return (steps, u == 0);
+                }
+                v = u as usize;
+            }
+        };
+        let (up, cycle) = walk(true);
+        if cycle {
+            sides.push(up as u64);
+            wraps.push(true);
+            lowest.push(0);
+        } else {
+            let (down, _) = walk(false);
+            sides.push((up + down + 1) as u64);
+            wraps.push(false);
+            lowest.push(-(down as i64));
+        }
+    }
+    let node = verify(g, &coord, &sides, &wraps, &lowest)?;
+    Some(canonical(Grid { sides, wraps, node }))
+}
+
+/// Gives `u`, reached from `v` by a step along `axis` (plus or minus), its
+/// frame: across every other axis the square's fourth corner; along
+/// `axis`, `v` behind and the one neighbour left ahead.
+fn carry_frame(
+    g: &WGraph,
+    frames: &mut Frames,
+    marks: &mut Marks,
+    v: usize,
+    u: usize,
+    axis: usize,
+    plus: bool,
+) -> Option<()> {
+    let mut used = 1; // v
+    for j in (0..frames.axes).filter(|&j| j != axis) {
+        for side in [true, false] {
+            let y0 = frames.get(v, j, side);
+            let y = if y0 == NONE {
+                NONE
+            } else {
+                used += 1;
+                marks.corner(g, u as u32, y0, v as u32)?
+            };
+            frames.set(u, j, side, y);
+        }
+    }
+    frames.set(u, axis, !plus, v as u32);
+    let assigned: Vec<u32> = (0..frames.axes)
+        .flat_map(|j| [frames.get(u, j, true), frames.get(u, j, false)])
+        .filter(|&x| x != NONE)
+        .collect();
+    let mut ahead = g.adj[g.xadj[u]..g.xadj[u + 1]]
+        .iter()
+        .filter(|x| !assigned.contains(x));
+    let next = ahead.next().copied().unwrap_or(NONE);
+    if ahead.next().is_some() || g.xadj[u + 1] - g.xadj[u] != used + usize::from(next != NONE) {
+        return None;
+    }
+    frames.set(u, axis, plus, next);
+    Some(())
+}
+
+/// Checks the coordinates are a bijection onto the grid and that the
+/// graph's edges are exactly the grid's; returns each vertex's node id.
+fn verify(
+    g: &WGraph,
+    coord: &[i64],
+    sides: &[u64],
+    wraps: &[bool],
+    lowest: &[i64],
+) -> Option<Vec<u64>> {
+    let n = g.n();
+    let axes = sides.len();
+    let total = sides.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s))?;
+    if total != n as u64 {
+        return None;
+    }
+    let mut position = vec![0u64; n * axes];
+    for v in 0..n {
+        for a in 0..axes {
+            let c = coord[v * axes + a] - lowest[a];
+            let side = sides[a] as i64;
+            let c = if wraps[a] { c.rem_euclid(side) } else { c };
+            if !(0..side).contains(&c) {
+                return None;
+            }
+            position[v * axes + a] = c as u64;
+        }
+    }
+    let mut node = vec![0u64; n];
+    let mut taken = vec![false; n];
+    for v in 0..n {
+        let mut id = 0u64;
+        for a in (0..axes).rev() {
+            id = id * sides[a] + position[v * axes + a];
+        }
+        if std::mem::replace(&mut taken[id as usize], true) {
+            return None;
+        }
+        node[v] = id;
+    }
+    let expected: u64 = (0..axes)
+        .map(|a| {
+            let lines = total / sides[a];
+            lines * if wraps[a] { sides[a] } else { sides[a] - 1 }
+        })
+        .sum();
+    if expected != (g.adj.len() / 2) as u64 {
+        return None;
+    }
+    for v in 0..n {
+        for (u, _) in g.edges(v) {
+            let differing: Vec<usize> = (0..axes)
+                .filter(|&a| position[v * axes + a] != position[u * axes + a])
+                .collect();
+            let [a] = differing.as_slice() else {
+                return None;
+            };
+            let d = position[v * axes + a].abs_diff(position[u * axes + a]);
+            if !(d == 1 || (wraps[*a] && d == sides[*a] - 1)) {
+                return None;
+            }
+        }
+    }
+    Some(node)
+}
+
+/// Longest axes first (ties: wrapping first), node ids renumbered to match,
+/// so the same shape always reads the same (`torus:64x32`, not `32x64`).
+fn canonical(grid: Grid) -> Grid {
+    let axes = grid.sides.len();
+    let mut order: Vec<usize> = (0..axes).collect();
+    order.sort_by_key(|&a| (std::cmp::Reverse(grid.sides[a]), !grid.wraps[a], a));
+    if order.iter().enumerate().all(|(k, &a)| k == a) {
+        return grid;
+    }
+    let sides: Vec<u64> = order.iter().map(|&a| grid.sides[a]).collect();
+    let wraps: Vec<bool> = order.iter().map(|&a| grid.wraps[a]).collect();
+    let node = grid
+        .node
+        .iter()
+        .map(|&id| {
+            let mut coords = vec![0u64; axes];
+            let mut rest = id;
+            for (a, c) in coords.iter_mut().enumerate() {
+                *c = rest % grid.sides[a];
+                rest /= grid.sides[a];
+            }
+            order
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &a| acc * grid.sides[a] + coords[a])
+        })
+        .collect();
+    Grid { sides, wraps, node }
+}
+
+/// Scratch marks for common-neighbour queries.
+struct Marks {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks {
+            stamp: vec![0; n],
+            now: 0,
+        }
+    }
+
+    /// The one common neighbour of `a` and `b` other than `not`; `None` if
+    /// there is none or more than one.
+    fn corner(&mut self, g: &WGraph, a: u32, b: u32, not: u32) -> Option<u32> {
+        if self.now == u32::MAX {
+            self.stamp.fill(0);
+            self.now = 0;
+        }
+        self.now += 1;
+        let (a, b) = (a as usize, b as usize);
+        for &x in &g.adj[g.xadj[a]..g.xadj[a + 1]] {
+            self.stamp[x as usize] = self.now;
+        }
+        let mut found = None;
+        for &x in &g.adj[g.xadj[b]..g.xadj[b + 1]] {
+            if x != not && self.stamp[x as usize] == self.now {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(x);
+            }
+        }
+        found
+    }
+}

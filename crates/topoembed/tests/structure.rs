@@ -1,0 +1,194 @@
+//! Structure finding: a grid or a cube given as a plain graph with its
+//! vertices shuffled is recognised (exactly: the found numbering maps every
+//! edge onto a grid edge) and comes back optimal on a host of its shape;
+//! graphs that only look like grids locally are refused.
+
+use proptest::prelude::*;
+use topoembed::closed_form;
+use topoembed::embed::mapped;
+use topoembed::mapper::{self, recognize, rng::Rng, HostDistance, MapOptions, WGraph};
+use topoembed::spec::Spec;
+use topoembed::topology::{self, Graph, Topology};
+
+/// The edges of a grid (a side-2 axis never wraps: that would be a double edge).
+fn grid_edges(sides: &[u64], wraps: &[bool]) -> (u64, Vec<(u64, u64)>) {
+    let n: u64 = sides.iter().product();
+    let mut edges = Vec::new();
+    for v in 0..n {
+        let mut stride = 1;
+        for (a, &side) in sides.iter().enumerate() {
+            let c = v / stride % side;
+            if c + 1 < side {
+                edges.push((v, v + stride));
+            } else if wraps[a] && side >= 3 {
+                edges.push((v, v + stride - side * stride));
+            }
+            stride *= side;
+        }
+    }
+    (n, edges)
+}
+
+/// The same graph with its vertices renumbered at random.
+fn shuffled(n: u64, edges: &[(u64, u64)], seed: u64) -> Graph {
+    let perm = Rng::new(seed, 0).permutation(n as usize);
+    let edges: Vec<(u64, u64)> = edges
+        .iter()
+        .map(|&(u, v)| (u64::from(perm[u as usize]), u64::from(perm[v as usize])))
+        .collect();
+    Graph::from_edges(Spec::Graph("shuffled.txt".into()), n, &edges).unwrap()
+}
+
+fn recognised(g: &Graph) -> Option<recognize::Grid> {
+    recognize::grid(&WGraph::from_topology(g).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+    /// Any grid of up to 3 axes, shuffled, is recognised with its shape (a
+    /// cycle of 4 reads as two axes of 2: C4 = P2 x P2), and the numbering
+    /// found is an isomorphism: every edge lands on a grid edge.
+    #[test]
+    fn shuffled_grids_are_recognised(
+        axes in prop::collection::vec((2u64..9, any::<bool>()), 1..4),
+        seed in any::<u64>(),
+    ) {
+        let sides: Vec<u64> = axes.iter().map(|a| a.0).collect();
+        let wraps: Vec<bool> = axes.iter().map(|a| a.1).collect();
+        let (n, edges) = grid_edges(&sides, &wraps);
+        let g = shuffled(n, &edges, seed);
+        let found = recognised(&g).expect("a grid is recognised");
+        let mut expected: Vec<(u64, bool)> = Vec::new();
+        for (&s, &w) in sides.iter().zip(&wraps) {
+            match (s, w && s >= 3) {
+                (4, true) => expected.extend([(2, false), (2, false)]),
+                (s, w) => expected.push((s, w)),
+            }
+        }
+        expected.sort_unstable();
+        let mut got: Vec<(u64, bool)> = found.sides.iter().copied().zip(found.wraps.iter().copied()).collect();
+        got.sort_unstable();
+        prop_assert_eq!(got, expected);
+        let shape = topology::build(&found.spec()).unwrap();
+        prop_assert_eq!(shape.node_count(), n);
+        let mut ids = found.node.clone();
+        ids.sort_unstable();
+        prop_assert!(ids.iter().copied().eq(0..n), "a bijection");
+        for v in 0..n {
+            for &u in g.adjacency(v) {
+                prop_assert_eq!(shape.distance(found.node[v as usize], found.node[u as usize]), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn graphs_that_are_not_grids_are_refused() {
+    let from = |n: u64, edges: &[(u64, u64)]| {
+        Graph::from_edges(Spec::Graph("x.txt".into()), n, edges).unwrap()
+    };
+    let (n, mut mesh) = grid_edges(&[5, 5], &[false, false]);
+    let missing = from(n, &mesh[1..]);
+    assert_eq!(recognised(&missing), None, "a mesh missing an edge");
+    mesh.push((0, 6));
+    assert_eq!(recognised(&from(n, &mesh)), None, "a mesh with a diagonal");
+    // A twisted torus: 6x6 whose wrap-around on axis 2 shifts axis 1 by
+    // one. Every vertex sees what a torus vertex sees, but it is not one.
+    let mut twisted = Vec::new();
+    for y in 0..6u64 {
+        for x in 0..6u64 {
+            twisted.push((x + 6 * y, (x + 1) % 6 + 6 * y));
+            let up = if y == 5 { (x + 1) % 6 } else { x + 6 * (y + 1) };
+            twisted.push((x + 6 * y, up));
+        }
+    }
+    assert_eq!(recognised(&from(36, &twisted)), None, "a twisted torus");
+    let petersen = [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 4),
+        (4, 0),
+        (0, 5),
+        (1, 6),
+        (2, 7),
+        (3, 8),
+        (4, 9),
+        (5, 7),
+        (7, 9),
+        (9, 6),
+        (6, 8),
+        (8, 5),
+    ];
+    assert_eq!(recognised(&from(10, &petersen)), None, "Petersen");
+    let k5: Vec<(u64, u64)> = (0..5)
+        .flat_map(|u| (u + 1..5).map(move |v| (u, v)))
+        .collect();
+    assert_eq!(recognised(&from(5, &k5)), None, "K5");
+    let (_, ring) = grid_edges(&[6], &[true]);
+    let two: Vec<(u64, u64)> = ring
+        .iter()
+        .flat_map(|&(u, v)| [(u, v), (u + 6, v + 6)])
+        .collect();
+    assert_eq!(recognised(&from(12, &two)), None, "two rings");
+    let star: Vec<(u64, u64)> = (1..6).map(|v| (0, v)).collect();
+    assert_eq!(recognised(&from(6, &star)), None, "a star");
+}
+
+fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u128 {
+    let g = WGraph::from_topology(guest).unwrap();
+    mapper::hop_bytes(&g, &HostDistance::new(host).unwrap(), hosts)
+}
+
+/// torus:64x64 given as a shuffled edge list comes back with dilation 1.
+#[test]
+fn shuffled_torus_comes_back_with_dilation_one() {
+    let (n, edges) = grid_edges(&[64, 64], &[true, true]);
+    let guest = shuffled(n, &edges, 11);
+    let host = topology::parse("torus:64x64").unwrap();
+    let p = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    for v in 0..n {
+        for &u in guest.adjacency(v) {
+            assert_eq!(
+                host.distance(p.hosts()[v as usize], p.hosts()[u as usize]),
+                1
+            );
+        }
+    }
+    assert_eq!(hop_bytes(&guest, host.as_ref(), p.hosts()), 8192);
+}
+
+/// cube:10 shuffled: on ring:1024 the xor embedding's total (the journal's
+/// closed form, optimal on rings); on line:1024 Harper's least sum
+/// 2^(d-1) (2^d - 1).
+#[test]
+fn shuffled_cube_reaches_the_closed_forms() {
+    let (n, edges) = grid_edges(&[2; 10], &[false; 10]);
+    let guest = shuffled(n, &edges, 5);
+    let ring = topology::parse("ring:1024").unwrap();
+    let p = mapped::map(&guest, ring.as_ref(), &MapOptions::default()).unwrap();
+    let xor = closed_form::journal("xor", &Spec::Cube(10), &Spec::Ring(1024)).unwrap();
+    assert_eq!(
+        hop_bytes(&guest, ring.as_ref(), p.hosts()),
+        xor.dilation_total
+    );
+    let line = topology::parse("line:1024").unwrap();
+    let p = mapped::map(&guest, line.as_ref(), &MapOptions::default()).unwrap();
+    assert_eq!(hop_bytes(&guest, line.as_ref(), p.hosts()), (1 << 9) * 1023);
+}
+
+/// A shuffled 24^3 7-point stencil onto torus:8x8x8: 3x3x3 blocks in grid
+/// order, 3 axes x 7 cut planes x 576 edges (Scotch's gmap: 24 231).
+#[test]
+fn shuffled_stencil_goes_in_blocks() {
+    let (n, edges) = grid_edges(&[24, 24, 24], &[false; 3]);
+    let guest = shuffled(n, &edges, 3);
+    let host = topology::parse("torus:8x8x8").unwrap();
+    let p = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    assert_eq!(hop_bytes(&guest, host.as_ref(), p.hosts()), 3 * 7 * 576);
+    let mut load = vec![0u32; 512];
+    for &h in p.hosts() {
+        load[h as usize] += 1;
+    }
+    assert!(load.iter().all(|&l| l == 27));
+}
