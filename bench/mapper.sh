@@ -5,22 +5,37 @@
 # gmtst (CommExpan total = hop-bytes) and wall time taken as the median of
 # RUNS runs. Prints a Markdown table (ratio < 1: topoembed's hop-bytes lower).
 #
-#   bench/mapper.sh                       # the graphs of ../shared/graphs
+#   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
+#
+# Generated (bench/graphs.py): 2-D 5- and 9-point stencils 128x128 in grid
+# order, a 24^3 7-point stencil with its vertices shuffled, and the FFT
+# butterfly of 2^12 (13 ranks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$here/../shared/graphs}
 # (example_weighted.graph has a vertex of load 287 where 256 hosts take 132 each: refused.)
-GRAPHS=${GRAPHS:-"$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"}
-HOSTS=${HOSTS:-"torus:16x16 torus:8x8x4 mesh:16x16 tleaf:4x8x8:100,10,1"}
+metis=/usr/share/doc/libmetis-dev/examples/graphs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -z "${GRAPHS:-}" ]; then
+  GRAPHS="$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"
+  for g in 4elt copter2; do [ -f "$metis/$g.graph" ] && GRAPHS="$GRAPHS $metis/$g.graph"; done
+  python3 "$here/bench/graphs.py" stencil 128x128 5 "$work/stencil5_128x128.graph"
+  python3 "$here/bench/graphs.py" stencil 128x128 9 "$work/stencil9_128x128.graph"
+  python3 "$here/bench/graphs.py" stencil 24x24x24 7 "$work/s7.graph"
+  python3 "$here/bench/graphs.py" shuffle "$work/s7.graph" 1 "$work/stencil7_24x24x24_shuffled.graph"
+  python3 "$here/bench/graphs.py" butterfly 12 "$work/butterfly_12.graph"
+  GRAPHS="$GRAPHS $work/stencil5_128x128.graph $work/stencil9_128x128.graph"
+  GRAPHS="$GRAPHS $work/stencil7_24x24x24_shuffled.graph $work/butterfly_12.graph"
+fi
+HOSTS=${HOSTS:-"torus:16x16 torus:8x8x4 torus:8x8x8 tleaf:4x8x8:100,10,1"}
 RUNS=${RUNS:-3}
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 for tool in scotch_gmap gmtst gcv; do
   command -v $tool >/dev/null || { echo "needs $tool: apt-get install scotch" >&2; exit 2; }
 done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 expan() { gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"

@@ -139,6 +139,11 @@ pub enum Command {
         /// Most passes of the final local search.
         #[arg(long, default_value_t = 12)]
         passes: usize,
+        /// Independent searches from different random streams, run in
+        /// parallel; the least hop-bytes is kept (more: better and slower).
+        /// 0 (default): 4 for guests up to 100 000 vertices, 2 up to 10^6, 1 above.
+        #[arg(long, default_value_t = 0)]
+        restarts: usize,
         /// Open MPI hostfile for --format rankfile.
         #[arg(long)]
         hosts: Option<std::path::PathBuf>,

@@ -24,6 +24,7 @@ pub struct Request<'a> {
     pub imbalance: f64,
     pub seed: u64,
     pub passes: usize,
+    pub restarts: usize,
     pub hosts: Option<&'a std::path::Path>,
     pub no_traffic: bool,
 }
@@ -76,6 +77,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
                 imbalance: request.imbalance,
                 seed: request.seed,
                 passes: request.passes,
+                restarts: request.restarts,
                 progress: Some(&progress),
             },
         )?

@@ -340,3 +340,36 @@ fn cartesian_communicators_fit_the_host() {
         assert!(out.contains("at most 1 hops apart"), "{args:?}: {out}");
     }
 }
+
+/// A graph guest needs no method: the general mapper places the ranks (a
+/// shuffled torus:4x4 is found and laid out with every edge one hop), and
+/// the distributed-graph communicator's neighbours are where it predicts.
+#[test]
+fn graph_guests_are_placed_by_the_mapper() {
+    let dir = std::env::temp_dir().join(format!("topoembed-mpi-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // torus:4x4 with its nodes renumbered by v -> 5v + 3 mod 16.
+    let relabel = |v: u64| (5 * v + 3) % 16;
+    let mut edges = String::new();
+    for v in 0..16u64 {
+        let (x, y) = (v % 4, v / 4);
+        for u in [(x + 1) % 4 + 4 * y, x + 4 * ((y + 1) % 4)] {
+            edges += &format!("{} {}\n", relabel(v), relabel(u));
+        }
+    }
+    let torus = dir.join("torus.txt");
+    std::fs::write(&torus, edges).unwrap();
+    let guest = format!("graph:{}", torus.display());
+    let (code, out, err) = mpirun(16, &["check-neighbors", &guest, "torus:4x4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("all neighbours at their predicted host distance"),
+        "{out}"
+    );
+    assert!(out.contains("dilation total 32"), "{out}");
+    // Any other guest still names its method.
+    let (code, _, err) = mpirun(16, &["check-neighbors", "cube:4", "torus:4x4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--method is needed for cube:4"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -94,12 +94,32 @@ proptest! {
                 place[v] = free as u64;
             }
         }
+        let loads = |place: &[u64]| {
+            let mut l = [0u64; 16];
+            for &h in place { l[h as usize] += 1; }
+            l
+        };
+        let mut rng = Rng::new(seed, 0);
+        // Whole-part swaps: the gain is exact and every node keeps a load
+        // that some node had before (contents trade places).
         let before = mapper::hop_bytes(&g, &dist, &place);
-        let gained = refine::local::improve(&g, &dist, &mut place, cap, 6, &mut Rng::new(seed, 0), None);
+        let mut sorted_before = loads(&place);
+        let gained = refine::parts::swap(&g, &dist, &mut place, 4, &mut rng);
         prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
-        let mut after = [0u64; 16];
-        for &h in &place { after[h as usize] += 1; }
-        prop_assert!(after.iter().all(|&l| l <= cap));
+        let mut sorted_after = loads(&place);
+        sorted_before.sort_unstable();
+        sorted_after.sort_unstable();
+        prop_assert_eq!(sorted_before, sorted_after);
+        // The V-cycle, then the local search: exact gains, capacity kept.
+        for phase in 0..2 {
+            let before = mapper::hop_bytes(&g, &dist, &place);
+            let gained = match phase {
+                0 => refine::vcycle::refine(&g, &dist, &mut place, cap, &mut rng),
+                _ => refine::local::improve(&g, &dist, &mut place, cap, 6, &mut rng, None),
+            };
+            prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
+            prop_assert!(loads(&place).iter().all(|&l| l <= cap));
+        }
     }
 }
 

@@ -20,9 +20,11 @@ pub struct Bip {
 }
 
 /// Matches each vertex with its unmatched neighbour of heaviest edge (visiting
-/// in random order), keeping merged loads at most `max_load`; returns the
-/// coarse graph and each fine vertex's coarse vertex.
-pub fn coarsen(fine: &Bip, max_load: u64, rng: &mut Rng) -> (Bip, Vec<u32>) {
+/// in random order), keeping merged loads at most `max_load` and, when
+/// `group` is given, pairs within one group (the V-cycle keeps each host
+/// node's vertices together); returns the coarse graph and each fine
+/// vertex's coarse vertex.
+pub fn coarsen(fine: &Bip, max_load: u64, group: Option<&[u64]>, rng: &mut Rng) -> (Bip, Vec<u32>) {
     let g = &fine.g;
     let n = g.n();
     const NONE: u32 = u32::MAX;
@@ -38,7 +40,8 @@ pub fn coarsen(fine: &Bip, max_load: u64, rng: &mut Rng) -> (Bip, Vec<u32>) {
         for (u, w) in g.edges(v) {
             let rating = (w as f64) * (w as f64) / ((g.vw[u].max(1) * g.vw[v].max(1)) as f64);
             let better = best.map_or(true, |(b, _)| rating > b);
-            if better && mate[u] == NONE && u != v && g.vw[u] + g.vw[v] <= max_load {
+            let together = group.map_or(true, |h| h[u] == h[v]);
+            if better && together && mate[u] == NONE && u != v && g.vw[u] + g.vw[v] <= max_load {
                 best = Some((rating, u));
             }
         }

@@ -116,7 +116,7 @@ fn split_vertices(
     // each split within its share of the imbalance (METIS's (1 + ε)^(1/levels)
     // per bisection, here ε / levels), so no node is left nearly empty.
     let levels = (64 - (n1 + n2 - 1).leading_zeros()).max(1);
-    let room = (target as f64 * imbalance * 2.0 / f64::from(levels)).floor() as u64;
+    let room = (target as f64 * imbalance * ROOMF / f64::from(levels)).floor() as u64;
     let hi = (n1 * cap).min(load).min(target + room);
     let lo = load
         .saturating_sub(n2 * cap)
@@ -189,7 +189,7 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
     let mut levels: Vec<(Bip, Vec<u32>)> = Vec::new();
     let mut current = fine.clone();
     while current.g.n() > COARSEST {
-        let (coarse, map) = coarsen(&current, max_merge, rng);
+        let (coarse, map) = coarsen(&current, max_merge, None, rng);
         if coarse.g.n() * 10 > current.g.n() * 9 {
             break;
         }
@@ -313,3 +313,5 @@ fn grow(b: &Bip, seed: usize, target: u64, d12: u64) -> Vec<u8> {
     }
     side
 }
+
+const ROOMF: f64 = 2.0;

@@ -39,6 +39,7 @@ const EXAMPLES: &str = "Examples (one process per host node):
   mpirun -np 16 topoembed-mpi run fft cube:4 ring:16 --method xor
   mpirun -np 16 topoembed-mpi run cannon torus:4x4 cube:4 --method gray --n 64
   mpirun -np 16 topoembed-mpi check-neighbors cube:4 torus:4x4 --method gray
+  mpirun -np 16 topoembed-mpi check-neighbors graph:app.graph torus:4x4   # placed by the mapper
   mpirun -np 16 topoembed-mpi cart cube:4 --axes 2
   mpirun -np 16 --hostfile hosts topoembed-mpi run allreduce cube:4 torus:4x4 --method xor \\
       --placement placement.txt   # world rank r sits on the host node on line r";
@@ -103,9 +104,11 @@ struct Common {
     guest: String,
     /// The machine: its nodes are the MPI processes, e.g. ring:16.
     host: String,
-    /// Embedding method; must be one-to-one.
+    /// Embedding method; must be one-to-one. Default for a graph: guest:
+    /// map, the general mapper (what MPI_Dist_graph_create with reorder=1
+    /// should do); other guests name one (topoembed methods lists them).
     #[arg(long, short)]
-    method: String,
+    method: Option<String>,
     /// Host node of every world rank, one per line in world-rank order
     /// (default: world rank r on host node r).
     #[arg(long)]
@@ -189,12 +192,21 @@ struct Setup {
 }
 
 fn setup(world: &SimpleCommunicator, common: &Common) -> Result<Setup, Error> {
-    let vt = VirtualTopology::from_specs(
-        &common.guest,
-        &common.host,
-        &common.method,
-        &Default::default(),
-    )?;
+    let method = match &common.method {
+        Some(m) => m.clone(),
+        None if common.guest.starts_with("graph:") => "map".to_string(),
+        None => {
+            return Err(Error::Parameter(format!(
+                "--method is needed for {}: name a one-to-one embedding method \
+                 (`topoembed methods` lists them; a graph: guest defaults to map)",
+                common.guest
+            )))
+        }
+    };
+    // The mapper depends on its seed only, so every rank computes the
+    // same placement on its own.
+    let vt =
+        VirtualTopology::from_specs(&common.guest, &common.host, &method, &Default::default())?;
     let host = vt.shared_host();
     let placement = world_placement(world, host.as_ref(), common.placement.as_deref())?;
     // Every rank checks every rank, so all refuse a many-to-one map together.

@@ -17,6 +17,8 @@ use crate::progress::{self, Progress};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
+/// Partners taken from the target's list beyond v's own neighbours there.
+const FIRST_PARTNERS: usize = 3;
 
 /// Improves `place` (host node per vertex) in passes until a pass gains less
 /// than 0.1 % or `max_passes` pass; no host node ends above `cap` load unless
@@ -45,6 +47,7 @@ pub fn improve(
     let mut total_gain = 0u128;
     let mut current: u128 = (0..n).map(|v| cost_at(place, v, place[v])).sum::<u128>() / 2;
     let mut targets: Vec<u64> = Vec::new();
+    let mut partners: Vec<u32> = Vec::new();
     for _ in 0..max_passes {
         let mut gained = 0u128;
         for v in rng.permutation(n) {
@@ -69,7 +72,27 @@ pub fn improve(
                     continue;
                 }
                 let Some(list) = on.get(&t) else { continue };
-                for &x in list.iter().take(SWAP_PARTNERS) {
+                // Partners: v's own neighbours on t first (they border v's
+                // node, so their other edges likely lead there too), then
+                // the first few placed on t.
+                partners.clear();
+                partners.extend(
+                    g.edges(v)
+                        .filter(|&(u, _)| place[u] == t)
+                        .map(|(u, _)| u as u32)
+                        .take(SWAP_PARTNERS),
+                );
+                let more = SWAP_PARTNERS
+                    .saturating_sub(partners.len())
+                    .min(FIRST_PARTNERS);
+                partners.extend(
+                    list.iter()
+                        .filter(|x| !partners.contains(x))
+                        .take(more)
+                        .copied()
+                        .collect::<Vec<_>>(),
+                );
+                for &x in &partners {
                     let x = x as usize;
                     let fits_t = load[&t] - g.vw[x] + g.vw[v] <= cap;
                     let fits_h = load[&hv] - g.vw[v] + g.vw[x] <= cap;

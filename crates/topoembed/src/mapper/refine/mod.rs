@@ -3,3 +3,5 @@
 pub mod balance;
 pub mod fm;
 pub mod local;
+pub mod parts;
+pub mod vcycle;

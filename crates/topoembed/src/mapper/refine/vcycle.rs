@@ -1,0 +1,55 @@
+//! A V-cycle on a finished placement (Walshaw & Cross's multilevel
+//! refinement, as KaHIP and Mt-KaHyPar refine a mapping level by level):
+//! the guest is coarsened again with every match inside one host node, so
+//! the placement holds at every level, and the move/swap local search
+//! ([`super::local`]) runs from the coarsest level down. A coarse vertex is
+//! a cluster: moving or swapping it shifts a whole piece of a part's
+//! border toward the neighbours it talks to, which single-vertex moves at
+//! the finest level cannot reach one step at a time.
+
+use crate::mapper::coarsen::{coarsen, Bip};
+use crate::mapper::distance::HostDistance;
+use crate::mapper::graph::WGraph;
+use crate::mapper::rng::Rng;
+
+use super::local;
+
+/// Passes of local search per coarse level.
+const PASSES: usize = 4;
+/// A cluster holds at most this share of a host node's capacity.
+const CLUSTER_SHARE: u64 = 8;
+
+/// Refines `place` through a V-cycle; returns the hop-bytes gained at the
+/// coarse levels (the finest level is left to the caller's local search).
+pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: u64, rng: &mut Rng) -> u128 {
+    let max_load = (cap / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
+    let mut levels: Vec<(WGraph, Vec<u32>)> = Vec::new();
+    let mut current = Bip {
+        g: g.clone(),
+        ext: vec![[0, 0]; g.n()],
+    };
+    let mut hosts = place.to_vec();
+    loop {
+        let (coarse, map) = coarsen(&current, max_load, Some(&hosts), rng);
+        if coarse.g.n() * 10 > current.g.n() * 9 {
+            break;
+        }
+        let mut coarse_hosts = vec![0u64; coarse.g.n()];
+        for (v, &c) in map.iter().enumerate() {
+            coarse_hosts[c as usize] = hosts[v];
+        }
+        let finer = std::mem::replace(&mut current, coarse);
+        levels.push((finer.g, map));
+        hosts = coarse_hosts;
+    }
+    let mut gained = 0u128;
+    let mut graph = current.g;
+    // Coarsest first; each level's placement projects onto the finer one.
+    while let Some((finer, map)) = levels.pop() {
+        gained += local::improve(&graph, dist, &mut hosts, cap, PASSES, rng, None);
+        hosts = map.iter().map(|&c| hosts[c as usize]).collect();
+        graph = finer;
+    }
+    place.copy_from_slice(&hosts);
+    gained
+}
