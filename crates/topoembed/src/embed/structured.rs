@@ -36,32 +36,34 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     };
     let spec = grid.spec();
     let mut starts = Vec::new();
-    if let Ok(shape) = topology::build(&spec) {
-        for (method, emb) in applicable(shape.as_ref(), host) {
-            starts.push(Start {
-                name: format!("{} of {spec}", method.name),
-                hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
-            });
-        }
+    let Ok(shape) = topology::build(&spec) else {
+        return Vec::new();
+    };
+    for (method, emb) in applicable(shape.as_ref(), host) {
+        starts.push(Start {
+            name: format!("{} of {spec}", method.name),
+            hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
+        });
     }
     let p = host.node_count();
     if (g.n() as u64) > p {
         for cut in box_shapes(&grid.sides, &grid.wraps, p, cap) {
-            starts.extend(boxes(&grid, &spec, &cut, host));
+            starts.extend(boxes(&grid, shape.as_ref(), &cut, host));
         }
     }
     starts
 }
 
 /// Starts from cutting the grid into boxes of `cut` per axis.
-fn boxes(grid: &Grid, spec: &Spec, cut: &[u64], host: &dyn Topology) -> Vec<Start> {
+fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) -> Vec<Start> {
+    let spec = shape.spec();
     let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
     if axes.is_empty() {
         return Vec::new();
     }
     let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
     let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
-    let box_spec = spec_of(sides.clone(), wraps);
+    let box_spec = recognize::grid_spec(sides, wraps);
     let Ok(box_grid) = topology::build(&box_spec) else {
         return Vec::new();
     };
@@ -71,12 +73,7 @@ fn boxes(grid: &Grid, spec: &Spec, cut: &[u64], host: &dyn Topology) -> Vec<Star
         .node
         .iter()
         .map(|&id| {
-            let mut rest = id;
-            let mut coords = vec![0u64; grid.sides.len()];
-            for (a, c) in coords.iter_mut().enumerate() {
-                *c = rest % grid.sides[a];
-                rest /= grid.sides[a];
-            }
+            let coords = shape.coords(id);
             axes.iter().rev().fold(0u64, |acc, &a| {
                 acc * cut[a] + coords[a] * cut[a] / grid.sides[a]
             })
@@ -101,14 +98,6 @@ fn boxes(grid: &Grid, spec: &Spec, cut: &[u64], host: &dyn Topology) -> Vec<Star
             hosts: box_of.iter().map(|&b| emb.map(b)).collect(),
         })
         .collect()
-}
-
-/// `cube:D` for sides of 2, else the plainest grid spec.
-fn spec_of(sides: Vec<u64>, wraps: Vec<bool>) -> Spec {
-    if sides.iter().all(|&s| s == 2) {
-        return Spec::Cube(sides.len() as u32);
-    }
-    Spec::grid_of(sides, wraps)
 }
 
 /// Cuts per axis (∏ = `p`, each at most its side) whose largest box holds

@@ -25,7 +25,18 @@ pub struct Bip {
 /// node's vertices together); returns the coarse graph and each fine
 /// vertex's coarse vertex.
 pub fn coarsen(fine: &Bip, max_load: u64, group: Option<&[u64]>, rng: &mut Rng) -> (Bip, Vec<u32>) {
-    let g = &fine.g;
+    coarsen_graph(&fine.g, Some(&fine.ext), max_load, group, rng)
+}
+
+/// [`coarsen`] of a bare graph (`ext` `None`: no external costs, the
+/// coarse ones zero), so a caller holding a [`WGraph`] need not copy it.
+pub fn coarsen_graph(
+    g: &WGraph,
+    ext: Option<&[[u64; 2]]>,
+    max_load: u64,
+    group: Option<&[u64]>,
+    rng: &mut Rng,
+) -> (Bip, Vec<u32>) {
     let n = g.n();
     const NONE: u32 = u32::MAX;
     let mut mate = vec![NONE; n];
@@ -89,8 +100,10 @@ pub fn coarsen(fine: &Bip, max_load: u64, group: Option<&[u64]>, rng: &mut Rng) 
         for &v in pair.iter().filter(|&&v| v != NONE) {
             let v = v as usize;
             c.g.vw[k] += g.vw[v];
-            c.ext[k][0] += fine.ext[v][0];
-            c.ext[k][1] += fine.ext[v][1];
+            if let Some(ext) = ext {
+                c.ext[k][0] += ext[v][0];
+                c.ext[k][1] += ext[v][1];
+            }
             for (u, w) in g.edges(v) {
                 let cu = cmap[u] as usize;
                 if cu == k {

@@ -258,8 +258,10 @@ fn search(
     let runs: Vec<Result<(Vec<u64>, u128, u128)>> = (0..options.restarts as u64)
         .into_par_iter()
         .map(|r| {
-            let seed = rng::Rng::new(options.seed, r).next_u64();
-            let seed = if r == 0 { options.seed } else { seed };
+            let seed = match r {
+                0 => options.seed,
+                _ => rng::Rng::new(options.seed, r).next_u64(),
+            };
             let mut hosts = initial::place(
                 g,
                 dist,

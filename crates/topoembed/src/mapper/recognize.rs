@@ -43,10 +43,7 @@ impl Grid {
     /// The grid as a topology spec: `cube:D` when every side is 2,
     /// otherwise ring / line / torus / mesh / mixed grid.
     pub fn spec(&self) -> Spec {
-        if self.sides.iter().all(|&s| s == 2) {
-            return Spec::Cube(self.sides.len() as u32);
-        }
-        Spec::grid_of(self.sides.clone(), self.wraps.clone())
+        grid_spec(self.sides.clone(), self.wraps.clone())
     }
 
     /// The grid of an implicit grid or cube spec, vertex i as node i.
@@ -65,6 +62,15 @@ impl Grid {
             node: (0..n).collect(),
         })
     }
+}
+
+/// `cube:D` when every side is 2 (a mesh of 2s is the hypercube, numbered
+/// alike), otherwise the plainest grid spec ([`Spec::grid_of`]).
+pub fn grid_spec(sides: Vec<u64>, wraps: Vec<bool>) -> Spec {
+    if sides.iter().all(|&s| s == 2) {
+        return Spec::Cube(sides.len() as u32);
+    }
+    Spec::grid_of(sides, wraps)
 }
 
 /// Per-vertex frame: plus and minus neighbour on every axis.
@@ -190,8 +196,8 @@ pub fn grid(g: &WGraph) -> Option<Grid> {
             lowest.push(-(down as i64));
         }
     }
-    let node = verify(g, &coord, &sides, &wraps, &lowest)?;
-    Some(canonical(Grid { sides, wraps, node }))
+    let position = verify(g, &coord, &sides, &wraps, &lowest)?;
+    number(&position, sides, wraps)
 }
 
 /// Gives `u`, reached from `v` by a step along `axis` (plus or minus), its
@@ -235,8 +241,9 @@ fn carry_frame(
     Some(())
 }
 
-/// Checks the coordinates are a bijection onto the grid and that the
-/// graph's edges are exactly the grid's; returns each vertex's node id.
+/// Checks every coordinate lies on the grid, the node count is the grid's
+/// and the graph's edges are exactly the grid's; returns each vertex's
+/// position (`axes` per vertex).
 fn verify(
     g: &WGraph,
     coord: &[i64],
@@ -262,18 +269,6 @@ fn verify(
             position[v * axes + a] = c as u64;
         }
     }
-    let mut node = vec![0u64; n];
-    let mut taken = vec![false; n];
-    for v in 0..n {
-        let mut id = 0u64;
-        for a in (0..axes).rev() {
-            id = id * sides[a] + position[v * axes + a];
-        }
-        if std::mem::replace(&mut taken[id as usize], true) {
-            return None;
-        }
-        node[v] = id;
-    }
     let expected: u64 = (0..axes)
         .map(|a| {
             let lines = total / sides[a];
@@ -297,37 +292,33 @@ fn verify(
             }
         }
     }
-    Some(node)
+    Some(position)
 }
 
-/// Longest axes first (ties: wrapping first), node ids renumbered to match,
-/// so the same shape always reads the same (`torus:64x32`, not `32x64`).
-fn canonical(grid: Grid) -> Grid {
-    let axes = grid.sides.len();
+/// Numbers the vertices in the grid with its longest axes first (ties:
+/// wrapping first), so the same shape always reads the same (`torus:64x32`,
+/// not `32x64`); `None` unless the positions are a bijection onto the grid.
+fn number(position: &[u64], sides: Vec<u64>, wraps: Vec<bool>) -> Option<Grid> {
+    let axes = sides.len();
     let mut order: Vec<usize> = (0..axes).collect();
-    order.sort_by_key(|&a| (std::cmp::Reverse(grid.sides[a]), !grid.wraps[a], a));
-    if order.iter().enumerate().all(|(k, &a)| k == a) {
-        return grid;
+    order.sort_by_key(|&a| (std::cmp::Reverse(sides[a]), !wraps[a], a));
+    let n = position.len() / axes;
+    let mut node = vec![0u64; n];
+    let mut taken = vec![false; n];
+    for (v, id) in node.iter_mut().enumerate() {
+        *id = order
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &a| acc * sides[a] + position[v * axes + a]);
+        if std::mem::replace(&mut taken[*id as usize], true) {
+            return None;
+        }
     }
-    let sides: Vec<u64> = order.iter().map(|&a| grid.sides[a]).collect();
-    let wraps: Vec<bool> = order.iter().map(|&a| grid.wraps[a]).collect();
-    let node = grid
-        .node
-        .iter()
-        .map(|&id| {
-            let mut coords = vec![0u64; axes];
-            let mut rest = id;
-            for (a, c) in coords.iter_mut().enumerate() {
-                *c = rest % grid.sides[a];
-                rest /= grid.sides[a];
-            }
-            order
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &a| acc * grid.sides[a] + coords[a])
-        })
-        .collect();
-    Grid { sides, wraps, node }
+    Some(Grid {
+        sides: order.iter().map(|&a| sides[a]).collect(),
+        wraps: order.iter().map(|&a| wraps[a]).collect(),
+        node,
+    })
 }
 
 /// Scratch marks for common-neighbour queries.

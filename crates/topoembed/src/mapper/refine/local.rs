@@ -82,16 +82,16 @@ pub fn improve(
                         .map(|(u, _)| u as u32)
                         .take(SWAP_PARTNERS),
                 );
-                let more = SWAP_PARTNERS
-                    .saturating_sub(partners.len())
-                    .min(FIRST_PARTNERS);
-                partners.extend(
-                    list.iter()
-                        .filter(|x| !partners.contains(x))
-                        .take(more)
-                        .copied()
-                        .collect::<Vec<_>>(),
-                );
+                let own = partners.len();
+                let wanted = own + SWAP_PARTNERS.saturating_sub(own).min(FIRST_PARTNERS);
+                for &x in list {
+                    if partners.len() >= wanted {
+                        break;
+                    }
+                    if !partners[..own].contains(&x) {
+                        partners.push(x);
+                    }
+                }
                 for &x in &partners {
                     let x = x as usize;
                     let fits_t = load[&t] - g.vw[x] + g.vw[v] <= cap;

@@ -7,7 +7,7 @@
 //! border toward the neighbours it talks to, which single-vertex moves at
 //! the finest level cannot reach one step at a time.
 
-use crate::mapper::coarsen::{coarsen, Bip};
+use crate::mapper::coarsen::coarsen_graph;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
@@ -23,32 +23,29 @@ const CLUSTER_SHARE: u64 = 8;
 /// coarse levels (the finest level is left to the caller's local search).
 pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: u64, rng: &mut Rng) -> u128 {
     let max_load = (cap / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
-    let mut levels: Vec<(WGraph, Vec<u32>)> = Vec::new();
-    let mut current = Bip {
-        g: g.clone(),
-        ext: vec![[0, 0]; g.n()],
-    };
+    // Coarse graphs and, per level, each finer vertex's coarse vertex.
+    let mut coarse: Vec<WGraph> = Vec::new();
+    let mut maps: Vec<Vec<u32>> = Vec::new();
     let mut hosts = place.to_vec();
     loop {
-        let (coarse, map) = coarsen(&current, max_load, Some(&hosts), rng);
-        if coarse.g.n() * 10 > current.g.n() * 9 {
+        let finer = coarse.last().unwrap_or(g);
+        let (next, map) = coarsen_graph(finer, None, max_load, Some(&hosts), rng);
+        if next.g.n() * 10 > finer.n() * 9 {
             break;
         }
-        let mut coarse_hosts = vec![0u64; coarse.g.n()];
+        let mut coarse_hosts = vec![0u64; next.g.n()];
         for (v, &c) in map.iter().enumerate() {
             coarse_hosts[c as usize] = hosts[v];
         }
-        let finer = std::mem::replace(&mut current, coarse);
-        levels.push((finer.g, map));
         hosts = coarse_hosts;
+        coarse.push(next.g);
+        maps.push(map);
     }
     let mut gained = 0u128;
-    let mut graph = current.g;
     // Coarsest first; each level's placement projects onto the finer one.
-    while let Some((finer, map)) = levels.pop() {
+    while let (Some(graph), Some(map)) = (coarse.pop(), maps.pop()) {
         gained += local::improve(&graph, dist, &mut hosts, cap, PASSES, rng, None);
         hosts = map.iter().map(|&c| hosts[c as usize]).collect();
-        graph = finer;
     }
     place.copy_from_slice(&hosts);
     gained
