@@ -117,8 +117,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Map any guest onto any host with the general mapper (multilevel dual
-    /// recursive bipartitioning, then move/swap local search), least
+    /// Map any guest onto any host with the general mapper (multilevel:
+    /// partition then anneal the parts onto the host, or dual recursive
+    /// bipartitioning; then k-way FM and move/swap local search), least
     /// hop-bytes (Σ volume x host distance) first, no host node above
     /// ⌈(1 + imbalance) x total load / host nodes⌉ (exactly one per node when
     /// the counts are equal and loads are 1). Prints the placement's metrics
@@ -141,7 +142,8 @@ pub enum Command {
         passes: usize,
         /// Independent searches from different random streams, run in
         /// parallel; the least hop-bytes is kept (more: better and slower).
-        /// 0 (default): 4 for guests up to 100 000 vertices, 2 up to 10^6, 1 above.
+        /// 0 (default): 2 for guests up to 100 000 vertices (one partitioning
+        /// first, one bipartitioning guest and host together), 1 above.
         #[arg(long, default_value_t = 0)]
         restarts: usize,
         /// Open MPI hostfile for --format rankfile.

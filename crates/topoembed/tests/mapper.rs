@@ -110,15 +110,53 @@ proptest! {
         sorted_before.sort_unstable();
         sorted_after.sort_unstable();
         prop_assert_eq!(sorted_before, sorted_after);
-        // The V-cycle, then the local search: exact gains, capacity kept.
-        for phase in 0..2 {
+        // The V-cycle, k-way FM, then the local search: exact gains,
+        // capacity kept.
+        let lo = mapper::floor(nodes, 16, 0.25);
+        let bounds = refine::Capacity { lo, hi: cap };
+        for phase in 0..3 {
+            let start_loads = loads(&place);
             let before = mapper::hop_bytes(&g, &dist, &place);
             let gained = match phase {
-                0 => refine::vcycle::refine(&g, &dist, &mut place, cap, &mut rng),
-                _ => refine::local::improve(&g, &dist, &mut place, cap, 6, &mut rng, None),
+                0 => refine::vcycle::refine(&g, &dist, &mut place, bounds, &mut rng),
+                1 => refine::kway::refine(&g, &dist, &mut place, bounds, 4, &mut rng),
+                _ => refine::local::improve(&g, &dist, &mut place, bounds, 6, &mut rng, None),
             };
             prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
-            prop_assert!(loads(&place).iter().all(|&l| l <= cap));
+            let after = loads(&place);
+            // No node above the capacity, none drained below the floor
+            // (or below where it started, if it started below).
+            prop_assert!(after.iter().all(|&l| l <= cap));
+            prop_assert!(after.iter().zip(&start_loads).all(|(&l, &s)| l >= lo.min(s)), "{after:?} from {start_loads:?}, floor {lo}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Annealing a one-to-one placement (some host nodes empty): the gain
+    /// is the drop in the recomputed hop-bytes, never negative, and the
+    /// placement stays one-to-one.
+    #[test]
+    fn annealing_keeps_one_to_one_and_reports_exact_gains(
+        nodes in 3u64..=16,
+        raw in prop::collection::vec((0u64..16, 0u64..16, 1u64..20), 1..60),
+        seed in 0u64..1000,
+    ) {
+        let guest = random_graph(nodes, &raw, &[1; 60]);
+        let host = topology::parse("torus:4x4").unwrap();
+        let g = WGraph::from_topology(&guest).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let mut rng = Rng::new(seed, 0);
+        let mut place: Vec<u64> = rng.permutation(16)[..nodes as usize].iter().map(|&h| u64::from(h)).collect();
+        let before = mapper::hop_bytes(&g, &dist, &place);
+        let gained = refine::anneal::anneal(&g, &dist, &mut place, 16, &mut rng);
+        prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
+        let mut seen = [false; 16];
+        for &h in &place {
+            prop_assert!(h < 16 && !seen[h as usize]);
+            seen[h as usize] = true;
         }
     }
 }

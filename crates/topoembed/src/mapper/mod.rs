@@ -4,12 +4,16 @@
 //!
 //! Multilevel, laid out by phase as KaHIP and Mt-KaHyPar are:
 //! * [`coarsen`]: heavy-edge matching, inside every bisection;
-//! * [`initial`]: dual recursive bipartitioning of guest and host together
-//!   (Pellegrini's Scotch): host domains split along the machine
-//!   ([`domain`]), the guest's vertices split with them by multilevel
-//!   bisection whose cost sees the distance to neighbours already placed;
-//! * [`refine`]: FM on each bisection ([`refine::fm`]), then move and swap
-//!   local search on the placement with exact distances ([`refine::local`]).
+//! * two initial placements, one per search: [`partmap`] partitions the
+//!   guest into as many parts as the host has nodes (cut only) and anneals
+//!   the parts' quotient graph onto the host; [`initial`] is dual recursive
+//!   bipartitioning of guest and host together (Pellegrini's Scotch): host
+//!   domains split along the machine ([`domain`]), the guest's vertices split
+//!   with them by multilevel bisection whose cost sees the distance to
+//!   neighbours already placed;
+//! * [`refine`]: FM on each bisection ([`refine::fm`]); on the placement,
+//!   whole-part swaps, a V-cycle, localized k-way FM ([`refine::kway`]) and
+//!   move/swap local search ([`refine::local`]), all with exact distances.
 //!
 //! * [`recognize`]: structure finding — a guest that is a grid or a cube
 //!   whatever its numbering; the layer above ([`crate::embed::mapped`])
@@ -26,6 +30,7 @@ mod distance;
 mod domain;
 mod graph;
 mod initial;
+mod partmap;
 pub mod recognize;
 pub mod refine;
 pub mod rng;
@@ -120,13 +125,13 @@ pub struct Start {
     pub hosts: Vec<u64>,
 }
 
-/// Searches run when none are asked: 4 for guests up to 100 000 vertices,
-/// 2 up to 1 000 000, then 1 — the spread between searches is wide (up to
-/// 20 % on a Delaunay mesh onto a torus), the time grows with each.
+/// Searches run when none are asked: 2 for guests up to 100 000 vertices
+/// (one partitioning first, one bipartitioning guest and host together:
+/// each wins on some graphs, and both together take about Scotch's time on
+/// two cores), then 1 (partitioning first).
 pub fn auto_restarts(vertices: usize) -> usize {
     match vertices {
-        0..=100_000 => 4,
-        100_001..=1_000_000 => 2,
+        0..=100_000 => 2,
         _ => 1,
     }
 }
@@ -140,6 +145,13 @@ pub fn capacity(g: &WGraph, host_nodes: u64, eps: f64) -> u64 {
     }
     let avg = total as f64 / host_nodes as f64;
     ((1.0 + eps) * avg).ceil().max(1.0) as u64
+}
+
+/// The least load refinement leaves on a host node: ⌊(1 − eps) · total /
+/// nodes⌋, as far below the average as the capacity is above it.
+pub fn floor(total: u64, host_nodes: u64, eps: f64) -> u64 {
+    let avg = total as f64 / host_nodes as f64;
+    ((1.0 - eps) * avg).floor().max(0.0) as u64
 }
 
 /// Maps `guest` onto `host` (see the module docs).
@@ -214,6 +226,10 @@ pub fn map_graph(
     })
 }
 
+/// One search: its placement, hop-bytes before refinement, the gain, and
+/// which initial placement it began from.
+type Run = (Vec<u64>, u128, u128, &'static str);
+
 /// The placement of least hop-bytes among the search's and the starts'
 /// (each after local search), with notes on what was weighed.
 fn search(
@@ -225,6 +241,10 @@ fn search(
     starts: &[Start],
 ) -> Result<(Vec<u64>, Vec<String>)> {
     let mut notes = Vec::new();
+    let bounds = refine::Capacity {
+        lo: floor(g.total_load(), p, options.imbalance),
+        hi: cap,
+    };
     let mut best: Option<(u128, &Start)> = None;
     for start in starts {
         if !fits(g, &start.hosts, p, cap) {
@@ -255,52 +275,66 @@ fn search(
     // Restart r searches with seed stream r; each is deterministic, and the
     // least hop-bytes wins (the first on ties): the same seed gives the
     // same placement on any number of threads.
-    let runs: Vec<Result<(Vec<u64>, u128, u128)>> = (0..options.restarts as u64)
+    let runs: Vec<Result<Run>> = (0..options.restarts as u64)
         .into_par_iter()
         .map(|r| {
             let seed = match r {
                 0 => options.seed,
                 _ => rng::Rng::new(options.seed, r).next_u64(),
             };
-            let mut hosts = initial::place(
-                g,
-                dist,
-                (0..p).collect(),
-                (cap, options.imbalance),
-                seed,
-                options.progress,
-            );
+            // Even searches partition first and map the parts second, odd
+            // ones bipartition guest and host together: the first wins on
+            // tori and meshes, the second on some hierarchies.
+            let two_phase = r % 2 == 0 && p <= partmap::MAX_HOSTS;
+            let kind = match two_phase {
+                true => "partitioning and mapping the parts",
+                false => "dual recursive bipartitioning",
+            };
+            let mut hosts = if two_phase {
+                partmap::place(g, dist, p, (cap, options.imbalance), seed, options.progress)
+            } else {
+                initial::place(
+                    g,
+                    dist,
+                    (0..p).collect(),
+                    (cap, options.imbalance),
+                    seed,
+                    options.progress,
+                )
+            };
             refine::balance::restore(g, dist, &mut hosts, p, cap)?;
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
             let swapped = refine::parts::swap(g, dist, &mut hosts, PART_PASSES, &mut rng);
-            let coarse = refine::vcycle::refine(g, dist, &mut hosts, cap, &mut rng);
+            let coarse = refine::vcycle::refine(g, dist, &mut hosts, bounds, &mut rng);
+            let fm = refine::kway::refine(g, dist, &mut hosts, bounds, options.passes, &mut rng);
             let gained = swapped
                 + coarse
+                + fm
                 + refine::local::improve(
                     g,
                     dist,
                     &mut hosts,
-                    cap,
+                    bounds,
                     options.passes,
                     &mut rng,
                     options.progress,
                 );
-            Ok((hosts, before, gained))
+            Ok((hosts, before, gained, kind))
         })
         .collect();
-    let mut kept: Option<(Vec<u64>, u128, u128)> = None;
+    let mut kept: Option<Run> = None;
     for run in runs {
         let run = run?;
         if kept.as_ref().map_or(true, |k| run.1 - run.2 < k.1 - k.2) {
             kept = Some(run);
         }
     }
-    let (hosts, before, gained) = kept.expect("at least one restart");
+    let (hosts, before, gained, kind) = kept.expect("at least one restart");
     notes.insert(
         0,
         format!(
-            "dual recursive bipartitioning gave hop-bytes {before}; refinement (part swaps, V-cycle, move/swap) took {gained} off \
+            "{kind} gave hop-bytes {before}; refinement (part swaps, V-cycle, k-way FM, move/swap) took {gained} off \
              (best of {} searches; capacity {cap} load per host node, seed {})",
             options.restarts, options.seed
         ),
@@ -310,7 +344,7 @@ fn search(
         let mut placed = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX - 1);
         let polished = cost
-            - refine::local::improve(g, dist, &mut placed, cap, options.passes, &mut rng, None);
+            - refine::local::improve(g, dist, &mut placed, bounds, options.passes, &mut rng, None);
         if polished < searched {
             notes.push(format!(
                 "kept {}: hop-bytes {cost}, {polished} after local search (the search's: {searched})",

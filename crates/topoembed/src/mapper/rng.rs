@@ -28,6 +28,11 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 
+    /// A number in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// A random order of `0..n`.
     pub fn permutation(&mut self, n: usize) -> Vec<u32> {
         let mut p: Vec<u32> = (0..n as u32).collect();

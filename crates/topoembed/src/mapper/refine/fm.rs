@@ -75,7 +75,13 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     for _ in 0..max_passes {
         let mut stamp = vec![0u32; n];
         let mut locked = vec![false; n];
+        // Border vertices only (an edge to the other side, or a side
+        // preferred from outside): an interior vertex's move only loses,
+        // and it enters the heap when a neighbour moves.
         let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = (0..n)
+            .filter(|&v| {
+                b.ext[v][0] != b.ext[v][1] || b.g.edges(v).any(|(u, _)| side[u] != side[v])
+            })
             .map(|v| (gain(b, side, bal.d12, v), Reverse(v), 0))
             .collect();
         let mut moves: Vec<usize> = Vec::new();

@@ -13,6 +13,8 @@ use rustc_hash::FxHashMap;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
+
+use super::Capacity;
 use crate::progress::{self, Progress};
 
 /// Most partners tried on one target node for a swap.
@@ -21,13 +23,13 @@ const SWAP_PARTNERS: usize = 12;
 const FIRST_PARTNERS: usize = 3;
 
 /// Improves `place` (host node per vertex) in passes until a pass gains less
-/// than 0.1 % or `max_passes` pass; no host node ends above `cap` load unless
+/// than 0.1 % or `max_passes` pass; no host node ends outside `cap` unless
 /// it started there. Returns the hop-bytes gained.
 pub fn improve(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
-    cap: u64,
+    cap: Capacity,
     max_passes: usize,
     rng: &mut Rng,
     progress: Option<&Progress>,
@@ -65,7 +67,8 @@ pub fn improve(
             let mut best: (i128, u64, Option<u32>) = (0, hv, None);
             for &t in &targets {
                 let moved = here - cost_at(place, v, t) as i128;
-                if load.get(&t).copied().unwrap_or(0) + g.vw[v] <= cap {
+                let fits_h = cap.allows(load[&hv], g.vw[v], 0);
+                if fits_h && cap.allows(load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
                     if moved > best.0 {
                         best = (moved, t, None);
                     }
@@ -94,8 +97,8 @@ pub fn improve(
                 }
                 for &x in &partners {
                     let x = x as usize;
-                    let fits_t = load[&t] - g.vw[x] + g.vw[v] <= cap;
-                    let fits_h = load[&hv] - g.vw[v] + g.vw[x] <= cap;
+                    let fits_t = cap.allows(load[&t], g.vw[x], g.vw[v]);
+                    let fits_h = cap.allows(load[&hv], g.vw[v], g.vw[x]);
                     if !(fits_t && fits_h) {
                         continue;
                     }

@@ -12,7 +12,7 @@ use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
-use super::local;
+use super::{kway, local, Capacity};
 
 /// Passes of local search per coarse level.
 const PASSES: usize = 4;
@@ -21,8 +21,14 @@ const CLUSTER_SHARE: u64 = 8;
 
 /// Refines `place` through a V-cycle; returns the hop-bytes gained at the
 /// coarse levels (the finest level is left to the caller's local search).
-pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: u64, rng: &mut Rng) -> u128 {
-    let max_load = (cap / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
+pub fn refine(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
+    rng: &mut Rng,
+) -> u128 {
+    let max_load = (cap.hi / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
     // Coarse graphs and, per level, each finer vertex's coarse vertex.
     let mut coarse: Vec<WGraph> = Vec::new();
     let mut maps: Vec<Vec<u32>> = Vec::new();
@@ -44,6 +50,7 @@ pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: u64, rng:
     let mut gained = 0u128;
     // Coarsest first; each level's placement projects onto the finer one.
     while let (Some(graph), Some(map)) = (coarse.pop(), maps.pop()) {
+        gained += kway::refine(&graph, dist, &mut hosts, cap, PASSES, rng);
         gained += local::improve(&graph, dist, &mut hosts, cap, PASSES, rng, None);
         hosts = map.iter().map(|&c| hosts[c as usize]).collect();
     }
