@@ -7,3 +7,9 @@ machine() {
 median_of_lines() {
   sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
+
+# Hop-bytes of a Scotch mapping as Scotch's gmtst scores it (CommExpan total):
+# expan GRAPH.grf TARGET.tgt MAPPING.map
+expan() {
+  gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'
+}

@@ -37,7 +37,7 @@ for tool in scotch_gmap gmtst gcv; do
   command -v $tool >/dev/null || { echo "needs $tool: apt-get install scotch" >&2; exit 2; }
 done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-expan() { gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'; }
+source "$here/bench/common.sh"
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
 echo
 echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s |"

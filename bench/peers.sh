@@ -33,7 +33,7 @@ RUNS=${RUNS:-3}
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 median() { sort -g | awk '{a[NR]=$1} END {printf "%.2f\n", a[int((NR+1)/2)]}'; }
-expan() { gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'; }
+source "$here/bench/common.sh"
 run_map() { "$bin" map "graph:$1" "$2" --format scotch-map >"$work/t.map"; }
 seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); KaHIP $("$venv/bin/pip" show kahip | sed -n 's/^Version: //p')"
