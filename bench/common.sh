@@ -13,3 +13,11 @@ median_of_lines() {
 expan() {
   gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'
 }
+
+# The stored benchmark graphs: ../shared/graphs' two and libmetis-doc's 4elt
+# and copter2 where installed. stored_graphs SHARED_DIR
+stored_graphs() {
+  local metis=/usr/share/doc/libmetis-dev/examples/graphs list="$1/delaunay_n15.graph $1/rgg_n_2_15_s0.graph"
+  for g in 4elt copter2; do [ -f "$metis/$g.graph" ] && list="$list $metis/$g.graph"; done
+  echo "$list"
+}

@@ -14,13 +14,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$here/../shared/graphs}
+source "$here/bench/common.sh"
 # (example_weighted.graph has a vertex of load 287 where 256 hosts take 132 each: refused.)
-metis=/usr/share/doc/libmetis-dev/examples/graphs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -z "${GRAPHS:-}" ]; then
-  GRAPHS="$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"
-  for g in 4elt copter2; do [ -f "$metis/$g.graph" ] && GRAPHS="$GRAPHS $metis/$g.graph"; done
+  GRAPHS=$(stored_graphs "$shared")
   python3 "$here/bench/graphs.py" stencil 128x128 5 "$work/stencil5_128x128.graph"
   python3 "$here/bench/graphs.py" stencil 128x128 9 "$work/stencil9_128x128.graph"
   python3 "$here/bench/graphs.py" stencil 24x24x24 7 "$work/s7.graph"
@@ -37,7 +36,6 @@ for tool in scotch_gmap gmtst gcv; do
   command -v $tool >/dev/null || { echo "needs $tool: apt-get install scotch" >&2; exit 2; }
 done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-source "$here/bench/common.sh"
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
 echo
 echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s |"

@@ -13,7 +13,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$here/../shared/graphs}
-metis=/usr/share/doc/libmetis-dev/examples/graphs
+source "$here/bench/common.sh"
 venv=${PEERS_VENV:-/tmp/topoembed-peers}
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
@@ -24,8 +24,7 @@ kbin=$("$venv/bin/python" -c 'import kahip, os; print(os.path.join(os.path.dirna
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -z "${GRAPHS:-}" ]; then
-  GRAPHS="$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"
-  for g in 4elt copter2; do [ -f "$metis/$g.graph" ] && GRAPHS="$GRAPHS $metis/$g.graph"; done
+  GRAPHS=$(stored_graphs "$shared")
 fi
 HOSTS=${HOSTS:-"tleaf:4x8x8:100,10,1 tleaf:4x6x8:100,10,1"}
 PRESETS=${PRESETS:-"eco"}
@@ -33,7 +32,6 @@ RUNS=${RUNS:-3}
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 median() { sort -g | awk '{a[NR]=$1} END {printf "%.2f\n", a[int((NR+1)/2)]}'; }
-source "$here/bench/common.sh"
 run_map() { "$bin" map "graph:$1" "$2" --format scotch-map >"$work/t.map"; }
 seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); KaHIP $("$venv/bin/pip" show kahip | sed -n 's/^Version: //p')"

@@ -13,9 +13,9 @@ use rustc_hash::FxHashMap;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
+use crate::progress::{self, Progress};
 
 use super::Capacity;
-use crate::progress::{self, Progress};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -65,10 +65,11 @@ pub fn improve(
             let here = cost_at(place, v, hv) as i128;
             // (gain, target, partner)
             let mut best: (i128, u64, Option<u32>) = (0, hv, None);
+            // Whether v may leave its node without a partner (the floor).
+            let may_leave = cap.allows(load[&hv], g.vw[v], 0);
             for &t in &targets {
                 let moved = here - cost_at(place, v, t) as i128;
-                let fits_h = cap.allows(load[&hv], g.vw[v], 0);
-                if fits_h && cap.allows(load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
+                if may_leave && cap.allows(load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
                     if moved > best.0 {
                         best = (moved, t, None);
                     }
