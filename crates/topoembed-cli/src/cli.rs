@@ -152,6 +152,13 @@ pub enum Command {
         /// Skip routing (congestion) in the metrics.
         #[arg(long)]
         no_traffic: bool,
+        /// What to minimise: hop-bytes (Σ volume x host distance), or
+        /// congestion (the most volume routed over one host link, under the
+        /// host's own routing with ties toward increasing coordinates, as
+        /// `metrics` counts it): the hop-bytes placement is then refined by
+        /// moves and swaps that never raise the most loaded link.
+        #[arg(long, value_enum, default_value_t = MapObjective::HopBytes)]
+        objective: MapObjective,
         /// table: metrics beside the baselines; json: `map` (host node of
         /// every guest node), `metrics`, `baselines`, `capacity`, `seconds`;
         /// scotch-map: a Scotch .map (labels = guest node ids, or a .grf's own
@@ -626,6 +633,12 @@ pub enum Format {
     Table,
     Json,
     Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MapObjective {
+    HopBytes,
+    Congestion,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

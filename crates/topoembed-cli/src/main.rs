@@ -152,6 +152,7 @@ fn main() -> ExitCode {
             restarts,
             hosts,
             no_traffic,
+            objective,
             format,
         } => map::map(
             &map::Request {
@@ -163,6 +164,7 @@ fn main() -> ExitCode {
                 restarts,
                 hosts: hosts.as_deref(),
                 no_traffic,
+                objective,
             },
             format,
             &mut out,

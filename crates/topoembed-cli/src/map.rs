@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use topoembed::io::{self, Mapping};
-use topoembed::mapper::MapOptions;
+use topoembed::mapper::{MapOptions, Objective};
 use topoembed::metrics::{self, Metrics, Options};
 use topoembed::{Error, Progress};
 
-use crate::cli::MapFormat;
+use crate::cli::{MapFormat, MapObjective};
 use crate::commands::{parse_topology, scotch_labels, Out};
 use crate::progress::Bar;
 use crate::table::{num, Table};
@@ -27,6 +27,7 @@ pub struct Request<'a> {
     pub restarts: usize,
     pub hosts: Option<&'a std::path::Path>,
     pub no_traffic: bool,
+    pub objective: MapObjective,
 }
 
 /// A baseline placement: node i on host node i (guest no larger than the
@@ -78,6 +79,10 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
                 seed: request.seed,
                 passes: request.passes,
                 restarts: request.restarts,
+                objective: match request.objective {
+                    MapObjective::HopBytes => Objective::HopBytes,
+                    MapObjective::Congestion => Objective::Congestion,
+                },
                 progress: Some(&progress),
             },
         )?

@@ -25,6 +25,25 @@ fn random_graph(nodes: u64, raw: &[(u64, u64, u64)], loads: &[u64]) -> Graph {
         .unwrap()
 }
 
+/// A placement of unit loads from raw host ids (taken mod `p`) with no
+/// host node above `cap`: the overflow moves to the first node with room.
+fn within(raw: &[u64], p: u64, cap: u64) -> Vec<u64> {
+    let mut place: Vec<u64> = raw.iter().map(|&h| h % p).collect();
+    let mut load = vec![0u64; p as usize];
+    for &h in &place {
+        load[h as usize] += 1;
+    }
+    for h in place.iter_mut() {
+        if load[*h as usize] > cap {
+            let free = (0..p as usize).find(|&x| load[x] < cap).unwrap();
+            load[*h as usize] -= 1;
+            load[free] += 1;
+            *h = free as u64;
+        }
+    }
+    place
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
     /// No host node above ⌈(1 + ε) · total / P⌉, and the metrics agree.
@@ -81,19 +100,8 @@ proptest! {
         let host = topology::parse("torus:4x4").unwrap();
         let g = WGraph::from_topology(&guest).unwrap();
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let mut place: Vec<u64> = start[..nodes as usize].to_vec();
         let cap = nodes.div_ceil(16) + 1;
-        let mut load = [0u64; 16];
-        for &h in &place { load[h as usize] += 1; }
-        // Start within the capacity.
-        for v in 0..nodes as usize {
-            if load[place[v] as usize] > cap {
-                let free = (0..16).find(|&h| load[h] < cap).unwrap();
-                load[place[v] as usize] -= 1;
-                load[free] += 1;
-                place[v] = free as u64;
-            }
-        }
+        let mut place = within(&start[..nodes as usize], 16, cap);
         let loads = |place: &[u64]| {
             let mut l = [0u64; 16];
             for &h in place { l[h as usize] += 1; }
@@ -240,4 +248,102 @@ fn impossible_loads_and_bad_options_are_refused() {
     };
     let e = mapper::map(&guest, host.as_ref(), &bad).unwrap_err();
     assert!(e.to_string().contains("imbalance -1"), "{e}");
+}
+
+/// A stored host graph: a ring of 9 with two chords.
+fn chorded_ring() -> Graph {
+    let mut edges: Vec<(u64, u64)> = (0..9).map(|v| (v, (v + 1) % 9)).collect();
+    edges.extend([(0, 4), (2, 7)]);
+    Graph::from_edges(Spec::Graph("host.txt".into()), 9, &edges).unwrap()
+}
+
+/// Routed congestion of a placement, as `metrics` counts it.
+fn congestion_of(guest: &Graph, host: &dyn Topology, place: &[u64]) -> u64 {
+    let mapping = topoembed::io::Mapping::new(place.to_vec());
+    let m = metrics::measure(guest, host, &mapping, &Options::default()).unwrap();
+    m.congestion.map_or(0, |c| c.max)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// The congestion refinement's figures are the metrics' own (same
+    /// routes, same direction, ties included), it never raises the
+    /// congestion, and it keeps every host node within its bounds.
+    #[test]
+    fn congestion_refinement_is_exact_and_never_worse(
+        nodes in 2u64..50,
+        raw in prop::collection::vec((0u64..50, 0u64..50, 1u64..9), 1..120),
+        start in prop::collection::vec(0u64..64, 50),
+        host in prop::sample::select(vec!["torus:4x4", "ring:6", "mesh:3x3", "cube:3", "bintree:4", "stored"]),
+        seed in 0u64..1000,
+    ) {
+        let guest = random_graph(nodes, &raw, &[1; 50]);
+        let host: Box<dyn Topology> = match host {
+            "stored" => Box::new(chorded_ring()),
+            spec => topology::parse(spec).unwrap(),
+        };
+        let p = host.node_count();
+        let g = WGraph::from_topology(&guest).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let cap = nodes.div_ceil(p) + 1;
+        let mut place = within(&start[..nodes as usize], p, cap);
+        let mut start_loads = vec![0u64; p as usize];
+        for &h in &place { start_loads[h as usize] += 1; }
+        let lo = mapper::floor(nodes, p, 0.25);
+        let bounds = refine::Capacity { lo, hi: cap };
+        let before = congestion_of(&guest, host.as_ref(), &place);
+        let mut rng = Rng::new(seed, 0);
+        let outcome = refine::congestion::refine(&g, &dist, &mut place, bounds, 4, &mut rng, None).unwrap();
+        prop_assert_eq!(outcome.before, before);
+        prop_assert_eq!(outcome.after, congestion_of(&guest, host.as_ref(), &place));
+        prop_assert!(outcome.after <= outcome.before);
+        let mut after = vec![0u64; p as usize];
+        for &h in &place { after[h as usize] += 1; }
+        prop_assert!(after.iter().all(|&l| l <= cap));
+        prop_assert!(after.iter().zip(&start_loads).all(|(&l, &s)| l >= lo.min(s)));
+    }
+}
+
+/// `--objective congestion` lowers the congestion of the hop-bytes
+/// placement on a graph where routing piles up (a 16x16 9-point stencil on
+/// cube:5), and refuses a tleaf, which has no links.
+#[test]
+fn congestion_objective_lowers_congestion() {
+    let mut edges = Vec::new();
+    for y in 0..16u64 {
+        for x in 0..16u64 {
+            let v = y * 16 + x;
+            for (dx, dy) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if (0..16).contains(&nx) && (0..16).contains(&ny) {
+                    edges.push((v, ny as u64 * 16 + nx as u64));
+                }
+            }
+        }
+    }
+    let guest = Graph::from_edges(Spec::Graph("stencil.txt".into()), 256, &edges).unwrap();
+    let host = topology::parse("cube:5").unwrap();
+    let run = |objective| {
+        let options = MapOptions {
+            objective,
+            ..MapOptions::default()
+        };
+        let p = mapper::map(&guest, host.as_ref(), &options).unwrap();
+        congestion_of(&guest, host.as_ref(), p.hosts())
+    };
+    let (hop, congestion) = (
+        run(mapper::Objective::HopBytes),
+        run(mapper::Objective::Congestion),
+    );
+    assert!(
+        congestion < hop,
+        "congestion {congestion}, hop-bytes objective's {hop}"
+    );
+    let tleaf = topology::parse("tleaf:4x8:10,1").unwrap();
+    let options = MapOptions {
+        objective: mapper::Objective::Congestion,
+        ..MapOptions::default()
+    };
+    let e = mapper::map(&guest, tleaf.as_ref(), &options).unwrap_err();
+    assert!(e.to_string().contains("no congestion"), "{e}");
 }

@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::routing::TieRule;
 use crate::topology::Topology;
 
 /// Largest stored host given a distance table (8192² two-byte entries: 128 MiB).
@@ -80,6 +81,32 @@ impl<'a> HostDistance<'a> {
         match &self.table {
             Some((n, t)) => u64::from(t[a as usize * n + b as usize]),
             None => self.host.distance(a, b),
+        }
+    }
+
+    /// Appends the route from `a` to `b` under the host's own model with
+    /// ties broken toward increasing coordinates — the routes the traffic
+    /// metrics count by default. A stored graph's route (the lowest-numbered
+    /// neighbour one hop closer, [`Topology::route`]) is walked on the table
+    /// here, not by a BFS per destination.
+    pub fn route(&self, a: u64, b: u64, path: &mut Vec<u64>) {
+        match (self.host.as_graph(), &self.table) {
+            (Some(graph), Some(_)) => {
+                let mut here = a;
+                while here != b {
+                    let closer = self.d(here, b) - 1;
+                    let Some(&next) = graph
+                        .adjacency(here)
+                        .iter()
+                        .find(|&&w| self.d(u64::from(w), b) == closer)
+                    else {
+                        return; // a table is only built for a connected host
+                    };
+                    here = u64::from(next);
+                    path.push(here);
+                }
+            }
+            _ => self.host.route(a, b, TieRule::Increasing, path),
         }
     }
 

@@ -52,6 +52,18 @@ const PART_PASSES: usize = 8;
 /// Default imbalance: 3 % above the average load.
 pub const DEFAULT_IMBALANCE: f64 = 0.03;
 
+/// What the mapper minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Objective {
+    /// Σ volume × host distance.
+    #[default]
+    HopBytes,
+    /// The routed congestion (most volume over one host link under the
+    /// host's own routing model), after hop-bytes: the hop-bytes search's
+    /// placement is refined by [`refine::congestion`].
+    Congestion,
+}
+
 /// Mapper settings.
 #[derive(Debug, Clone, Copy)]
 pub struct MapOptions<'a> {
@@ -65,6 +77,8 @@ pub struct MapOptions<'a> {
     /// each from its own random stream, run in parallel); the best is kept.
     /// 0: by guest size ([`auto_restarts`]).
     pub restarts: usize,
+    /// What to minimise.
+    pub objective: Objective,
     /// Progress counter (units: guest nodes per phase).
     pub progress: Option<&'a Progress>,
 }
@@ -76,6 +90,7 @@ impl Default for MapOptions<'_> {
             seed: 1,
             passes: 12,
             restarts: 0,
+            objective: Objective::HopBytes,
             progress: None,
         }
     }
@@ -181,6 +196,9 @@ pub fn map_graph(
             host.spec()
         )));
     }
+    if options.objective == Objective::Congestion {
+        refine::congestion::routable(host)?;
+    }
     let cap = capacity(g, p, options.imbalance);
     if let Some(v) = (0..g.n()).find(|&v| g.vw[v] > cap) {
         return Err(Error::Mismatch(format!(
@@ -202,9 +220,40 @@ pub fn map_graph(
     };
     if let Some(pr) = options.progress {
         let levels = 64 - (p.max(1) - 1).leading_zeros() as u64;
-        pr.add_total(g.n() as u64 * (levels + options.passes as u64) * options.restarts as u64);
+        let congestion = match options.objective {
+            Objective::HopBytes => 0,
+            Objective::Congestion => 2 * options.passes as u64,
+        };
+        pr.add_total(
+            g.n() as u64
+                * ((levels + options.passes as u64) * options.restarts as u64 + congestion),
+        );
     }
-    let (hosts, notes) = search(g, &dist, p, cap, options, starts)?;
+    let (mut hosts, mut notes) = search(g, &dist, p, cap, options, starts)?;
+    if options.objective == Objective::Congestion {
+        let before = hop_bytes(g, &dist, &hosts);
+        let bounds = refine::Capacity {
+            lo: floor(g.total_load(), p, options.imbalance),
+            hi: cap,
+        };
+        let mut rng = rng::Rng::new(options.seed, u64::MAX - 2);
+        let outcome = refine::congestion::refine(
+            g,
+            &dist,
+            &mut hosts,
+            bounds,
+            options.passes,
+            &mut rng,
+            options.progress,
+        )?;
+        notes.push(format!(
+            "objective congestion: congestion {} -> {}, hop-bytes {before} -> {} (moves and swaps that \
+             never raise the most loaded link, under the host's routing with ties toward increasing coordinates)",
+            outcome.before,
+            outcome.after,
+            hop_bytes(g, &dist, &hosts)
+        ));
+    }
     let inverse = if g.n() as u64 == p && cap == 1 {
         let mut inv = vec![u32::MAX; p as usize];
         for (v, &h) in hosts.iter().enumerate() {
@@ -214,7 +263,6 @@ pub fn map_graph(
     } else {
         None
     };
-    let mut notes = notes;
     if inverse.is_none() && g.n() as u64 == p {
         notes.push("loads differ, so several guest nodes may share a host node".into());
     }

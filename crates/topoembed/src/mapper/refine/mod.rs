@@ -2,6 +2,7 @@
 
 pub mod anneal;
 pub mod balance;
+pub mod congestion;
 pub mod fm;
 pub mod kway;
 pub mod local;
