@@ -113,6 +113,10 @@ pub fn describe_model(host: &dyn Topology, ties: TieRule) -> String {
         None => match host.spec() {
             crate::spec::Spec::Cube(_) => "e-cube (lowest differing bit first)".to_string(),
             crate::spec::Spec::BinTree(_) => "the unique tree path".to_string(),
+            _ if host.as_graph().is_some_and(|g| g.volumes().is_some()) => {
+                "cheapest path (edge volumes as link costs), then fewest links, lowest-numbered next hop"
+                    .to_string()
+            }
             _ => "shortest path, lowest-numbered next hop".to_string(),
         },
     }

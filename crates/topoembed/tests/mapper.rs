@@ -274,12 +274,17 @@ proptest! {
         nodes in 2u64..50,
         raw in prop::collection::vec((0u64..50, 0u64..50, 1u64..9), 1..120),
         start in prop::collection::vec(0u64..64, 50),
-        host in prop::sample::select(vec!["torus:4x4", "ring:6", "mesh:3x3", "cube:3", "bintree:4", "stored"]),
+        host in prop::sample::select(vec!["torus:4x4", "ring:6", "mesh:3x3", "cube:3", "bintree:4", "stored", "costs"]),
         seed in 0u64..1000,
     ) {
         let guest = random_graph(nodes, &raw, &[1; 50]);
         let host: Box<dyn Topology> = match host {
             "stored" => Box::new(chorded_ring()),
+            // Link costs: the chords are dear, ring links cost 1 or 2.
+            "costs" => Box::new(chorded_ring().with_volumes(|a, b| match (a.min(b), a.max(b)) {
+                (0, 4) | (2, 7) => 5,
+                (a, _) => 1 + a % 2,
+            })),
             spec => topology::parse(spec).unwrap(),
         };
         let p = host.node_count();

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::routing::TieRule;
-use crate::topology::Topology;
+use crate::topology::{Paths, Topology};
 
 /// Largest stored host given a distance table (8192² two-byte entries: 128 MiB).
 pub const MAX_TABLE_NODES: u64 = 8192;
@@ -54,18 +54,21 @@ impl<'a> HostDistance<'a> {
                 host.spec()
             )));
         }
-        let rows: Vec<Vec<u32>> = (0..n).into_par_iter().map(|s| graph.bfs(s)).collect();
+        let rows: Vec<Paths> = (0..n).into_par_iter().map(|s| graph.paths(s)).collect();
         let mut table = Vec::with_capacity((n * n) as usize);
         for (s, row) in rows.iter().enumerate() {
-            for (t, &d) in row.iter().enumerate() {
-                if d == u32::MAX {
+            for t in 0..n {
+                let Some(d) = row.cost(t) else {
                     return Err(Error::Mismatch(format!(
                         "{} is not connected: no path from host node {s} to {t}",
                         host.spec()
                     )));
-                }
+                };
                 table.push(u16::try_from(d).map_err(|_| {
-                    Error::Parameter(format!("{}: distances above 65535", host.spec()))
+                    Error::Parameter(format!(
+                        "{}: host node {s} to {t} costs {d}; the mapper's distance table holds costs up to 65535",
+                        host.spec()
+                    ))
                 })?);
             }
         }
@@ -88,10 +91,12 @@ impl<'a> HostDistance<'a> {
     /// ties broken toward increasing coordinates — the routes the traffic
     /// metrics count by default. A stored graph's route (the lowest-numbered
     /// neighbour one hop closer, [`Topology::route`]) is walked on the table
-    /// here, not by a BFS per destination.
+    /// here, not by a BFS per destination; one with link costs searches
+    /// from each destination (its table lacks the hop counts that break
+    /// ties among cheapest paths).
     pub fn route(&self, a: u64, b: u64, path: &mut Vec<u64>) {
         match (self.host.as_graph(), &self.table) {
-            (Some(graph), Some(_)) => {
+            (Some(graph), Some(_)) if graph.volumes().is_none() => {
                 let mut here = a;
                 while here != b {
                     let closer = self.d(here, b) - 1;

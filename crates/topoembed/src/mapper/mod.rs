@@ -263,6 +263,18 @@ pub fn map_graph(
     } else {
         None
     };
+    if host.as_graph().and_then(|h| h.loads()).is_some() {
+        notes.push(
+            "the host graph's node loads are not used: every host node takes the same capacity"
+                .into(),
+        );
+    }
+    if host.as_graph().and_then(|h| h.volumes()).is_some() {
+        notes.push(
+            "the host graph's edge volumes are link costs: distances are cheapest-path costs"
+                .into(),
+        );
+    }
     if inverse.is_none() && g.n() as u64 == p {
         notes.push("loads differ, so several guest nodes may share a host node".into());
     }

@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::paths::Paths;
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
 use crate::routing::TieRule;
@@ -22,7 +23,7 @@ thread_local! {
     /// The last BFS a thread ran: (graph id, source, distances). Metrics ask for
     /// the distances of all guest edges at one guest node in a row, so one
     /// search serves many queries.
-    static LAST_BFS: RefCell<Option<(u64, u64, Vec<u32>)>> = const { RefCell::new(None) };
+    static LAST_BFS: RefCell<Option<(u64, u64, Paths)>> = const { RefCell::new(None) };
 }
 
 /// Undirected simple graph in CSR form, with optional communication
@@ -275,14 +276,20 @@ impl Graph {
         Ok(graph.with_volumes(|u, v| volume_of[&(u.min(v), u.max(v))]))
     }
 
-    /// Runs `f` on the BFS distances from `source`, computing them only when
-    /// this thread's last query was from another source or graph.
-    fn with_bfs<T>(&self, source: u64, f: impl FnOnce(&[u32]) -> T) -> T {
+    /// Shortest paths from `source`: hops, or with volumes the cheapest
+    /// paths taking volumes as link costs ([`Paths`]).
+    pub fn paths(&self, source: u64) -> Paths {
+        Paths::from(self, source)
+    }
+
+    /// Runs `f` on the shortest paths from `source`, computing them only
+    /// when this thread's last query was from another source or graph.
+    fn with_bfs<T>(&self, source: u64, f: impl FnOnce(&Paths) -> T) -> T {
         LAST_BFS.with(|cell| {
             let mut cache = cell.borrow_mut();
             let hit = matches!(&*cache, Some((id, s, _)) if *id == self.id && *s == source);
             if !hit {
-                *cache = Some((self.id, source, self.bfs(source)));
+                *cache = Some((self.id, source, self.paths(source)));
             }
             let (_, _, dist) = cache.as_ref().expect("filled above");
             f(dist)
@@ -328,25 +335,30 @@ impl Topology for Graph {
     fn edge_count(&self) -> u64 {
         self.targets.len() as u64 / 2
     }
-    /// Exact diameter by a BFS from every node: O(nodes * edges), for small graphs.
+    /// Exact diameter by a search from every node: O(nodes * edges), for
+    /// small graphs. With volumes (link costs, [`Paths`]) the largest
+    /// cheapest-path cost.
     fn diameter(&self) -> u64 {
         (0..self.node_count())
-            .map(|s| self.bfs(s).into_iter().max().unwrap_or(0))
+            .map(|s| self.paths(s).eccentricity())
             .max()
-            .map_or(0, u64::from)
+            .unwrap_or(0)
     }
-    /// A simple path visits each node once, so no distance exceeds nodes - 1
-    /// (the exact diameter costs a BFS from every node).
+    /// A simple path visits each node once, so no distance exceeds
+    /// (nodes - 1) x the dearest link (the exact diameter costs a search
+    /// from every node).
     fn distance_bound(&self) -> u64 {
-        self.node_count().saturating_sub(1)
+        let dearest = self
+            .volumes
+            .as_ref()
+            .map_or(1, |v| v.iter().copied().max().unwrap_or(1));
+        self.node_count().saturating_sub(1).saturating_mul(dearest)
     }
-    /// BFS from `a`, cached per thread for the next query from the same node.
-    /// Unreachable pairs give `u64::MAX`.
+    /// Hops from `a` to `b`, or with volumes the cheapest path's cost
+    /// ([`Paths`]); searched from `a` and cached per thread for the next
+    /// query from the same node. Unreachable pairs give `u64::MAX`.
     fn distance(&self, a: u64, b: u64) -> u64 {
-        self.with_bfs(a, |dist| match dist[b as usize] {
-            u32::MAX => u64::MAX,
-            d => u64::from(d),
-        })
+        self.with_bfs(a, |paths| paths.cost(b).unwrap_or(u64::MAX))
     }
     fn coords(&self, v: u64) -> Vec<u64> {
         vec![v]
@@ -361,20 +373,16 @@ impl Topology for Graph {
         1
     }
     /// From each node, the lowest-numbered neighbour one hop closer to `b`
-    /// (a BFS from `b`, cached per thread like [`Graph::distance`]'s).
+    /// (with volumes: on a cheapest, then fewest-link, path; [`Paths`]),
+    /// searched from `b` and cached per thread like [`Graph::distance`]'s.
     fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        self.with_bfs(b, |dist| {
+        self.with_bfs(b, |paths| {
             let mut here = a;
             while here != b {
-                let closer = dist[here as usize].wrapping_sub(1);
-                let Some(&next) = self
-                    .adjacency(here)
-                    .iter()
-                    .find(|&&w| dist[w as usize] == closer)
-                else {
+                let Some(next) = paths.next(self, here) else {
                     return; // unreachable: metrics reject this before routing
                 };
-                here = u64::from(next);
+                here = next;
                 path.push(here);
             }
         });

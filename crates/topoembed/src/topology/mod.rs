@@ -8,6 +8,7 @@ mod bintree;
 mod cube;
 mod graph;
 mod grid;
+mod paths;
 mod tleaf;
 
 use std::ops::Range;
@@ -17,6 +18,7 @@ pub use cube::Cube;
 pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
+pub use paths::Paths;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 
 use crate::error::Result;
