@@ -146,3 +146,11 @@ fn permutations(p: &mut Vec<u64>, k: usize, visit: &mut impl FnMut(&[u64])) {
         p.swap(k, i);
     }
 }
+
+/// A disconnected host has no finite diameter, with or without costs.
+#[test]
+fn disconnected_diameter_is_unbounded() {
+    let g = Graph::from_edges(Spec::Graph("two.txt".into()), 4, &[(0, 1), (2, 3)]).unwrap();
+    assert_eq!(g.diameter(), u64::MAX);
+    assert_eq!(g.with_volumes(|_, _| 3).diameter(), u64::MAX);
+}

@@ -41,20 +41,15 @@ impl Paths {
         }
     }
 
-    /// The largest finite cost.
+    /// The largest cost from the source; `u64::MAX` when a node is
+    /// unreachable (as [`Topology::distance`] says of such a pair).
     pub fn eccentricity(&self) -> u64 {
         match self {
-            Paths::Hops(d) => d
-                .iter()
-                .filter(|&&x| x != u32::MAX)
-                .max()
-                .map_or(0, |&x| u64::from(x)),
-            Paths::Costs(d) => d
-                .iter()
-                .map(|x| x.0)
-                .filter(|&x| x != u64::MAX)
-                .max()
-                .unwrap_or(0),
+            Paths::Hops(d) => d.iter().max().map_or(0, |&x| match x {
+                u32::MAX => u64::MAX,
+                x => u64::from(x),
+            }),
+            Paths::Costs(d) => d.iter().map(|x| x.0).max().unwrap_or(0),
         }
     }
 
