@@ -18,6 +18,7 @@ use super::coarsen::{coarsen, Bip};
 use super::distance::HostDistance;
 use super::domain::Domain;
 use super::graph::WGraph;
+use super::refine::flow;
 use super::refine::fm::{self, Balance};
 use super::rng::Rng;
 use crate::progress::{self, Progress};
@@ -214,9 +215,13 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
             relaxed(&finer)
         };
         fm::refine(&finer, &mut side, b, PASSES);
+        if flow::refine(&finer, &mut side, b, target) > 0 {
+            fm::refine(&finer, &mut side, b, PASSES);
+        }
     }
     if !coarsened {
         fm::refine(fine, &mut side, bal, PASSES);
+        flow::refine(fine, &mut side, bal, target);
     }
     side
 }

@@ -3,6 +3,7 @@
 pub mod anneal;
 pub mod balance;
 pub mod congestion;
+pub mod flow;
 pub mod fm;
 pub mod kway;
 pub mod local;

@@ -1,0 +1,651 @@
+//! Flow-based refinement of a bipartition (Sanders & Schulz, "Engineering
+//! Multilevel Graph Partitioning Algorithms", ESA 2011, §4 — KaFFPa's
+//! flows): a corridor around the cut is cut again by a minimum s-t cut, which
+//! FM's one-vertex-at-a-time moves cannot reach when every single move
+//! loses.
+//!
+//! The corridor B = B0 ∪ B1 is grown breadth first from the cut into each
+//! side, B0 (side 0) up to `f × slack0` load and B1 up to `f × slack1`, where
+//! slack is how much load that side may give away; with f = 1 every cut of B
+//! keeps the balance. The network: the source s stands for side 0 outside B,
+//! the sink t for side 1 outside B; an edge inside B has capacity
+//! d12 × volume both ways; a corridor vertex's edges to fixed vertices become
+//! an edge from s (or to t) of their d12 × volume; and the mapping's external
+//! costs enter as terminal edges — v on side 0 pays `ext[v][0]` (an edge
+//! v → t), on side 1 `ext[v][1]` (an edge s → v), less their minimum, a
+//! constant. A minimum cut of this network is a cheapest re-cut of B with
+//! everything outside fixed, the very cost [`super::fm::cost`] counts.
+//!
+//! Of the minimum cuts, one nearest the target load is kept (KaHIP's "most
+//! balanced minimum cut", along one chain of the residual network's strongly
+//! connected components: [`Network::most_balanced_cut`]). The factor f
+//! adapts as in KaFFPa: halved when no cut is balanced, doubled after a gain.
+//! Max-flow is Dinic's algorithm.
+
+use std::collections::VecDeque;
+
+use super::fm::Balance;
+use crate::mapper::coarsen::Bip;
+
+/// Largest region factor tried (KaFFPa's α).
+const MAX_FACTOR: u64 = 16;
+/// Max-flow rounds per refinement call.
+const ROUNDS: usize = 6;
+
+/// Refines `side` by minimum cuts of corridors around the cut; returns the
+/// cost it took off (d12 × cut volume + external costs, as in FM).
+pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, target: u64) -> u128 {
+    let n = b.g.n();
+    if n < 4 {
+        return 0;
+    }
+    let total = b.g.total_load();
+    let mut load0: u64 = (0..n).filter(|&v| side[v] == 0).map(|v| b.g.vw[v]).sum();
+    let mut index = vec![u32::MAX; n];
+    let mut factor = MAX_FACTOR / 2;
+    let mut gained = 0u128;
+    for _ in 0..ROUNDS {
+        if factor == 0 {
+            break;
+        }
+        // How much load each side may give away and stay in bounds; a side
+        // at its bound still lends a corridor of a slice of the window so
+        // that balance can be restored by the cut.
+        let window = (bal.hi.saturating_sub(bal.lo) / 2).max(1);
+        let slack0 = load0.saturating_sub(bal.lo).max(window);
+        let slack1 = bal.hi.saturating_sub(load0).max(window);
+        let budget = [
+            slack0.saturating_mul(factor).min(load0),
+            slack1.saturating_mul(factor).min(total - load0),
+        ];
+        let region = corridor(b, side, budget);
+        if region.len() < 2 {
+            break;
+        }
+        for (k, &v) in region.iter().enumerate() {
+            index[v as usize] = k as u32;
+        }
+        let mut net = Network::build(b, side, bal.d12, &region, &index);
+        let current = net.cost_of(|k| side[region[k] as usize] == 0);
+        let min = net.max_flow();
+        let region_load0: u64 = region
+            .iter()
+            .filter(|&&v| side[v as usize] == 0)
+            .map(|&v| b.g.vw[v as usize])
+            .sum();
+        let base0 = load0 - region_load0;
+        let cut = net.most_balanced_cut(
+            |k| b.g.vw[region[k] as usize],
+            base0,
+            |l0| (bal.excess(l0), l0.abs_diff(target)),
+        );
+        for &v in &region {
+            index[v as usize] = u32::MAX;
+        }
+        let (l0, on_source) = cut;
+        let (excess, off) = (bal.excess(l0), l0.abs_diff(target));
+        let now = (bal.excess(load0), load0.abs_diff(target));
+        if excess > now.0 {
+            // Too wide a corridor: every cheapest cut leaves the balance.
+            factor /= 2;
+            continue;
+        }
+        let better = min < current || (min == current && (excess, off) < now);
+        if !better {
+            break;
+        }
+        for (k, &v) in region.iter().enumerate() {
+            let s = u8::from(!on_source[k]);
+            if side[v as usize] != s {
+                let w = b.g.vw[v as usize];
+                load0 = if s == 0 { load0 + w } else { load0 - w };
+                side[v as usize] = s;
+            }
+        }
+        gained += current.saturating_sub(min);
+        factor = (factor * 2).min(MAX_FACTOR);
+    }
+    gained
+}
+
+/// The corridor: breadth first from the cut into each side, side s up to
+/// `budget[s]` load (a vertex that would pass it is skipped, the sweep goes
+/// on). A vertex that prefers the other side from outside (its external
+/// costs differ) is a seed as well as a cut vertex.
+fn corridor(b: &Bip, side: &[u8], budget: [u64; 2]) -> Vec<u32> {
+    let n = b.g.n();
+    let mut taken = vec![false; n];
+    let mut region = Vec::new();
+    for s in 0..2u8 {
+        let mut queue: VecDeque<usize> = (0..n)
+            .filter(|&v| {
+                side[v] == s
+                    && (b.g.edges(v).any(|(u, _)| side[u] != s)
+                        || b.ext[v][s as usize] > b.ext[v][1 - s as usize])
+            })
+            .collect();
+        let mut load = 0u64;
+        for &v in &queue {
+            taken[v] = true;
+        }
+        while let Some(v) = queue.pop_front() {
+            let w = b.g.vw[v];
+            if load + w > budget[s as usize] {
+                continue;
+            }
+            load += w;
+            region.push(v as u32);
+            for (u, _) in b.g.edges(v) {
+                if side[u] == s && !taken[u] {
+                    taken[u] = true;
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    region
+}
+
+/// A flow network on the corridor in CSR form: nodes 0..r are its
+/// vertices, r the source, r + 1 the sink; arc e's partner is `rev[e]`.
+struct Network {
+    /// Node x's arcs are `first[x]..first[x + 1]`.
+    first: Vec<usize>,
+    to: Vec<u32>,
+    rev: Vec<usize>,
+    /// Residual capacities.
+    cap: Vec<u64>,
+    /// The capacities before the flow (the cut's cost is read from them).
+    orig: Vec<u64>,
+    source: usize,
+    sink: usize,
+}
+
+impl Network {
+    fn build(b: &Bip, side: &[u8], d12: u64, region: &[u32], index: &[u32]) -> Network {
+        let r = region.len();
+        let (source, sink) = (r, r + 1);
+        // Arcs as pairs (a → b of capacity ab, b → a of capacity ba).
+        let mut pairs: Vec<(u32, u32, u64, u64)> = Vec::new();
+        for (k, &v) in region.iter().enumerate() {
+            let v = v as usize;
+            // from_s: cost of k ending on side 1; to_t: on side 0.
+            let (mut from_s, mut to_t) = (b.ext[v][1], b.ext[v][0]);
+            let m = from_s.min(to_t);
+            from_s -= m;
+            to_t -= m;
+            for (u, w) in b.g.edges(v) {
+                let c = w.saturating_mul(d12);
+                let j = index[u];
+                if j != u32::MAX {
+                    if (j as usize) > k {
+                        pairs.push((k as u32, j, c, c));
+                    }
+                } else if side[u] == 0 {
+                    from_s = from_s.saturating_add(c);
+                } else {
+                    to_t = to_t.saturating_add(c);
+                }
+            }
+            if from_s > 0 {
+                pairs.push((source as u32, k as u32, from_s, 0));
+            }
+            if to_t > 0 {
+                pairs.push((k as u32, sink as u32, to_t, 0));
+            }
+        }
+        let mut first = vec![0usize; r + 3];
+        for &(x, y, _, _) in &pairs {
+            first[x as usize + 1] += 1;
+            first[y as usize + 1] += 1;
+        }
+        for x in 0..r + 2 {
+            first[x + 1] += first[x];
+        }
+        let arcs = first[r + 2];
+        let mut fill = first.clone();
+        let (mut to, mut rev, mut cap) = (vec![0u32; arcs], vec![0usize; arcs], vec![0u64; arcs]);
+        for &(x, y, xy, yx) in &pairs {
+            let (e, f) = (fill[x as usize], fill[y as usize]);
+            fill[x as usize] += 1;
+            fill[y as usize] += 1;
+            (to[e], rev[e], cap[e]) = (y, f, xy);
+            (to[f], rev[f], cap[f]) = (x, e, yx);
+        }
+        Network {
+            first,
+            to,
+            rev,
+            orig: cap.clone(),
+            cap,
+            source,
+            sink,
+        }
+    }
+
+    fn nodes(&self) -> usize {
+        self.first.len() - 1
+    }
+
+    fn arcs(&self, x: usize) -> std::ops::Range<usize> {
+        self.first[x]..self.first[x + 1]
+    }
+
+    /// Cost of the cut with the corridor vertices `on_source(k)` on side 0.
+    fn cost_of(&self, on_source: impl Fn(usize) -> bool) -> u128 {
+        let in_s = |x: usize| x == self.source || (x != self.sink && on_source(x));
+        let mut total = 0u128;
+        for x in (0..self.nodes()).filter(|&x| in_s(x)) {
+            for e in self.arcs(x) {
+                if !in_s(self.to[e] as usize) {
+                    total += u128::from(self.orig[e]);
+                }
+            }
+        }
+        total
+    }
+
+    /// Dinic's algorithm; the value of a maximum flow (= a minimum cut).
+    fn max_flow(&mut self) -> u128 {
+        let nodes = self.nodes();
+        let mut flow = 0u128;
+        let mut level = vec![u32::MAX; nodes];
+        let mut it = vec![0usize; nodes];
+        let mut queue = VecDeque::new();
+        loop {
+            level.fill(u32::MAX);
+            level[self.source] = 0;
+            queue.clear();
+            queue.push_back(self.source);
+            'bfs: while let Some(x) = queue.pop_front() {
+                for e in self.arcs(x) {
+                    let y = self.to[e] as usize;
+                    if self.cap[e] > 0 && level[y] == u32::MAX {
+                        level[y] = level[x] + 1;
+                        if y == self.sink {
+                            break 'bfs;
+                        }
+                        queue.push_back(y);
+                    }
+                }
+            }
+            if level[self.sink] == u32::MAX {
+                return flow;
+            }
+            it.copy_from_slice(&self.first[..nodes]);
+            flow += self.blocking_flow(&level, &mut it);
+        }
+    }
+
+    /// A blocking flow of the level graph: depth-first with current-arc
+    /// pointers, keeping the path up to its first saturated arc after each
+    /// augmentation (iterative, so long corridors need no deep recursion).
+    fn blocking_flow(&mut self, level: &[u32], it: &mut [usize]) -> u128 {
+        let mut total = 0u128;
+        let mut path: Vec<usize> = Vec::new();
+        let mut x = self.source;
+        loop {
+            if x == self.sink {
+                let f = path.iter().map(|&e| self.cap[e]).min().unwrap_or(0);
+                let mut cut_at = path.len();
+                for (i, &e) in path.iter().enumerate() {
+                    self.cap[e] -= f;
+                    self.cap[self.rev[e]] += f;
+                    if self.cap[e] == 0 && cut_at == path.len() {
+                        cut_at = i;
+                    }
+                }
+                total += u128::from(f);
+                // Back to the tail of the first saturated arc.
+                path.truncate(cut_at);
+                x = match path.last() {
+                    Some(&e) => self.to[e] as usize,
+                    None => self.source,
+                };
+                continue;
+            }
+            let end = self.first[x + 1];
+            while it[x] < end {
+                let e = it[x];
+                if self.cap[e] > 0 && level[self.to[e] as usize] == level[x] + 1 {
+                    break;
+                }
+                it[x] += 1;
+            }
+            if it[x] < end {
+                let e = it[x];
+                path.push(e);
+                x = self.to[e] as usize;
+            } else {
+                // Dead end: retreat and skip the arc that led here.
+                let Some(e) = path.pop() else {
+                    return total;
+                };
+                x = self.to[self.rev[e]] as usize;
+                it[x] += 1;
+            }
+        }
+    }
+
+    /// Of all minimum cuts (after [`Network::max_flow`]), a most balanced
+    /// one along one chain (Picard & Queyranne 1980: the minimum cuts are
+    /// the closed sets of the residual network's strongly connected
+    /// components that hold the source and not the sink). Starting from the
+    /// smallest source side, components are added in Tarjan's emission
+    /// order — a component comes after every component it reaches, so every
+    /// prefix is closed — and the prefix of least `score(load0)` wins, where
+    /// load0 = `base0` + the load of the corridor vertices on the source
+    /// side. Returns that load and the corridor vertices on the source side.
+    fn most_balanced_cut<K: Ord>(
+        &self,
+        load: impl Fn(usize) -> u64,
+        base0: u64,
+        score: impl Fn(u64) -> K,
+    ) -> (u64, Vec<bool>) {
+        let r = self.source;
+        let (comp, count) = self.components();
+        let from_source = self.reached_from_source();
+        let to_sink = self.reaching_sink();
+        let mut l0 = base0;
+        for k in 0..r {
+            if from_source[k] {
+                l0 += load(k);
+            }
+        }
+        // Corridor vertices of each free component.
+        let mut start = vec![0usize; count + 1];
+        for k in 0..r {
+            if !from_source[k] && !to_sink[k] {
+                start[comp[k] as usize + 1] += 1;
+            }
+        }
+        for c in 0..count {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut members = vec![0u32; start[count]];
+        for k in 0..r {
+            if !from_source[k] && !to_sink[k] {
+                let c = comp[k] as usize;
+                members[fill[c]] = k as u32;
+                fill[c] += 1;
+            }
+        }
+        // Components are numbered in emission order.
+        let mut best = (score(l0), l0, 0usize);
+        for c in 0..count {
+            if start[c] == start[c + 1] {
+                continue;
+            }
+            for &k in &members[start[c]..start[c + 1]] {
+                l0 += load(k as usize);
+            }
+            let s = score(l0);
+            if s < best.0 {
+                best = (s, l0, c + 1);
+            }
+        }
+        // The source side: the smallest one and the components of the best
+        // prefix.
+        let mut on_source = from_source;
+        on_source.truncate(r);
+        for &k in &members[..start[best.2]] {
+            on_source[k as usize] = true;
+        }
+        (best.1, on_source)
+    }
+
+    /// Strongly connected components of the residual network (Tarjan,
+    /// iterative): each node's component, numbered in emission order (a
+    /// component after every component it reaches), and their count.
+    fn components(&self) -> (Vec<u32>, usize) {
+        let nodes = self.nodes();
+        const UNSEEN: u32 = u32::MAX;
+        let mut index = vec![UNSEEN; nodes];
+        let mut low = vec![0u32; nodes];
+        let mut on_stack = vec![false; nodes];
+        let mut comp = vec![UNSEEN; nodes];
+        let mut stack: Vec<usize> = Vec::new();
+        let mut count = 0u32;
+        let mut counter = 0u32;
+        // Call stack of (node, next arc to look at).
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        for root in 0..nodes {
+            if index[root] != UNSEEN {
+                continue;
+            }
+            calls.push((root, self.first[root]));
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (x, ref mut e)) = calls.last_mut() {
+                if *e < self.first[x + 1] {
+                    let arc = *e;
+                    *e += 1;
+                    if self.cap[arc] == 0 {
+                        continue;
+                    }
+                    let y = self.to[arc] as usize;
+                    if index[y] == UNSEEN {
+                        index[y] = counter;
+                        low[y] = counter;
+                        counter += 1;
+                        stack.push(y);
+                        on_stack[y] = true;
+                        calls.push((y, self.first[y]));
+                    } else if on_stack[y] {
+                        low[x] = low[x].min(index[y]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent] = low[parent].min(low[x]);
+                }
+                if low[x] == index[x] {
+                    loop {
+                        let y = stack.pop().expect("x is on the stack");
+                        on_stack[y] = false;
+                        comp[y] = count;
+                        if y == x {
+                            break;
+                        }
+                    }
+                    count += 1;
+                }
+            }
+        }
+        (comp, count as usize)
+    }
+
+    /// Nodes reachable from the source in the residual network (the source
+    /// side of the smallest minimum cut).
+    fn reached_from_source(&self) -> Vec<bool> {
+        let nodes = self.nodes();
+        let mut seen = vec![false; nodes];
+        seen[self.source] = true;
+        let mut queue = VecDeque::from([self.source]);
+        while let Some(x) = queue.pop_front() {
+            for e in self.arcs(x) {
+                let y = self.to[e] as usize;
+                if self.cap[e] > 0 && !seen[y] {
+                    seen[y] = true;
+                    queue.push_back(y);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Nodes that reach the sink in the residual network (the sink side of
+    /// the largest minimum cut).
+    fn reaching_sink(&self) -> Vec<bool> {
+        let nodes = self.nodes();
+        let mut reaches = vec![false; nodes];
+        reaches[self.sink] = true;
+        let mut queue = VecDeque::from([self.sink]);
+        while let Some(y) = queue.pop_front() {
+            for e in self.arcs(y) {
+                // e is y → x; has its partner x → y residual capacity?
+                let x = self.to[e] as usize;
+                if self.cap[self.rev[e]] > 0 && !reaches[x] {
+                    reaches[x] = true;
+                    queue.push_back(x);
+                }
+            }
+        }
+        reaches
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::graph::WGraph;
+    use crate::mapper::refine::fm;
+    use proptest::prelude::*;
+
+    /// A connected graph on `n` vertices: a path plus `extra` edges
+    /// (duplicates merged), with loads and external costs.
+    fn bip(n: usize, extra: &[(usize, usize, u64)], loads: &[u64], ext: &[[u64; 2]]) -> Bip {
+        let mut rows: Vec<std::collections::BTreeMap<u32, u64>> = vec![Default::default(); n];
+        let mut add = |u: usize, v: usize, w: u64| {
+            if u != v {
+                *rows[u].entry(v as u32).or_default() += w;
+                *rows[v].entry(u as u32).or_default() += w;
+            }
+        };
+        for v in 1..n {
+            add(v - 1, v, 1);
+        }
+        for &(u, v, w) in extra {
+            add(u % n, v % n, w);
+        }
+        let mut g = WGraph {
+            xadj: vec![0],
+            ..Default::default()
+        };
+        for row in rows {
+            for (u, w) in row {
+                g.adj.push(u);
+                g.ew.push(w);
+            }
+            g.xadj.push(g.adj.len());
+        }
+        g.vw = (0..n).map(|v| loads[v % loads.len()]).collect();
+        Bip {
+            ext: (0..n).map(|v| ext[v % ext.len()]).collect(),
+            g,
+        }
+    }
+
+    fn load0(b: &Bip, side: &[u8]) -> u64 {
+        (0..b.g.n())
+            .filter(|&v| side[v] == 0)
+            .map(|v| b.g.vw[v])
+            .sum()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The gain reported is the cost taken off, the cost never rises
+        /// and the balance never gets worse.
+        #[test]
+        fn gains_are_exact_and_balance_holds(
+            n in 4usize..60,
+            extra in prop::collection::vec((0usize..60, 0usize..60, 1u64..6), 0..120),
+            loads in prop::collection::vec(1u64..4, 1..8),
+            ext in prop::collection::vec([0u64..20, 0u64..20], 1..8),
+            sides in prop::collection::vec(0u8..2, 60),
+            d12 in 1u64..5,
+            eps in 0u64..20,
+        ) {
+            let b = bip(n, &extra, &loads, &ext);
+            let mut side = sides[..n].to_vec();
+            let total = b.g.total_load();
+            let target = total / 2;
+            let bal = Balance { lo: target.saturating_sub(eps), hi: (target + eps).min(total), d12 };
+            let before = fm::cost(&b, &side, d12);
+            let excess = bal.excess(load0(&b, &side));
+            let gained = refine(&b, &mut side, bal, target);
+            let after = fm::cost(&b, &side, d12);
+            prop_assert!(after <= before);
+            prop_assert_eq!(before - after, gained);
+            prop_assert!(bal.excess(load0(&b, &side)) <= excess);
+        }
+
+        /// With no balance to keep, the corridor is the whole graph and the
+        /// minimum cut is the cheapest of all 2^n bipartitions (brute force).
+        #[test]
+        fn unconstrained_cut_is_optimal(
+            n in 4usize..13,
+            extra in prop::collection::vec((0usize..13, 0usize..13, 1u64..6), 0..30),
+            ext in prop::collection::vec([0u64..30, 0u64..30], 1..13),
+            first in 1usize..12,
+            d12 in 1u64..4,
+        ) {
+            let b = bip(n, &extra, &[1], &ext);
+            // Both sides non-empty: every side's part touches the cut.
+            let mut side: Vec<u8> = (0..n).map(|v| u8::from(v >= first.min(n - 1))).collect();
+            let total = b.g.total_load();
+            let bal = Balance { lo: 0, hi: total, d12 };
+            refine(&b, &mut side, bal, total / 2);
+            let best = (0u32..1 << n)
+                .map(|mask| {
+                    let s: Vec<u8> = (0..n).map(|v| ((mask >> v) & 1) as u8).collect();
+                    fm::cost(&b, &s, d12)
+                })
+                .min()
+                .unwrap();
+            prop_assert_eq!(fm::cost(&b, &side, d12), best);
+        }
+    }
+
+    #[test]
+    fn a_zigzag_cut_is_straightened() {
+        // A 6x6 grid cut between columns 2 and 3, but (3, 2) sits on the
+        // left and (2, 4) on the right: 10 cut edges where 6 suffice, at
+        // exact balance (18 a side), so no single move is allowed.
+        let (w, h) = (6usize, 6usize);
+        let id = |x: usize, y: usize| y * w + x;
+        let mut g = WGraph {
+            xadj: vec![0],
+            vw: vec![1; w * h],
+            ..Default::default()
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let near = [
+                    (x > 0).then(|| id(x - 1, y)),
+                    (x + 1 < w).then(|| id(x + 1, y)),
+                    (y > 0).then(|| id(x, y - 1)),
+                    (y + 1 < h).then(|| id(x, y + 1)),
+                ];
+                for u in near.into_iter().flatten() {
+                    g.adj.push(u as u32);
+                    g.ew.push(1);
+                }
+                g.xadj.push(g.adj.len());
+            }
+        }
+        let b = Bip {
+            ext: vec![[0, 0]; w * h],
+            g,
+        };
+        let mut side: Vec<u8> = (0..w * h).map(|v| u8::from(v % w >= 3)).collect();
+        side[id(3, 2)] = 0;
+        side[id(2, 4)] = 1;
+        let bal = Balance {
+            lo: 18,
+            hi: 18,
+            d12: 1,
+        };
+        let gained = refine(&b, &mut side, bal, 18);
+        assert_eq!(fm::cost(&b, &side, 1), 6);
+        assert_eq!(gained, 4);
+        assert_eq!(load0(&b, &side), 18);
+    }
+}
