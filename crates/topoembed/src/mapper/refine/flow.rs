@@ -346,12 +346,7 @@ impl Network {
         let (comp, count) = self.components();
         let from_source = self.reached_from_source();
         let to_sink = self.reaching_sink();
-        let mut l0 = base0;
-        for k in 0..r {
-            if from_source[k] {
-                l0 += load(k);
-            }
-        }
+        let mut l0 = base0 + (0..r).filter(|&k| from_source[k]).map(&load).sum::<u64>();
         // Corridor vertices of each free component.
         let mut start = vec![0usize; count + 1];
         for k in 0..r {
