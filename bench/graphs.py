@@ -5,6 +5,13 @@
     bench/graphs.py stencil 24x24x24 7 OUT.graph  # 3-D 7- or 27-point stencil
     bench/graphs.py butterfly 10 OUT.graph        # FFT butterfly: 11 ranks of 2^10
     bench/graphs.py shuffle IN.graph SEED OUT.graph
+    bench/graphs.py quotient IN.graph PARTS.map OUT.graph  # one vertex per part
+
+`quotient` reads a Scotch mapping of IN's vertices to parts (as
+`scotch_gpart K IN.grf PARTS.map` writes it, labels in gcv's numbering from
+1) and writes the parts' graph: one vertex per part, an edge between two
+parts weighted by the number of IN's edges between them (METIS fmt 1) -- the
+one-to-one mapping problem of a partitioned application.
 
 Vertices of stencils are numbered in grid order (first axis fastest), as an
 application numbers them; `shuffle` renumbers any METIS graph at random, so
@@ -71,6 +78,34 @@ def read(path):
     return n, adj
 
 
+def write_weighted(path, rows):
+    m = sum(len(r) for r in rows) // 2
+    with open(path, "w") as f:
+        f.write(f"{len(rows)} {m} 1\n")
+        for r in rows:
+            f.write(" ".join(f"{u + 1} {w}" for u, w in sorted(r.items())) + "\n")
+
+
+def quotient(n, adj, mapping):
+    with open(mapping) as f:
+        lines = f.read().split("\n")[1:]
+    pairs = [tuple(map(int, l.split())) for l in lines if l.strip()]
+    base = min(label for label, _ in pairs)
+    part = [None] * n
+    for label, p in pairs:
+        part[label - base] = p
+    if any(p is None for p in part):
+        sys.exit(f"quotient: {mapping} does not map every vertex")
+    ids = {p: i for i, p in enumerate(sorted(set(part)))}
+    rows = [dict() for _ in ids]
+    for v in range(n):
+        for u in adj[v]:
+            a, b = ids[part[v]], ids[part[u]]
+            if a != b:
+                rows[a][b] = rows[a].get(b, 0) + 1
+    return rows
+
+
 def main():
     kind = sys.argv[1] if len(sys.argv) > 1 else ""
     if kind == "stencil" and len(sys.argv) == 5:
@@ -86,6 +121,9 @@ def main():
         for v in range(n):
             new[perm[v]] = [perm[u] for u in adj[v]]
         write(sys.argv[4], n, new)
+    elif kind == "quotient" and len(sys.argv) == 5:
+        n, adj = read(sys.argv[2])
+        write_weighted(sys.argv[4], quotient(n, adj, sys.argv[3]))
     else:
         sys.exit(__doc__)
 

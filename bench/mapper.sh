@@ -10,7 +10,10 @@
 #
 # Generated (bench/graphs.py): 2-D 5- and 9-point stencils 128x128 in grid
 # order, a 24^3 7-point stencil with its vertices shuffled, and the FFT
-# butterfly of 2^12 (13 ranks).
+# butterfly of 2^12 (13 ranks). Then libmetis-doc's mdual (2.6·10^5
+# vertices) on the tori, and one-to-one quotient graphs: delaunay_n15 cut
+# into K parts by `scotch_gpart -Cd K`, the parts' graph (edge weights = cut
+# edges) mapped onto a host of K nodes ($QUOTIENTS: K:HOST pairs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$here/../shared/graphs}
@@ -27,6 +30,7 @@ if [ -z "${GRAPHS:-}" ]; then
   python3 "$here/bench/graphs.py" butterfly 12 "$work/butterfly_12.graph"
   GRAPHS="$GRAPHS $work/stencil5_128x128.graph $work/stencil9_128x128.graph"
   GRAPHS="$GRAPHS $work/stencil7_24x24x24_shuffled.graph $work/butterfly_12.graph"
+  DEFAULT_SET=1
 fi
 HOSTS=${HOSTS:-"torus:16x16 torus:8x8x4 torus:8x8x8 tleaf:4x8x8:100,10,1"}
 RUNS=${RUNS:-3}
@@ -40,24 +44,41 @@ echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | 
 echo
 echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s |"
 echo "|---|---|---|---|---|---|---|"
+# One row: graph (METIS), its Scotch copy, a host spec.
+row() {
+  local name=$1 grf=$2 host=$3
+  tgt=$work/host.tgt
+  "$bin" export "$host" --format tgt > "$tgt"
+  ts=(); tm=()
+  for _ in $(seq "$RUNS"); do
+    s=$(date +%s.%N); scotch_gmap -Cd "$grf" "$tgt" "$work/s.map" 2>/dev/null; e=$(date +%s.%N)
+    ts+=("$(echo "$e - $s" | bc)")
+    s=$(date +%s.%N); "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t.map"; e=$(date +%s.%N)
+    tm+=("$(echo "$e - $s" | bc)")
+  done
+  hs=$(expan "$grf" "$tgt" "$work/s.map")
+  ht=$(expan "$grf" "$tgt" "$work/t.map")
+  ratio=$(echo "scale=3; $ht / $hs" | bc)
+  printf '| %s | %s | %s | %s | %s | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
+    "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
+}
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
-  grf=$work/$name.grf
-  gcv -ic "$graph" "$grf"
-  for host in $HOSTS; do
-    tgt=$work/host.tgt
-    "$bin" export "$host" --format tgt > "$tgt"
-    ts=(); tm=()
-    for _ in $(seq "$RUNS"); do
-      s=$(date +%s.%N); scotch_gmap -Cd "$grf" "$tgt" "$work/s.map" 2>/dev/null; e=$(date +%s.%N)
-      ts+=("$(echo "$e - $s" | bc)")
-      s=$(date +%s.%N); "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t.map"; e=$(date +%s.%N)
-      tm+=("$(echo "$e - $s" | bc)")
-    done
-    hs=$(expan "$grf" "$tgt" "$work/s.map")
-    ht=$(expan "$grf" "$tgt" "$work/t.map")
-    ratio=$(echo "scale=3; $ht / $hs" | bc)
-    printf '| %s | %s | %s | %s | %s | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
-      "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
-  done
+  gcv -ic "$graph" "$work/$name.grf"
+  for host in $HOSTS; do row "$name" "$work/$name.grf" "$host"; done
 done
+if [ -n "${DEFAULT_SET:-}" ]; then
+  mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
+  if [ -f "$mdual" ]; then
+    gcv -ic "$mdual" "$work/mdual.grf"
+    for host in ${MDUAL_HOSTS:-torus:16x16 torus:8x8x8}; do row mdual "$work/mdual.grf" "$host"; done
+  fi
+  gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
+  for q in ${QUOTIENTS:-64:cube:6 256:torus:16x16 1024:torus:32x32 4096:torus:16x16x16}; do
+    k=${q%%:*}; host=${q#*:}
+    scotch_gpart -Cd "$k" "$work/delaunay.grf" "$work/parts.map" 2>/dev/null
+    python3 "$here/bench/graphs.py" quotient "$shared/delaunay_n15.graph" "$work/parts.map" "$work/q$k.graph"
+    gcv -ic "$work/q$k.graph" "$work/q$k.grf"
+    row "delaunay_n15/$k" "$work/q$k.grf" "$host"
+  done
+fi
