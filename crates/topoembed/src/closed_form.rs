@@ -76,10 +76,10 @@ struct Ring {
     congestion: u64,
 }
 
-fn ring(method: &str, k: u32) -> Ring {
+fn ring(kind: Journal, k: u32) -> Ring {
     let edges_per_dim = 1u64 << (k - 1);
     let half_k = u64::from(k.div_ceil(2));
-    if method == "xor" && k >= 2 {
+    if kind == Journal::Xor && k >= 2 {
         let congestion = (5u128 << (k - 2)) / 3;
         let mut spectrum: Vec<(u64, u64)> = (0..k - 2).map(|i| (1 << i, edges_per_dim)).collect();
         spectrum.push((1 << (k - 2), 2 * edges_per_dim));
@@ -104,20 +104,28 @@ fn ring(method: &str, k: u32) -> Ring {
     }
 }
 
-/// The closed forms for `method` ("standard" or "xor") of `guest` into
-/// `host`, when they apply: a cube guest, a ring or torus host with
-/// power-of-two sides and as many nodes. `None` otherwise.
-pub fn journal(method: &str, guest: &Spec, host: &Spec) -> Option<JournalMetrics> {
+/// The two embeddings whose journal metrics have closed forms; an
+/// [`crate::embed::Embedding`] says which it is
+/// ([`crate::embed::Embedding::journal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Journal {
+    /// f(n) = n (xor paper §2.3).
+    Standard,
+    /// f(n) = n xor (top bit of each field >> 1) (xor paper §3).
+    Xor,
+}
+
+/// The closed forms of embedding `kind` of `guest` into `host`, when they
+/// apply: a cube guest, a ring or torus host with power-of-two sides and as
+/// many nodes. `None` otherwise.
+pub fn journal(kind: Journal, guest: &Spec, host: &Spec) -> Option<JournalMetrics> {
     let Spec::Cube(d) = *guest else { return None };
-    if method != "standard" && method != "xor" {
-        return None;
-    }
     if host.uniform_wrap() != Some(true) {
         return None;
     }
     let sides = host.sides()?;
     let widths = pow2_widths(sides)?;
-    if widths.iter().sum::<u32>() != d || (method == "xor" && widths == [1]) {
+    if widths.iter().sum::<u32>() != d || (kind == Journal::Xor && widths == [1]) {
         return None;
     }
     let mut spectrum = BTreeMap::new();
@@ -132,7 +140,7 @@ pub fn journal(method: &str, guest: &Spec, host: &Spec) -> Option<JournalMetrics
     };
     for &k in &widths {
         let lines = 1u64 << (d - k);
-        let r = ring(method, k);
+        let r = ring(kind, k);
         for (dil, count) in r.spectrum {
             *spectrum.entry(dil).or_insert(0u64) += count * lines;
         }

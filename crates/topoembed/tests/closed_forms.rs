@@ -2,7 +2,7 @@
 //! enumeration, and the journal's comparisons of standard and xor as
 //! assertions.
 
-use topoembed::closed_form::{self, JournalMetrics};
+use topoembed::closed_form::{self, Journal, JournalMetrics};
 use topoembed::embed;
 use topoembed::metrics::{self, Metrics, Options, Routing};
 use topoembed::routing::TieRule;
@@ -88,15 +88,24 @@ fn unequal_tori_match_enumeration() {
 #[test]
 fn closed_forms_apply_only_where_they_hold() {
     let cube: topoembed::spec::Spec = "cube:6".parse().unwrap();
-    for (method, host) in [
-        ("standard", "mesh:8x8"),
-        ("gray", "torus:8x8"),
-        ("standard", "torus:8x4"),
-    ] {
+    for host in ["mesh:8x8", "torus:8x4"] {
         assert!(
-            closed_form::journal(method, &cube, &host.parse().unwrap()).is_none(),
-            "{method} {host}"
+            closed_form::journal(Journal::Standard, &cube, &host.parse().unwrap()).is_none(),
+            "standard {host}"
         );
+    }
+    // The embedding says which closed form it has: Gray code has none.
+    let (guest, host) = (
+        topology::parse("cube:6").unwrap(),
+        topology::parse("torus:8x8").unwrap(),
+    );
+    for (method, kind) in [
+        ("gray", None),
+        ("standard", Some(Journal::Standard)),
+        ("xor", Some(Journal::Xor)),
+    ] {
+        let e = embed::build(method, guest.as_ref(), host.as_ref()).unwrap();
+        assert_eq!(e.journal(), kind, "{method}");
     }
 }
 
@@ -119,8 +128,8 @@ fn journal_comparisons_hold_for_large_d() {
                     .parse()
                     .unwrap();
             let cube = topoembed::spec::Spec::Cube(d);
-            let std = closed_form::journal("standard", &cube, &host).unwrap();
-            let xor = closed_form::journal("xor", &cube, &host).unwrap();
+            let std = closed_form::journal(Journal::Standard, &cube, &host).unwrap();
+            let xor = closed_form::journal(Journal::Xor, &cube, &host).unwrap();
             let what = format!("cube:{d} -> {host}");
             let total = std.dilation_total as f64 / xor.dilation_total as f64;
             assert!(

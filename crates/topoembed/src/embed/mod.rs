@@ -51,6 +51,12 @@ pub trait Embedding: Send + Sync {
     fn per_axis(&self) -> Option<&dyn PerAxis> {
         None
     }
+    /// Which of the journal's closed forms (xor paper §4) this embedding
+    /// has, where the guest and host allow them
+    /// ([`crate::closed_form::journal`]); most have none.
+    fn journal(&self) -> Option<crate::closed_form::Journal> {
+        None
+    }
 }
 
 /// A map of a mesh into a cube whose label is the OR of one function per

@@ -40,6 +40,9 @@ impl Embedding for Standard {
     fn method(&self) -> &'static str {
         "standard"
     }
+    fn journal(&self) -> Option<crate::closed_form::Journal> {
+        Some(crate::closed_form::Journal::Standard)
+    }
     fn map(&self, guest: u64) -> u64 {
         guest
     }

@@ -72,6 +72,9 @@ impl Embedding for Xor {
     fn method(&self) -> &'static str {
         "xor"
     }
+    fn journal(&self) -> Option<crate::closed_form::Journal> {
+        Some(crate::closed_form::Journal::Xor)
+    }
     #[inline]
     fn map(&self, guest: u64) -> u64 {
         guest ^ ((guest & self.top_bits) >> 1)

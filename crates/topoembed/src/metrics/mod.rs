@@ -722,7 +722,9 @@ fn summarise(
         fat_congestion: None,
         closed_form: match options.routing {
             Routing::Custom(_) => None,
-            _ => closed_form::journal(embedding.method(), guest.spec(), host.spec()),
+            _ => embedding
+                .journal()
+                .and_then(|kind| closed_form::journal(kind, guest.spec(), host.spec())),
         },
         notes: Vec::new(),
     };

@@ -43,9 +43,10 @@ pub fn cost(b: &Bip, side: &[u8], d12: u64) -> u128 {
     total
 }
 
-/// Gain of moving v to the other side.
+/// Gain of moving v to the other side; sets `border` when v has an edge
+/// to the other side.
 #[inline]
-fn gain(b: &Bip, side: &[u8], d12: u64, v: usize) -> i128 {
+fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize, border: &mut bool) -> i128 {
     let s = side[v] as usize;
     let (mut same, mut other) = (0u128, 0u128);
     for (u, w) in b.g.edges(v) {
@@ -55,6 +56,7 @@ fn gain(b: &Bip, side: &[u8], d12: u64, v: usize) -> i128 {
             other += u128::from(w);
         }
     }
+    *border |= other > 0;
     i128::from(b.ext[v][s]) - i128::from(b.ext[v][1 - s])
         + (other as i128 - same as i128) * i128::from(d12)
 }
@@ -72,18 +74,25 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     // Moves may leave the bounds by one vertex on the way (with exact bounds
     // no single move would be allowed); the best prefix kept is in bounds.
     let slack = b.g.vw.iter().copied().max().unwrap_or(1);
+    let mut stamp = vec![0u32; n];
+    let mut locked = vec![false; n];
+    let mut gains = vec![0i128; n];
     for _ in 0..max_passes {
-        let mut stamp = vec![0u32; n];
-        let mut locked = vec![false; n];
-        // Border vertices only (an edge to the other side, or a side
-        // preferred from outside): an interior vertex's move only loses,
-        // and it enters the heap when a neighbour moves.
-        let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = (0..n)
-            .filter(|&v| {
-                b.ext[v][0] != b.ext[v][1] || b.g.edges(v).any(|(u, _)| side[u] != side[v])
-            })
-            .map(|v| (gain(b, side, bal.d12, v), Reverse(v), 0))
-            .collect();
+        stamp.fill(0);
+        locked.fill(false);
+        // Every gain once per pass, then kept up to date move by move
+        // (O(degree) per move, not O(degree²)). Border vertices only enter
+        // the heap (an edge to the other side, or a side preferred from
+        // outside): an interior vertex's move only loses, and it enters
+        // when a neighbour moves.
+        let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
+        for v in 0..n {
+            let mut border = b.ext[v][0] != b.ext[v][1];
+            gains[v] = gain_and_border(b, side, bal.d12, v, &mut border);
+            if border {
+                heap.push((gains[v], Reverse(v), 0));
+            }
+        }
         let mut moves: Vec<usize> = Vec::new();
         let start = (bal.excess(load0), 0i128);
         let (mut best, mut best_len, mut run) = (start, 0usize, 0i128);
@@ -114,13 +123,19 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
                     break;
                 }
             }
-            for (u, _) in b.g.edges(v) {
+            // v left side s for s': a neighbour on s' now gains less by
+            // leaving, one on s more (2 × volume × d12 either way).
+            gains[v] = -gains[v];
+            for (u, w) in b.g.edges(v) {
+                let delta = 2 * i128::from(w) * i128::from(bal.d12);
+                gains[u] += if side[u] == side[v] { -delta } else { delta };
                 if !locked[u] {
                     stamp[u] += 1;
-                    heap.push((gain(b, side, bal.d12, u), Reverse(u), stamp[u]));
+                    heap.push((gains[u], Reverse(u), stamp[u]));
                 }
             }
         }
+        // Undo past the best prefix (gains are recomputed next pass).
         for &v in &moves[best_len..] {
             side[v] ^= 1;
             let w = b.g.vw[v];
