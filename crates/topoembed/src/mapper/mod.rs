@@ -88,7 +88,7 @@ impl Default for MapOptions<'_> {
         MapOptions {
             imbalance: DEFAULT_IMBALANCE,
             seed: 1,
-            passes: 12,
+            passes: 4,
             restarts: 0,
             objective: Objective::HopBytes,
             progress: None,
