@@ -71,12 +71,32 @@ impl Domain {
             return None;
         }
         let order = ordered(host, &self.nodes);
-        let half = order.len() / 2;
+        let half = match host.host().spec() {
+            Spec::Tleaf(..) => tleaf_half(host, &order),
+            _ => order.len() / 2,
+        };
         Some((
             Domain::new(host, order[..half].to_vec()),
             Domain::new(host, order[half..].to_vec()),
         ))
     }
+}
+
+/// Where a tleaf domain (in [`ordered`]'s order) splits: between whole
+/// subtrees of the highest level it spans, ⌊k/2⌋ of its k subtrees first —
+/// 3 sockets split 1 | 2, never through a socket (which halving the node
+/// count would do, leaving a socket's cores in two domains whose guest
+/// vertices are cut apart at socket cost).
+fn tleaf_half(host: &HostDistance, order: &[u64]) -> usize {
+    let coords: Vec<Vec<u64>> = order.iter().map(|&v| host.host().coords(v)).collect();
+    let axes = coords[0].len();
+    let Some(axis) = (0..axes).find(|&a| coords.iter().any(|c| c[a] != coords[0][a])) else {
+        return order.len() / 2;
+    };
+    let mut values: Vec<u64> = coords.iter().map(|c| c[axis]).collect();
+    values.dedup();
+    let last_first = values[values.len() / 2 - 1];
+    coords.iter().take_while(|c| c[axis] <= last_first).count()
 }
 
 /// Grid hosts: (side, wraps) per axis; cubes: a mesh of 2s.
@@ -153,4 +173,29 @@ fn representative(host: &HostDistance, nodes: &[u64]) -> u64 {
             (total, c)
         })
         .expect("domains are not empty")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::Tleaf;
+
+    #[test]
+    fn tleaf_domains_split_between_whole_subtrees() {
+        // 2 nodes x 3 sockets x 2 cores: leaf = node·6 + socket·2 + core.
+        let host = Tleaf::new(&[2, 3, 2], &[100, 10, 1]);
+        let dist = HostDistance::new(&host).unwrap();
+        let all = Domain::new(&dist, (0..12).collect());
+        let (a, b) = all.split(&dist).unwrap();
+        assert_eq!(
+            (a.nodes.clone(), b.nodes.clone()),
+            ((0..6).collect(), (6..12).collect())
+        );
+        // Three sockets: one | two, not three cores each.
+        let (s1, s2) = a.split(&dist).unwrap();
+        assert_eq!(s1.nodes, vec![0, 1]);
+        assert_eq!(s2.nodes, vec![2, 3, 4, 5]);
+        let (c1, c2) = s2.split(&dist).unwrap();
+        assert_eq!((c1.nodes, c2.nodes), (vec![2, 3], vec![4, 5]));
+    }
 }

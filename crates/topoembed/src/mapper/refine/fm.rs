@@ -86,11 +86,11 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
         // outside): an interior vertex's move only loses, and it enters
         // when a neighbour moves.
         let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
-        for v in 0..n {
+        for (v, gain) in gains.iter_mut().enumerate() {
             let mut border = b.ext[v][0] != b.ext[v][1];
-            gains[v] = gain_and_border(b, side, bal.d12, v, &mut border);
+            *gain = gain_and_border(b, side, bal.d12, v, &mut border);
             if border {
-                heap.push((gains[v], Reverse(v), 0));
+                heap.push((*gain, Reverse(v), 0));
             }
         }
         let mut moves: Vec<usize> = Vec::new();
