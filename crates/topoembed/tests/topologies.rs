@@ -159,6 +159,12 @@ fn edge_list_files_are_read_and_bad_ones_rejected() {
         ("word.txt", "0 1\n1 x\n", ":2: 'x' is not a node id"),
         ("loop.txt", "0 0\n", "self-loop"),
         ("twice.txt", "0 1\n1 0\n", "listed twice"),
+        // Found by fuzzing: one edge asking for 444 million nodes.
+        (
+            "sparse.txt",
+            "0 1\n444044440 1\n",
+            ":2: node id 444044440 makes 444044441 nodes for 2 edges",
+        ),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();

@@ -17,6 +17,12 @@ use crate::spec::Spec;
 /// Largest stored graph: node ids are kept as `u32`.
 const MAX_STORED_NODES: u64 = u32::MAX as u64;
 
+/// An edge list takes at most this many nodes per edge, plus
+/// [`SPARSE_SLACK`]: its node count is implied by the largest id.
+const SPARSE_EDGES: u64 = 4;
+/// Nodes an edge list may have beyond [`SPARSE_EDGES`] per edge.
+const SPARSE_SLACK: u64 = 1024;
+
 static NEXT_GRAPH_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
@@ -212,6 +218,8 @@ impl Graph {
         // Whether lines carry a volume, and the first line that said so.
         let mut columns: Option<(usize, usize)> = None;
         let mut nodes = 0u64;
+        // The line of the largest node id.
+        let mut widest = 0;
         for (number, line) in text.lines().enumerate() {
             let line = line.split(['#', '%']).next().unwrap_or("").trim();
             if line.is_empty() {
@@ -254,13 +262,30 @@ impl Graph {
                     ))
                 })?);
             }
-            nodes = nodes.max(u + 1).max(v + 1);
+            if u.max(v) + 1 > nodes {
+                nodes = u.max(v) + 1;
+                widest = number + 1;
+            }
             edges.push((u, v));
         }
         if nodes == 0 {
             return Err(Error::File(format!(
                 "{}: the file has no edges",
                 path.display()
+            )));
+        }
+        // The node count is the largest id + 1: a stray large id would make
+        // billions of edgeless nodes (found by fuzzing: "444044440 1" asked
+        // for 3.5 GB).
+        let most = SPARSE_EDGES * edges.len() as u64 + SPARSE_SLACK;
+        if nodes > most {
+            return Err(Error::File(format!(
+                "{}:{widest}: node id {} makes {nodes} nodes for {} edges; an edge list numbers its nodes \
+                 from 0 and takes at most {SPARSE_EDGES} x edges + {SPARSE_SLACK} nodes (write a graph this \
+                 sparse as METIS or Scotch .grf, which state their node count)",
+                path.display(),
+                nodes - 1,
+                edges.len()
             )));
         }
         let graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), nodes, &edges)
