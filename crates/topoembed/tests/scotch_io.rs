@@ -279,7 +279,7 @@ fn fuzz_crashers_stay_fixed() {
     )
     .unwrap();
     let mut seen = 0;
-    for reader in ["grf", "tgt", "map"] {
+    for reader in ["grf", "tgt", "map", "edge_list"] {
         let Ok(dir) = std::fs::read_dir(root.join(reader)) else {
             continue;
         };
@@ -291,6 +291,9 @@ fn fuzz_crashers_stay_fixed() {
             let _ = match reader {
                 "grf" => io::parse_graph(&path, &text).map(|_| ()),
                 "tgt" => io::parse_target(&path, &text).map(|_| ()),
+                "edge_list" => {
+                    topoembed::topology::Graph::parse_edge_list(&path, &text).map(|_| ())
+                }
                 _ => io::parse_mapping(&path, &text, &ring, 6).map(|_| ()),
             };
             seen += 1;
