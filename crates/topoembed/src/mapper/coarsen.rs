@@ -19,6 +19,17 @@ pub struct Bip {
     pub ext: Vec<[u64; 2]>,
 }
 
+impl Bip {
+    /// The load on side 0 of a bipartition.
+    pub fn load0(&self, side: &[u8]) -> u64 {
+        side.iter()
+            .zip(&self.g.vw)
+            .filter(|&(&s, _)| s == 0)
+            .map(|(_, &w)| w)
+            .sum()
+    }
+}
+
 /// Matches each vertex with its unmatched neighbour of heaviest edge (visiting
 /// in random order), keeping merged loads at most `max_load` and, when
 /// `group` is given, pairs within one group (the V-cycle keeps each host

@@ -40,7 +40,7 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, target: u64) -> u128 {
         return 0;
     }
     let total = b.g.total_load();
-    let mut load0: u64 = (0..n).filter(|&v| side[v] == 0).map(|v| b.g.vw[v]).sum();
+    let mut load0 = b.load0(side);
     let mut index = vec![u32::MAX; n];
     let mut factor = MAX_FACTOR / 2;
     let mut gained = 0u128;
@@ -343,48 +343,35 @@ impl Network {
         score: impl Fn(u64) -> K,
     ) -> (u64, Vec<bool>) {
         let r = self.source;
-        let (comp, count) = self.components();
-        let from_source = self.reached_from_source();
-        let to_sink = self.reaching_sink();
+        let comp = self.components();
+        let from_source = self.residual_reach(self.source, true);
+        let to_sink = self.residual_reach(self.sink, false);
         let mut l0 = base0 + (0..r).filter(|&k| from_source[k]).map(&load).sum::<u64>();
-        // Corridor vertices of each free component.
-        let mut start = vec![0usize; count + 1];
-        for k in 0..r {
-            if !from_source[k] && !to_sink[k] {
-                start[comp[k] as usize + 1] += 1;
-            }
-        }
-        for c in 0..count {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut members = vec![0u32; start[count]];
-        for k in 0..r {
-            if !from_source[k] && !to_sink[k] {
-                let c = comp[k] as usize;
-                members[fill[c]] = k as u32;
-                fill[c] += 1;
-            }
-        }
-        // Components are numbered in emission order.
+        // Corridor vertices in neither extreme, by component (components
+        // are numbered in emission order).
+        let mut free: Vec<u32> = (0..r as u32)
+            .filter(|&k| !from_source[k as usize] && !to_sink[k as usize])
+            .collect();
+        free.sort_by_key(|&k| comp[k as usize]);
         let mut best = (score(l0), l0, 0usize);
-        for c in 0..count {
-            if start[c] == start[c + 1] {
-                continue;
-            }
-            for &k in &members[start[c]..start[c + 1]] {
-                l0 += load(k as usize);
-            }
-            let s = score(l0);
-            if s < best.0 {
-                best = (s, l0, c + 1);
+        for (i, &k) in free.iter().enumerate() {
+            l0 += load(k as usize);
+            // A prefix ends with a whole component.
+            let ends = free
+                .get(i + 1)
+                .map_or(true, |&next| comp[next as usize] != comp[k as usize]);
+            if ends {
+                let s = score(l0);
+                if s < best.0 {
+                    best = (s, l0, i + 1);
+                }
             }
         }
         // The source side: the smallest one and the components of the best
         // prefix.
         let mut on_source = from_source;
         on_source.truncate(r);
-        for &k in &members[..start[best.2]] {
+        for &k in &free[..best.2] {
             on_source[k as usize] = true;
         }
         (best.1, on_source)
@@ -392,8 +379,8 @@ impl Network {
 
     /// Strongly connected components of the residual network (Tarjan,
     /// iterative): each node's component, numbered in emission order (a
-    /// component after every component it reaches), and their count.
-    fn components(&self) -> (Vec<u32>, usize) {
+    /// component after every component it reaches).
+    fn components(&self) -> Vec<u32> {
         let nodes = self.nodes();
         const UNSEEN: u32 = u32::MAX;
         let mut index = vec![UNSEEN; nodes];
@@ -452,46 +439,32 @@ impl Network {
                 }
             }
         }
-        (comp, count as usize)
+        comp
     }
 
-    /// Nodes reachable from the source in the residual network (the source
-    /// side of the smallest minimum cut).
-    fn reached_from_source(&self) -> Vec<bool> {
-        let nodes = self.nodes();
-        let mut seen = vec![false; nodes];
-        seen[self.source] = true;
-        let mut queue = VecDeque::from([self.source]);
+    /// Nodes reachable from `from` in the residual network (`forward`: the
+    /// source side of the smallest minimum cut, from the source), or that
+    /// reach it (`!forward`: the sink side of the largest, to the sink).
+    fn residual_reach(&self, from: usize, forward: bool) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes()];
+        seen[from] = true;
+        let mut queue = VecDeque::from([from]);
         while let Some(x) = queue.pop_front() {
             for e in self.arcs(x) {
+                // Forward: the arc x → y; backward: its partner y → x.
+                let residual = if forward {
+                    self.cap[e]
+                } else {
+                    self.cap[self.rev[e]]
+                };
                 let y = self.to[e] as usize;
-                if self.cap[e] > 0 && !seen[y] {
+                if residual > 0 && !seen[y] {
                     seen[y] = true;
                     queue.push_back(y);
                 }
             }
         }
         seen
-    }
-
-    /// Nodes that reach the sink in the residual network (the sink side of
-    /// the largest minimum cut).
-    fn reaching_sink(&self) -> Vec<bool> {
-        let nodes = self.nodes();
-        let mut reaches = vec![false; nodes];
-        reaches[self.sink] = true;
-        let mut queue = VecDeque::from([self.sink]);
-        while let Some(y) = queue.pop_front() {
-            for e in self.arcs(y) {
-                // e is y → x; has its partner x → y residual capacity?
-                let x = self.to[e] as usize;
-                if self.cap[self.rev[e]] > 0 && !reaches[x] {
-                    reaches[x] = true;
-                    queue.push_back(x);
-                }
-            }
-        }
-        reaches
     }
 }
 
@@ -536,13 +509,6 @@ mod tests {
         }
     }
 
-    fn load0(b: &Bip, side: &[u8]) -> u64 {
-        (0..b.g.n())
-            .filter(|&v| side[v] == 0)
-            .map(|v| b.g.vw[v])
-            .sum()
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -564,12 +530,12 @@ mod tests {
             let target = total / 2;
             let bal = Balance { lo: target.saturating_sub(eps), hi: (target + eps).min(total), d12 };
             let before = fm::cost(&b, &side, d12);
-            let excess = bal.excess(load0(&b, &side));
+            let excess = bal.excess(b.load0(&side));
             let gained = refine(&b, &mut side, bal, target);
             let after = fm::cost(&b, &side, d12);
             prop_assert!(after <= before);
             prop_assert_eq!(before - after, gained);
-            prop_assert!(bal.excess(load0(&b, &side)) <= excess);
+            prop_assert!(bal.excess(b.load0(&side)) <= excess);
         }
 
         /// With no balance to keep, the corridor is the whole graph and the
@@ -641,6 +607,6 @@ mod tests {
         let gained = refine(&b, &mut side, bal, 18);
         assert_eq!(fm::cost(&b, &side, 1), 6);
         assert_eq!(gained, 4);
-        assert_eq!(load0(&b, &side), 18);
+        assert_eq!(b.load0(&side), 18);
     }
 }

@@ -43,10 +43,9 @@ pub fn cost(b: &Bip, side: &[u8], d12: u64) -> u128 {
     total
 }
 
-/// Gain of moving v to the other side; sets `border` when v has an edge
-/// to the other side.
+/// Gain of moving v to the other side, and whether v has an edge to it.
 #[inline]
-fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize, border: &mut bool) -> i128 {
+fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize) -> (i128, bool) {
     let s = side[v] as usize;
     let (mut same, mut other) = (0u128, 0u128);
     for (u, w) in b.g.edges(v) {
@@ -56,9 +55,9 @@ fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize, border: &mut bool) 
             other += u128::from(w);
         }
     }
-    *border |= other > 0;
-    i128::from(b.ext[v][s]) - i128::from(b.ext[v][1 - s])
-        + (other as i128 - same as i128) * i128::from(d12)
+    let gain = i128::from(b.ext[v][s]) - i128::from(b.ext[v][1 - s])
+        + (other as i128 - same as i128) * i128::from(d12);
+    (gain, other > 0)
 }
 
 /// Refines `side` in place by FM passes until a pass gains nothing.
@@ -67,7 +66,7 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     if n < 2 {
         return;
     }
-    let mut load0: u64 = (0..n).filter(|&v| side[v] == 0).map(|v| b.g.vw[v]).sum();
+    let mut load0 = b.load0(side);
     let total = b.g.total_load();
     // Give up a pass after this many moves without a new best.
     let patience = 64.max(n / 50);
@@ -87,9 +86,9 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
         // when a neighbour moves.
         let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
         for (v, gain) in gains.iter_mut().enumerate() {
-            let mut border = b.ext[v][0] != b.ext[v][1];
-            *gain = gain_and_border(b, side, bal.d12, v, &mut border);
-            if border {
+            let (g, cut) = gain_and_border(b, side, bal.d12, v);
+            *gain = g;
+            if cut || b.ext[v][0] != b.ext[v][1] {
                 heap.push((*gain, Reverse(v), 0));
             }
         }
