@@ -475,39 +475,7 @@ mod tests {
     use crate::mapper::refine::fm;
     use proptest::prelude::*;
 
-    /// A connected graph on `n` vertices: a path plus `extra` edges
-    /// (duplicates merged), with loads and external costs.
-    fn bip(n: usize, extra: &[(usize, usize, u64)], loads: &[u64], ext: &[[u64; 2]]) -> Bip {
-        let mut rows: Vec<std::collections::BTreeMap<u32, u64>> = vec![Default::default(); n];
-        let mut add = |u: usize, v: usize, w: u64| {
-            if u != v {
-                *rows[u].entry(v as u32).or_default() += w;
-                *rows[v].entry(u as u32).or_default() += w;
-            }
-        };
-        for v in 1..n {
-            add(v - 1, v, 1);
-        }
-        for &(u, v, w) in extra {
-            add(u % n, v % n, w);
-        }
-        let mut g = WGraph {
-            xadj: vec![0],
-            ..Default::default()
-        };
-        for row in rows {
-            for (u, w) in row {
-                g.adj.push(u);
-                g.ew.push(w);
-            }
-            g.xadj.push(g.adj.len());
-        }
-        g.vw = (0..n).map(|v| loads[v % loads.len()]).collect();
-        Bip {
-            ext: (0..n).map(|v| ext[v % ext.len()]).collect(),
-            g,
-        }
-    }
+    use crate::mapper::coarsen::tests::bip;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]

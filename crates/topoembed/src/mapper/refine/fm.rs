@@ -61,6 +61,14 @@ fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize) -> (i128, bool) {
 }
 
 /// Refines `side` in place by FM passes until a pass gains nothing.
+///
+/// Only the border is touched after the first scan: a pass starts from
+/// the vertices with an edge to the other side or a side preferred from
+/// outside (the first pass finds them in one sweep, later passes keep the
+/// last border and add what the kept moves touched), and a vertex's gain
+/// is computed when it is first needed in a pass, then kept up to date
+/// move by move (O(degree) per move). The heap orders moves by (gain,
+/// vertex), so the moves made are those of a full sweep.
 pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     let n = b.g.n();
     if n < 2 {
@@ -74,22 +82,26 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     // no single move would be allowed); the best prefix kept is in bounds.
     let slack = b.g.vw.iter().copied().max().unwrap_or(1);
     let mut stamp = vec![0u32; n];
-    let mut locked = vec![false; n];
+    // The pass in which a vertex was locked, its gain computed, or it was
+    // listed as a candidate for the next pass's border.
+    let mut locked = vec![0u32; n];
+    let mut known = vec![0u32; n];
+    let mut listed = vec![0u32; n];
     let mut gains = vec![0i128; n];
-    for _ in 0..max_passes {
-        stamp.fill(0);
-        locked.fill(false);
-        // Every gain once per pass, then kept up to date move by move
-        // (O(degree) per move, not O(degree²)). Border vertices only enter
-        // the heap (an edge to the other side, or a side preferred from
-        // outside): an interior vertex's move only loses, and it enters
-        // when a neighbour moves.
-        let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
-        for (v, gain) in gains.iter_mut().enumerate() {
+    let mut candidates: Vec<u32> = (0..n as u32).collect();
+    let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
+    for pass in 1..=max_passes as u32 {
+        heap.clear();
+        let mut border = Vec::with_capacity(candidates.len());
+        for &v in &candidates {
+            let v = v as usize;
             let (g, cut) = gain_and_border(b, side, bal.d12, v);
-            *gain = g;
+            gains[v] = g;
+            known[v] = pass;
+            stamp[v] = 0;
             if cut || b.ext[v][0] != b.ext[v][1] {
-                heap.push((*gain, Reverse(v), 0));
+                heap.push((g, Reverse(v), 0));
+                border.push(v as u32);
             }
         }
         let mut moves: Vec<usize> = Vec::new();
@@ -97,7 +109,7 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
         let (mut best, mut best_len, mut run) = (start, 0usize, 0i128);
         let mut since_best = 0;
         while let Some((g, Reverse(v), st)) = heap.pop() {
-            if locked[v] || st != stamp[v] {
+            if locked[v] == pass || st != stamp[v] {
                 continue;
             }
             let w = b.g.vw[v];
@@ -107,7 +119,7 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
                 continue;
             }
             side[v] ^= 1;
-            locked[v] = true;
+            locked[v] = pass;
             load0 = new0;
             run += g;
             moves.push(v);
@@ -123,12 +135,19 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
                 }
             }
             // v left side s for s': a neighbour on s' now gains less by
-            // leaving, one on s more (2 × volume × d12 either way).
+            // leaving, one on s more (2 × volume × d12 either way); a
+            // neighbour first met now has its gain computed after the move.
             gains[v] = -gains[v];
             for (u, w) in b.g.edges(v) {
-                let delta = 2 * i128::from(w) * i128::from(bal.d12);
-                gains[u] += if side[u] == side[v] { -delta } else { delta };
-                if !locked[u] {
+                if known[u] == pass {
+                    let delta = 2 * i128::from(w) * i128::from(bal.d12);
+                    gains[u] += if side[u] == side[v] { -delta } else { delta };
+                } else {
+                    gains[u] = gain_and_border(b, side, bal.d12, u).0;
+                    known[u] = pass;
+                    stamp[u] = 0;
+                }
+                if locked[u] != pass {
                     stamp[u] += 1;
                     heap.push((gains[u], Reverse(u), stamp[u]));
                 }
@@ -143,6 +162,127 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
         if best >= start {
             break;
         }
+        // The next border lies within this one and the kept moves' reach.
+        candidates.clear();
+        let mut add = |v: usize, candidates: &mut Vec<u32>| {
+            if listed[v] != pass {
+                listed[v] = pass;
+                candidates.push(v as u32);
+            }
+        };
+        for &v in &border {
+            add(v as usize, &mut candidates);
+        }
+        for &v in &moves[..best_len] {
+            add(v, &mut candidates);
+            for (u, _) in b.g.edges(v) {
+                add(u, &mut candidates);
+            }
+        }
+        // A full sweep visits vertices in index order; so does the border.
+        candidates.sort_unstable();
     }
     debug_assert!(load0 <= total);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::coarsen::tests::bip;
+    use proptest::prelude::*;
+
+    /// The plain FM: every gain computed by a full sweep at the start of
+    /// each pass (what [`refine`] must reproduce move for move).
+    fn full_sweep(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
+        let n = b.g.n();
+        let mut load0 = b.load0(side);
+        let patience = 64.max(n / 50);
+        let slack = b.g.vw.iter().copied().max().unwrap_or(1);
+        for _ in 0..max_passes {
+            let mut gains: Vec<i128> = (0..n)
+                .map(|v| gain_and_border(b, side, bal.d12, v).0)
+                .collect();
+            let mut stamp = vec![0u32; n];
+            let mut locked = vec![false; n];
+            let mut heap = BinaryHeap::new();
+            for (v, &gain) in gains.iter().enumerate() {
+                if gain_and_border(b, side, bal.d12, v).1 || b.ext[v][0] != b.ext[v][1] {
+                    heap.push((gain, Reverse(v), 0u32));
+                }
+            }
+            let mut moves = Vec::new();
+            let start = (bal.excess(load0), 0i128);
+            let (mut best, mut best_len, mut run, mut since) = (start, 0, 0i128, 0);
+            while let Some((g, Reverse(v), st)) = heap.pop() {
+                if locked[v] || st != stamp[v] {
+                    continue;
+                }
+                let w = b.g.vw[v];
+                let new0 = if side[v] == 0 { load0 - w } else { load0 + w };
+                if bal.excess(new0) > bal.excess(load0).max(slack) {
+                    continue;
+                }
+                side[v] ^= 1;
+                locked[v] = true;
+                load0 = new0;
+                run += g;
+                moves.push(v);
+                if (bal.excess(load0), -run) < best {
+                    (best, best_len, since) = ((bal.excess(load0), -run), moves.len(), 0);
+                } else {
+                    since += 1;
+                    if since > patience {
+                        break;
+                    }
+                }
+                gains[v] = -gains[v];
+                for (u, w) in b.g.edges(v) {
+                    let delta = 2 * i128::from(w) * i128::from(bal.d12);
+                    gains[u] += if side[u] == side[v] { -delta } else { delta };
+                    if !locked[u] {
+                        stamp[u] += 1;
+                        heap.push((gains[u], Reverse(u), stamp[u]));
+                    }
+                }
+            }
+            for &v in &moves[best_len..] {
+                side[v] ^= 1;
+                let w = b.g.vw[v];
+                load0 = if side[v] == 0 { load0 + w } else { load0 - w };
+            }
+            if best >= start {
+                break;
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Border-only passes with gains computed on first use make the
+        /// moves of full sweeps, and never raise the cost.
+        #[test]
+        fn border_passes_equal_full_sweeps(
+            n in 2usize..80,
+            extra in prop::collection::vec((0usize..80, 0usize..80, 1u64..6), 0..160),
+            loads in prop::collection::vec(1u64..4, 1..8),
+            ext in prop::collection::vec([0u64..20, 0u64..20], 1..8),
+            sides in prop::collection::vec(0u8..2, 80),
+            d12 in 1u64..5,
+            eps in 0u64..20,
+            passes in 1usize..8,
+        ) {
+            let b = bip(n, &extra, &loads, &ext);
+            let total = b.g.total_load();
+            let target = total / 2;
+            let bal = Balance { lo: target.saturating_sub(eps), hi: (target + eps).min(total), d12 };
+            let mut fast = sides[..n].to_vec();
+            let mut plain = fast.clone();
+            let before = (bal.excess(b.load0(&fast)), cost(&b, &fast, d12));
+            refine(&b, &mut fast, bal, passes);
+            full_sweep(&b, &mut plain, bal, passes);
+            prop_assert_eq!(&fast, &plain);
+            prop_assert!((bal.excess(b.load0(&fast)), cost(&b, &fast, d12)) <= before);
+        }
+    }
 }
