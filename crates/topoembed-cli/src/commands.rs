@@ -7,6 +7,7 @@ use std::sync::Arc;
 use topoembed::embed::{self, Embedding, METHODS};
 use topoembed::io;
 use topoembed::metrics::{self, Metrics, Options};
+use topoembed::report;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed::traffic::fat::FatPaths;
@@ -61,16 +62,7 @@ fn topologies(pair: &Pair) -> Result<Topologies, Failure> {
 pub fn methods(format: Format, out: Out) -> Result<(), Failure> {
     match format {
         Format::Json => {
-            let list: Vec<_> = METHODS
-                .iter()
-                .map(|m| {
-                    serde_json::json!({
-                        "name": m.name, "guest": m.guest, "host": m.host,
-                        "preconditions": m.preconditions, "summary": m.summary,
-                    })
-                })
-                .collect();
-            serde_json::to_writer_pretty(&mut *out, &list).map_err(io_error)?;
+            serde_json::to_writer_pretty(&mut *out, &report::methods()).map_err(io_error)?;
             writeln!(out)?;
         }
         Format::Csv => {
@@ -327,19 +319,11 @@ pub fn compare(
         ))
         .into());
     }
-    let best = render::best_cc_time(&results);
+    let best = report::best_cc_time(&results);
     match format {
         Format::Json => {
-            let list: Vec<serde_json::Value> = results
-                .iter()
-                .enumerate()
-                .map(|(k, m)| {
-                    let mut v = serde_json::to_value(m).unwrap_or_default();
-                    v["best_cc_time"] = serde_json::Value::Bool(best.contains(&k));
-                    v
-                })
-                .collect();
-            serde_json::to_writer_pretty(&mut *out, &list).map_err(io_error)?;
+            serde_json::to_writer_pretty(&mut *out, &report::compare(&results))
+                .map_err(io_error)?;
             writeln!(out)?;
         }
         Format::Csv => {

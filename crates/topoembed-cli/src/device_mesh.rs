@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use serde_json::{json, Value};
 use topoembed::device_mesh::{self, DeviceMesh};
+use topoembed::report;
 use topoembed::Error;
 
 use crate::cli::Format;
@@ -46,7 +46,8 @@ pub fn device_mesh(q: &Question, format: Format, out: Out) -> Result<(), Failure
     };
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &to_json(&result)).map_err(io_error)?;
+            serde_json::to_writer_pretty(&mut *out, &report::device_mesh(&result))
+                .map_err(io_error)?;
             writeln!(out)?;
         }
         Format::Csv => write_csv(&result, out)?,
@@ -87,59 +88,6 @@ fn read_ids(path: &Path) -> Result<Vec<u64>, Failure> {
             })
         })
         .collect()
-}
-
-/// `values` (row-major over `sizes`) as nested lists shaped like `sizes`.
-fn nest(values: &[Value], sizes: &[u64]) -> Value {
-    match sizes.split_first() {
-        None => values.first().cloned().unwrap_or(Value::Null),
-        Some((_, [])) => Value::Array(values.to_vec()),
-        Some((&first, rest)) => {
-            let chunk = values.len() / first as usize;
-            Value::Array(values.chunks(chunk).map(|c| nest(c, rest)).collect())
-        }
-    }
-}
-
-fn to_json(d: &DeviceMesh) -> Value {
-    let sizes: Vec<u64> = d.logical.iter().map(|a| a.size).collect();
-    let ids: Vec<Value> = d.mesh.iter().map(|&h| json!(h)).collect();
-    let coords: Vec<Value> = d.mesh.iter().map(|&h| json!(d.host_coords(h))).collect();
-    let axes: Vec<Value> = d
-        .axes
-        .iter()
-        .map(|a| {
-            json!({
-                "name": a.name,
-                "size": a.size,
-                "kind": a.kind,
-                "weight": a.weight,
-                "max_hops": a.figures.max_hops,
-                "average_hops": a.figures.average_hops,
-                "congestion": a.figures.congestion,
-                "messages": a.figures.messages,
-                "lower_bound": a.lower_bound.value,
-                "lower_bound_reason": a.lower_bound.reason,
-                "row_major": {
-                    "max_hops": a.row_major.max_hops,
-                    "average_hops": a.row_major.average_hops,
-                    "congestion": a.row_major.congestion,
-                },
-            })
-        })
-        .collect();
-    json!({
-        "host": d.host,
-        "host_sides": d.host_sides,
-        "logical": d.logical,
-        "mesh": nest(&ids, &sizes),
-        "coords": nest(&coords, &sizes),
-        "axes": axes,
-        "plan": d.plan,
-        "notes": d.notes,
-        "plans_scored": d.plans_scored,
-        "search_truncated": d.truncated,
-    })
 }
 
 /// One row per device: its logical coordinates, host node, host coordinates.

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use topoembed::io::{self, Mapping};
+use topoembed::io;
 use topoembed::mapper::{MapOptions, Objective};
 use topoembed::metrics::{self, Metrics, Options};
+use topoembed::report;
 use topoembed::{Error, Progress};
 
 use crate::cli::{MapFormat, MapObjective};
@@ -28,28 +29,6 @@ pub struct Request<'a> {
     pub hosts: Option<&'a std::path::Path>,
     pub no_traffic: bool,
     pub objective: MapObjective,
-}
-
-/// A baseline placement: node i on host node i (guest no larger than the
-/// host) or on ⌊i · P / n⌋ (consecutive blocks), and round-robin i mod P.
-fn baselines(n: u64, p: u64) -> Vec<(String, Mapping)> {
-    let first = if n <= p {
-        ("identity".to_string(), (0..n).collect())
-    } else {
-        (
-            "blocks".to_string(),
-            (0..n)
-                .map(|i| (u128::from(i) * u128::from(p) / u128::from(n)) as u64)
-                .collect(),
-        )
-    };
-    vec![
-        (first.0, Mapping::new(first.1)),
-        (
-            "round-robin".into(),
-            Mapping::new((0..n).map(|i| i % p).collect()),
-        ),
-    ]
 }
 
 pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure> {
@@ -110,12 +89,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
         ..Options::default()
     };
     let measured = metrics::measure(g, h, &placement, &options)?;
-    let mut others = Vec::new();
-    for (name, mapping) in baselines(g.node_count(), h.node_count()) {
-        let mut m = metrics::measure(g, h, &mapping, &options)?;
-        m.method = name;
-        others.push(m);
-    }
+    let others = report::measured_baselines(g, h, &options)?;
     if table {
         write_table(
             &measured,

@@ -543,23 +543,6 @@ fn fat_text(m: &Metrics, f: &topoembed::traffic::fat::FatCongestion) -> String {
     )
 }
 
-/// Indices of the results with the least CC time (ties all marked).
-pub fn best_cc_time(results: &[Metrics]) -> Vec<usize> {
-    let times: Vec<Option<f64>> = results
-        .iter()
-        .map(|m| m.cc_time.as_ref().map(|c| c.time))
-        .collect();
-    let Some(best) = times.iter().flatten().copied().reduce(f64::min) else {
-        return Vec::new();
-    };
-    times
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.is_some_and(|t| (t - best).abs() <= 1e-9 * best.abs().max(1.0)))
-        .map(|(k, _)| k)
-        .collect()
-}
-
 pub fn compare_table(
     results: &[Metrics],
     best: &[usize],

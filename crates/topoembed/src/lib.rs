@@ -47,6 +47,7 @@ pub mod mapper;
 pub mod metrics;
 pub mod model;
 mod progress;
+pub mod report;
 pub mod routing;
 pub mod runtime;
 pub mod simulate;

@@ -173,3 +173,104 @@ fn matrix_market_files_are_read_as_their_pattern() {
         assert!(e.contains(says), "{text:?}: {e}");
     }
 }
+
+/// The weighted example written as METIS, Scotch .grf and (without its
+/// loads) Matrix Market reads back as the same graph: neighbours, volumes
+/// and loads.
+#[test]
+fn writers_round_trip_loads_and_volumes() {
+    use topoembed::io::{write_graph, write_matrix_market, write_metis};
+    use topoembed::spec::Spec;
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/example_weighted.graph");
+    let original = topology::build(&Spec::Graph(source)).unwrap();
+    let same = |back: &dyn Topology, loads: bool| {
+        let (a, b) = (original.as_graph().unwrap(), back.as_graph().unwrap());
+        assert_eq!(a.node_count(), b.node_count());
+        for v in 0..a.node_count() {
+            assert_eq!(a.adjacency(v), b.adjacency(v), "neighbours of {v}");
+            let (wa, wb): (Vec<u64>, Vec<u64>) = (
+                a.adjacency_volumes(v).collect(),
+                b.adjacency_volumes(v).collect(),
+            );
+            assert_eq!(wa, wb, "volumes of {v}");
+            if loads {
+                assert_eq!(original.load(v), back.load(v), "load of {v}");
+            }
+        }
+    };
+    let mut text = Vec::new();
+    write_metis(original.as_ref(), &mut text).unwrap();
+    let path = file("written.graph", std::str::from_utf8(&text).unwrap());
+    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), true);
+    let mut text = Vec::new();
+    write_graph(original.as_ref(), 1, &mut text).unwrap();
+    let path = file("written.grf", std::str::from_utf8(&text).unwrap());
+    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), true);
+    // Matrix Market has no place for loads: refused, not dropped.
+    let err = write_matrix_market(original.as_ref(), &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("node loads"), "{err}");
+    let volumes_only = original
+        .as_graph()
+        .unwrap()
+        .clone()
+        .with_loads(vec![1; 132])
+        .unwrap();
+    let mut text = Vec::new();
+    write_matrix_market(&volumes_only, &mut text).unwrap();
+    let path = file("written.mtx", std::str::from_utf8(&text).unwrap());
+    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), false);
+}
+
+/// Matrices held in memory read as `graph:FILE.mtx` reads the same entries:
+/// the symmetrised pattern, the larger magnitude of a pair as the volume,
+/// the diagonal dropped; entries outside the matrix and non-finite values
+/// are errors.
+#[test]
+fn matrix_entries_make_the_graph_a_file_makes() {
+    use topoembed::io::matrix_graph;
+    use topoembed::spec::Spec;
+    let entries = [
+        (0, 1, -2.4),
+        (1, 0, 1.0),
+        (2, 2, 9.0),
+        (3, 1, 0.2),
+        (2, 3, 5.0),
+    ];
+    let g = matrix_graph(Spec::Graph("m".into()), 4, entries, true).unwrap();
+    let path = file(
+        "same.mtx",
+        "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 -2.4\n2 1 1.0\n3 3 9\n4 2 0.2\n3 4 5\n",
+    );
+    let from_file = topology::build(&Spec::Graph(path)).unwrap();
+    let (a, b) = (g.as_graph().unwrap_or(&g), from_file.as_graph().unwrap());
+    for v in 0..4 {
+        assert_eq!(a.adjacency(v), b.adjacency(v));
+        assert_eq!(
+            a.adjacency_volumes(v).collect::<Vec<_>>(),
+            b.adjacency_volumes(v).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(a.adjacency_volumes(0).collect::<Vec<_>>(), vec![2]);
+    let outside = matrix_graph(Spec::Graph("m".into()), 2, [(0, 2, 1.0)], true).unwrap_err();
+    assert!(
+        outside.to_string().contains("outside the 2 x 2"),
+        "{outside}"
+    );
+    let nan = matrix_graph(Spec::Graph("m".into()), 2, [(0, 1, f64::NAN)], true).unwrap_err();
+    assert!(nan.to_string().contains("finite"), "{nan}");
+}
+
+/// Edge arrays with a volume per edge: both directions carry it, and a
+/// count that does not match the edges is an error.
+#[test]
+fn weighted_edge_arrays() {
+    use topoembed::spec::Spec;
+    use topoembed::topology::Graph;
+    let g =
+        Graph::from_weighted_edges(Spec::Graph("e".into()), 3, &[(0, 1), (2, 1)], Some(&[4, 7]))
+            .unwrap();
+    assert_eq!(g.adjacency_volumes(1).collect::<Vec<_>>(), vec![4, 7]);
+    let err = Graph::from_weighted_edges(Spec::Graph("e".into()), 3, &[(0, 1), (2, 1)], Some(&[4]))
+        .unwrap_err();
+    assert!(err.to_string().contains("1 volumes for 2 edges"), "{err}");
+}

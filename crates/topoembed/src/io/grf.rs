@@ -304,14 +304,47 @@ fn check_lists(path: &Path, graph: &Graph, labels: &[u64], lines: &[usize]) -> R
     }))
 }
 
-/// Writes `topology` as an unlabelled, unweighted Scotch source graph with
-/// numbering base `base` (0 or 1); node i of the topology is vertex i + base.
+/// Writes `topology` as an unlabelled Scotch source graph with numbering
+/// base `base` (0 or 1); node i of the topology is vertex i + base. A
+/// weighted topology keeps its loads and volumes (flags `011`).
 pub fn write_graph(topology: &dyn Topology, base: u64, out: &mut dyn Write) -> Result<()> {
     if base > 1 {
         return Err(Error::Parameter(format!(
             "base {base}: Scotch graphs are numbered from 0 or 1"
         )));
     }
+    let n = writable(topology)?;
+    let weighted = topology.is_weighted();
+    let io = |e: std::io::Error| Error::File(format!("cannot write the graph: {e}"));
+    let flags = if weighted { "011" } else { "000" };
+    writeln!(
+        out,
+        "0\n{n}\t{}\n{base}\t{flags}",
+        2 * topology.edge_count()
+    )
+    .map_err(io)?;
+    let mut line = String::new();
+    for v in 0..n {
+        let neighbors = weighted_neighbors(topology, v);
+        line.clear();
+        if weighted {
+            line.push_str(&format!("{}\t", topology.load(v)));
+        }
+        line.push_str(&neighbors.len().to_string());
+        for (w, volume) in neighbors {
+            if weighted {
+                line.push_str(&format!("\t{volume}"));
+            }
+            line.push('\t');
+            line.push_str(&(w + base).to_string());
+        }
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The node count of a topology small enough to write as a stored graph.
+pub(super) fn writable(topology: &dyn Topology) -> Result<u64> {
     let n = topology.node_count();
     if n > MAX_VERTICES {
         return Err(Error::Parameter(format!(
@@ -319,18 +352,18 @@ pub fn write_graph(topology: &dyn Topology, base: u64, out: &mut dyn Write) -> R
             topology.spec()
         )));
     }
-    let io = |e: std::io::Error| Error::File(format!("cannot write the graph: {e}"));
-    writeln!(out, "0\n{n}\t{}\n{base}\t000", 2 * topology.edge_count()).map_err(io)?;
-    let mut line = String::new();
-    for v in 0..n {
-        let neighbors = topology.neighbors(v);
-        line.clear();
-        line.push_str(&neighbors.len().to_string());
-        for w in neighbors {
-            line.push('\t');
-            line.push_str(&(w + base).to_string());
-        }
-        writeln!(out, "{line}").map_err(io)?;
+    Ok(n)
+}
+
+/// Node v's neighbours with the volume of each edge (1 on unweighted topologies).
+pub(super) fn weighted_neighbors(topology: &dyn Topology, v: u64) -> Vec<(u64, u64)> {
+    match topology.as_graph() {
+        Some(graph) => graph
+            .adjacency(v)
+            .iter()
+            .map(|&w| u64::from(w))
+            .zip(graph.adjacency_volumes(v))
+            .collect(),
+        None => topology.neighbors(v).into_iter().map(|w| (w, 1)).collect(),
     }
-    Ok(())
 }

@@ -9,6 +9,7 @@
 //! its neighbours, numbered from 1, each followed by the edge's weight when
 //! fmt says so. Vertex i of the file (1-based) is guest node i − 1.
 
+use std::io::Write;
 use std::path::Path;
 
 use super::tokens::read_text;
@@ -260,4 +261,33 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
         has_edge_weights: weighted_edges,
         has_vertex_weights: weighted_vertices,
     })
+}
+
+/// Writes `topology` as a METIS graph: `n m` and, when it is weighted, fmt
+/// `011` (the load first on each line, then `neighbour volume` pairs);
+/// vertices numbered from 1, as METIS reads them.
+pub fn write_metis(topology: &dyn Topology, out: &mut dyn Write) -> Result<()> {
+    let n = super::grf::writable(topology)?;
+    let weighted = topology.is_weighted();
+    let io = |e: std::io::Error| Error::File(format!("cannot write the graph: {e}"));
+    let fmt = if weighted { " 011" } else { "" };
+    writeln!(out, "{n} {}{fmt}", topology.edge_count()).map_err(io)?;
+    let mut line = String::new();
+    for v in 0..n {
+        line.clear();
+        if weighted {
+            line.push_str(&topology.load(v).to_string());
+        }
+        for (w, volume) in super::grf::weighted_neighbors(topology, v) {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&(w + 1).to_string());
+            if weighted {
+                line.push_str(&format!(" {volume}"));
+            }
+        }
+        writeln!(out, "{line}").map_err(io)?;
+    }
+    Ok(())
 }

@@ -21,8 +21,11 @@ mod tokens;
 
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
-pub use metis::{is_metis_graph, parse_metis, read_metis, MetisGraph};
-pub use mtx::{is_matrix_market, parse_matrix_market, read_matrix_market, MatrixGraph};
+pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};
+pub use mtx::{
+    is_matrix_market, matrix_graph, parse_matrix_market, read_matrix_market, write_matrix_market,
+    MatrixGraph,
+};
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
 pub use tgt::{parse_target, read_target, write_target};
 

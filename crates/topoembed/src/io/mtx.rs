@@ -10,12 +10,13 @@
 //! [value]`, 1-based.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 
 use super::tokens::read_text;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
-use crate::topology::Graph;
+use crate::topology::{Graph, Topology};
 
 /// Most rows a stored graph holds (ids are `u32`).
 const MAX_VERTICES: u64 = u32::MAX as u64 - 1;
@@ -181,20 +182,101 @@ pub fn parse_matrix_market(path: &Path, text: &str) -> Result<MatrixGraph> {
             path.display()
         )));
     }
+    let graph = symmetrised(Spec::Graph(path.to_path_buf()), rows, &volumes, has_values)?;
+    Ok(MatrixGraph {
+        graph,
+        volumes: volumes.into_iter().collect(),
+        has_values,
+    })
+}
+
+/// The graph of a square matrix's symmetrised off-diagonal pattern, from its
+/// entries (row, column, value), 0-based: an entry joins row and column, the
+/// diagonal is dropped, and an edge's volume is the larger magnitude of its
+/// two entries, rounded and at least 1 (every edge 1 when `values` is
+/// false). What `graph:FILE.mtx` reads, for matrices held in memory (the
+/// Python package's scipy.sparse guests).
+pub fn matrix_graph(
+    spec: Spec,
+    rows: u64,
+    entries: impl IntoIterator<Item = (u64, u64, f64)>,
+    values: bool,
+) -> Result<Graph> {
+    if rows == 0 || rows > MAX_VERTICES {
+        return Err(Error::Mismatch(format!(
+            "{spec}: {rows} rows; a graph needs 1 to {MAX_VERTICES}"
+        )));
+    }
+    let mut volumes: BTreeMap<(u32, u32), f64> = BTreeMap::new();
+    for (i, j, value) in entries {
+        if i >= rows || j >= rows {
+            return Err(Error::Mismatch(format!(
+                "{spec}: entry ({i}, {j}) lies outside the {rows} x {rows} matrix"
+            )));
+        }
+        if !value.is_finite() {
+            return Err(Error::Mismatch(format!(
+                "{spec}: entry ({i}, {j}) is {value}; volumes are finite numbers"
+            )));
+        }
+        if i != j {
+            let v = volumes
+                .entry((i.min(j) as u32, i.max(j) as u32))
+                .or_insert(0.0);
+            *v = v.max(value.abs());
+        }
+    }
+    symmetrised(spec, rows, &volumes, values)
+}
+
+/// The graph of the merged off-diagonal entries `volumes` ({i, j}, i < j).
+fn symmetrised(
+    spec: Spec,
+    rows: u64,
+    volumes: &BTreeMap<(u32, u32), f64>,
+    has_values: bool,
+) -> Result<Graph> {
     let edges: Vec<(u64, u64)> = volumes
         .keys()
         .map(|&(a, b)| (u64::from(a), u64::from(b)))
         .collect();
-    let mut graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), rows, &edges)?;
+    let mut graph = Graph::from_edges(spec, rows, &edges)?;
     if has_values {
         graph = graph.with_volumes(|u, v| {
             let key = (u.min(v) as u32, u.max(v) as u32);
             volumes.get(&key).map_or(1, |&x| as_volume(x))
         });
     }
-    Ok(MatrixGraph {
-        graph,
-        volumes: volumes.into_iter().collect(),
-        has_values,
-    })
+    Ok(graph)
+}
+
+/// Writes `topology` as a symmetric Matrix Market matrix: its lower
+/// triangle, one entry per edge, the volume as the value (`integer`), or
+/// `pattern` when it has no volumes. Loads have no place in the format and
+/// are refused rather than dropped.
+pub fn write_matrix_market(topology: &dyn Topology, out: &mut dyn Write) -> Result<()> {
+    let n = super::grf::writable(topology)?;
+    if (0..n).any(|v| topology.load(v) != 1) {
+        return Err(Error::Parameter(format!(
+            "{} has node loads, which a Matrix Market file cannot hold; write METIS or Scotch .grf",
+            topology.spec()
+        )));
+    }
+    let values = topology.as_graph().is_some_and(|g| g.volumes().is_some());
+    let io = |e: std::io::Error| Error::File(format!("cannot write the matrix: {e}"));
+    let field = if values { "integer" } else { "pattern" };
+    writeln!(out, "%%MatrixMarket matrix coordinate {field} symmetric").map_err(io)?;
+    writeln!(out, "{n} {n} {}", topology.edge_count()).map_err(io)?;
+    for v in 0..n {
+        for (w, volume) in super::grf::weighted_neighbors(topology, v) {
+            if w < v {
+                match values {
+                    true => writeln!(out, "{} {} {volume}", v + 1, w + 1),
+                    false => writeln!(out, "{} {}", v + 1, w + 1),
+                }
+                .map_err(io)?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -288,14 +288,35 @@ impl Graph {
                 edges.len()
             )));
         }
-        let graph = Graph::from_edges(Spec::Graph(path.to_path_buf()), nodes, &edges)
-            .map_err(|e| Error::File(e.to_string()))?;
-        if volumes.is_empty() {
+        let volumes = (!volumes.is_empty()).then_some(&volumes[..]);
+        Graph::from_weighted_edges(Spec::Graph(path.to_path_buf()), nodes, &edges, volumes)
+            .map_err(|e| Error::File(e.to_string()))
+    }
+
+    /// A graph from an edge list over nodes `0..nodes` with, when given, one
+    /// volume per edge (both directions carry it). Rejects self-loops,
+    /// repeated edges and out-of-range ends, as [`Graph::from_edges`].
+    pub fn from_weighted_edges(
+        spec: Spec,
+        nodes: u64,
+        edges: &[(u64, u64)],
+        volumes: Option<&[u64]>,
+    ) -> Result<Graph> {
+        let graph = Graph::from_edges(spec, nodes, edges)?;
+        let Some(volumes) = volumes else {
             return Ok(graph);
+        };
+        if volumes.len() != edges.len() {
+            return Err(Error::Mismatch(format!(
+                "{}: {} volumes for {} edges; give one volume per edge",
+                graph.spec,
+                volumes.len(),
+                edges.len()
+            )));
         }
         let volume_of: rustc_hash::FxHashMap<(u64, u64), u64> = edges
             .iter()
-            .zip(&volumes)
+            .zip(volumes)
             .map(|(&(u, v), &w)| ((u.min(v), u.max(v)), w))
             .collect();
         Ok(graph.with_volumes(|u, v| volume_of[&(u.min(v), u.max(v))]))
