@@ -84,6 +84,31 @@ pub enum Command {
     /// placement beats, and the same figures for the row-major assignment
     /// (np.arange(N).reshape(LOGICAL) over host node ids, first host axis
     /// fastest).
+    /// The least Σ D_i (so the least CC time d·Ta + Tc·Σ D_i) over all
+    /// constant-distance embeddings of a d-cube onto a ring or torus with
+    /// power-of-two sides, by a complete branch and bound, beside the xor and
+    /// standard embeddings' sums: whether xor is optimal there (the xor paper
+    /// proves it for rings and leaves tori open).
+    #[command(after_help = OPTIMAL_HELP)]
+    Optimal {
+        /// The guest: cube:D (D up to 12).
+        guest: String,
+        /// The host: ring:N or torus:AxB.. with power-of-two sides and 2^D nodes.
+        host: String,
+        /// Stop after this many search nodes (the answer is then not proved); 0: no limit.
+        #[arg(long, default_value_t = 0)]
+        node_limit: u64,
+        /// Save the search's position to FILE every 2^26 nodes and when it
+        /// stops (Ctrl-C, --node-limit), and go on from FILE when it exists;
+        /// a search that completes removes it.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<std::path::PathBuf>,
+        /// table: the optimum beside xor and standard; json: `min_sum`,
+        /// `distances`, `map` (host node of every cube node), `xor_sum`,
+        /// `standard_sum`, `xor_optimal`, `proved`, `nodes_searched`, `seconds`.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     #[command(name = "device-mesh", after_help = DEVICE_MESH)]
     DeviceMesh {
         /// The physical host: torus:4x4x4, mesh:16x16, grid:16wx16 (axis 1
@@ -660,3 +685,13 @@ pub enum EmbedFormat {
     Layout,
     ScotchMap,
 }
+
+const OPTIMAL_HELP: &str = "Examples:
+  topoembed optimal cube:6 torus:8x8               # min Σ D_i = 10, reached by xor
+  topoembed optimal cube:8 torus:16x16 --format json
+
+The search is complete: `proved` is true when it ran to the end (not stopped by
+--node-limit or Ctrl-C), and then no constant-distance embedding has a smaller
+sum. Ctrl-C stops it with the best found so far; with --checkpoint FILE the next
+run goes on from where it stopped:
+  topoembed optimal cube:9 torus:32x16 --checkpoint q9.json   # Ctrl-C, later the same again";

@@ -10,6 +10,7 @@ mod device_mesh;
 mod drawing;
 mod figures;
 mod map;
+mod optimal;
 mod progress;
 mod render;
 mod report;
@@ -139,6 +140,20 @@ fn main() -> ExitCode {
                 lines: lines.as_deref(),
                 assignment: assignment.as_deref(),
             },
+            format,
+            &mut out,
+        ),
+        Command::Optimal {
+            guest,
+            host,
+            node_limit,
+            checkpoint,
+            format,
+        } => optimal::optimal(
+            &guest,
+            &host,
+            node_limit,
+            checkpoint.as_deref(),
             format,
             &mut out,
         ),

@@ -30,19 +30,29 @@ impl Bar {
             while !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let (done, total) = progress.get();
-                if bar.is_none() && started.elapsed() >= Duration::from_secs(1) && total > 0 {
-                    let b = ProgressBar::new(total);
-                    b.set_style(
-                        ProgressStyle::with_template(
+                if bar.is_none() && started.elapsed() >= Duration::from_secs(1) {
+                    // Work of unknown size (a search) gets a counter, not a bar.
+                    let (b, template) = match total {
+                        0 => (
+                            ProgressBar::new_spinner(),
+                            "{msg} [{elapsed_precise}] {spinner} {pos}",
+                        ),
+                        _ => (
+                            ProgressBar::new(total),
                             "{msg} [{elapsed_precise}] {wide_bar} {percent}% (eta {eta})",
-                        )
-                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                        ),
+                    };
+                    b.set_style(
+                        ProgressStyle::with_template(template)
+                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
                     );
                     b.set_message(label.clone());
                     bar = Some(b);
                 }
                 if let Some(b) = &bar {
-                    b.set_length(total);
+                    if total > 0 {
+                        b.set_length(total);
+                    }
                     b.set_position(done);
                 }
             }

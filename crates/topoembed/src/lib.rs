@@ -46,6 +46,7 @@ pub mod io;
 pub mod mapper;
 pub mod metrics;
 pub mod model;
+pub mod optimal;
 mod progress;
 pub mod report;
 pub mod routing;

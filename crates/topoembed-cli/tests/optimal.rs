@@ -1,0 +1,39 @@
+//! `topoembed optimal` end to end: the JSON keys the issue names, the
+//! verdict in the table, and bad input with exit 2.
+
+mod common;
+
+use common::{assert_bad_input, json, ok};
+
+#[test]
+fn json_has_the_optimum_and_the_comparison() {
+    let v = json(&["optimal", "cube:6", "torus:8x8", "--format", "json"]);
+    assert_eq!(v["min_sum"], 10);
+    assert_eq!(v["xor_sum"], 10);
+    assert_eq!(v["standard_sum"], 14);
+    assert_eq!(v["proved"], true);
+    assert_eq!(v["xor_optimal"], true);
+    assert_eq!(v["distances"].as_array().unwrap().len(), 6);
+    assert_eq!(v["map"].as_array().unwrap().len(), 64);
+    assert!(v["nodes_searched"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn table_states_what_was_proved() {
+    let out = ok(&["optimal", "cube:4", "torus:4x4"]);
+    assert!(
+        out.contains("proved: no constant-distance embedding beats xor here"),
+        "{out}"
+    );
+    let stopped = ok(&["optimal", "cube:7", "torus:16x8", "--node-limit", "1024"]);
+    assert!(stopped.contains("not proved"), "{stopped}");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    assert_bad_input(&["optimal", "cube:4", "torus:4x3"]);
+    assert_bad_input(&["optimal", "cube:4", "torus:4x8"]);
+    assert_bad_input(&["optimal", "cube:13", "ring:8192"]);
+    assert_bad_input(&["optimal", "ring:16", "torus:4x4"]);
+    assert_bad_input(&["optimal", "cube:4", "mesh:4x4"]);
+}

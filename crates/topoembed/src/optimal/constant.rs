@@ -1,0 +1,478 @@
+//! The least Σ D_i over all constant-distance embeddings of a d-cube onto a
+//! ring or torus with power-of-two sides (xor paper §2.2: every node's
+//! neighbour in dimension i at the same distance D_i, so a CC d-cube
+//! algorithm takes d·T_a + T_c·Σ D_i), by a complete branch and bound.
+//!
+//! The embedding f is built node by node in binary order with f(0) = 0 (the
+//! torus is vertex-transitive). Node 2^h opens dimension h: its distance D_h
+//! is chosen there, not below D_{h−1} (dimensions can be permuted, so the
+//! distances may be taken in ascending order), and f(2^h) runs over the
+//! nodes at distance D_h from node 0, one node per orbit of the torus's
+//! symmetries that fix node 0 and f(1), f(2), .., f(2^(h−1)) (the least of
+//! its orbit: any embedding can be turned into one that chooses so, one
+//! dimension after the other, without changing its distances). Every other node n has all its lower
+//! neighbours n ⊕ e_j (bits j of n) placed already: f(n) must be an unused
+//! node at distance D_j from each, so its candidates are the intersection of
+//! those spheres. A complete placement is a constant-distance embedding: its
+//! upper edges were checked when their upper ends were placed.
+//!
+//! Bounds: the search looks for sums strictly below the best known (xor's
+//! first, then any better found), so a completed search proves the best
+//! optimal. Two bounds hold for the sub-cube of any j dimensions S (so for
+//! the j smallest distances, D_0..D_{j−1}), with R = Σ_S D_i:
+//! * its 2^j images are distinct nodes whose distances from f(0) add up to
+//!   at most 2^(j−1)·R (each is reached along its bits) and at least the sum
+//!   of the 2^j smallest distances from one node;
+//! * with x = f(c) and x' = f(c ⊕ S) for a node c, every image y = f(c ⊕ w)
+//!   has d(x, y) + d(y, x') ≤ Σ_w D_i + Σ_{S∖w} D_i = R: all 2^j images lie
+//!   in the "ellipse" of foci x ≠ x' and string R, so some ellipse of string
+//!   R holds 2^j nodes (on a ring of 2^d nodes: R ≥ 2^j − 1, the xor paper's
+//!   Lemma 1, here for every j and every torus).
+//!
+//! And the remaining d−1−h distances are each at least D_h.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::host::SearchHost;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::spec::Spec;
+
+/// Largest cube searched (the host's tables take 2 · 4^d bytes × 2).
+pub const MAX_DIMENSION: u32 = 12;
+
+/// What the search found.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Optimum {
+    /// The guest, `cube:D`.
+    pub guest: String,
+    /// The host.
+    pub host: String,
+    /// The least Σ D_i found (the optimum when `proved`).
+    pub min_sum: u32,
+    /// D_0..D_{d−1} of the embedding reaching it (ascending).
+    pub distances: Vec<u32>,
+    /// Host node of every cube node in that embedding.
+    pub map: Vec<u64>,
+    /// Σ D_i of the xor embedding.
+    pub xor_sum: u32,
+    /// Σ D_i of the standard embedding.
+    pub standard_sum: u32,
+    /// Whether xor reaches the optimum (only meaningful when `proved`).
+    pub xor_optimal: bool,
+    /// True when the search ran to completion: `min_sum` is the least over
+    /// all constant-distance embeddings.
+    pub proved: bool,
+    /// Placements tried (nodes of the search tree).
+    pub nodes_searched: u64,
+    /// Wall time of the search.
+    pub seconds: f64,
+}
+
+/// How long the search may run, and where it saves itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchOptions<'a> {
+    /// Stop after this many search nodes (`proved` is then false); 0: no limit.
+    pub node_limit: u64,
+    /// Set to stop the search early (`proved` is then false).
+    pub stop: Option<&'a AtomicBool>,
+    /// Counts search nodes, in thousands.
+    pub progress: Option<&'a Progress>,
+    /// A file the search writes its position to every
+    /// [`CHECKPOINT_NODES`] nodes and when stopped, and resumes from when
+    /// it exists (the same guest and host).
+    pub checkpoint: Option<&'a std::path::Path>,
+}
+
+/// Search nodes between two checkpoint writes.
+pub const CHECKPOINT_NODES: u64 = 1 << 26;
+
+/// Where a search stands: enough to go on from there.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Checkpoint {
+    guest: String,
+    host: String,
+    /// Sums at or above this are not searched for.
+    best: u32,
+    /// The best embedding found so far: distances and placement.
+    found: Option<(Vec<u32>, Vec<u16>)>,
+    nodes: u64,
+    /// The choice being explored at each depth of the search: (distance
+    /// chosen where a dimension opens, else 0; index of the candidate).
+    path: Vec<(u32, u32)>,
+}
+
+/// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
+fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
+    let sides: Vec<u64> = match host {
+        Spec::Ring(k) => vec![*k],
+        Spec::Torus(s) => s.clone(),
+        other => {
+            return Err(Error::Mismatch(format!(
+                "{other}: the search is over rings and tori (torus:AxB.., ring:N) with power-of-two sides"
+            )))
+        }
+    };
+    if let Some(k) = sides.iter().find(|k| !k.is_power_of_two()) {
+        return Err(Error::Mismatch(format!(
+            "{host}: side {k} is not a power of two; a d-cube has constant-distance embeddings only \
+             onto tori whose sides are powers of two (try {})",
+            Spec::Torus(sides.iter().map(|k| k.next_power_of_two()).collect())
+        )));
+    }
+    let nodes: u128 = sides.iter().map(|&k| u128::from(k)).product();
+    if nodes != 1u128 << d {
+        return Err(Error::Mismatch(format!(
+            "cube:{d} has {} nodes but {host} has {nodes}; give a host of 2^{d} nodes",
+            1u128 << d
+        )));
+    }
+    Ok(sides.iter().map(|&k| k as u32).collect())
+}
+
+/// Σ D_i of a method's embedding (its distances are constant).
+fn method_sum(method: &str, d: u32, host: &Spec) -> Result<u32> {
+    let guest = crate::topology::build(&Spec::Cube(d))?;
+    let host = crate::topology::build(host)?;
+    let e = crate::embed::build(method, guest.as_ref(), host.as_ref())?;
+    let origin = e.map(0);
+    Ok((0..d)
+        .map(|i| host.distance(origin, e.map(1 << i)) as u32)
+        .sum())
+}
+
+/// The least Σ D_i over all constant-distance embeddings of cube:`d` onto
+/// `host` (see the module docs), with an embedding that reaches it.
+pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<Optimum> {
+    if d == 0 || d > MAX_DIMENSION {
+        return Err(Error::Parameter(format!(
+            "cube:{d}: the exact search takes d from 1 to {MAX_DIMENSION} (its tables hold 4^d entries)"
+        )));
+    }
+    let sides = torus_sides(d, host)?;
+    let started = Instant::now();
+    let xor_sum = match method_sum("xor", d, host) {
+        Ok(s) => s,
+        // xor needs d ≥ 2 on a ring and sides ≥ 2; else the standard embedding.
+        Err(_) => method_sum("standard", d, host)?,
+    };
+    let standard_sum = method_sum("standard", d, host)?;
+    let h = SearchHost::new(&sides);
+    let n = h.nodes();
+    let caps = h.ellipse_caps();
+    let prefix_bound: Vec<u32> = (0..d)
+        .map(|k| {
+            let m = 1usize << (k + 1);
+            let by_distances = h.nearest_sum(m).div_ceil(1u64 << k) as u32;
+            let by_ellipses = caps.iter().position(|&c| c >= m).unwrap_or(caps.len()) as u32;
+            by_distances.max(by_ellipses)
+        })
+        .collect();
+    let guest_name = Spec::Cube(d).to_string();
+    let resume = match options.checkpoint {
+        Some(path) if path.exists() => Some(read_checkpoint(path, &guest_name, host)?),
+        _ => None,
+    };
+    let mut search = Search {
+        h: &h,
+        d: d as usize,
+        place: vec![0u16; n],
+        used: vec![false; n],
+        dims: vec![0u32; d as usize],
+        prefix_bound,
+        stabilizers: vec![(0..h.symmetries().len()).collect()],
+        best: xor_sum.min(standard_sum) + 1,
+        found: None,
+        nodes: 0,
+        options,
+        aborted: false,
+        path: Vec::new(),
+        resume: Vec::new(),
+        names: (guest_name.clone(), host.to_string()),
+        failure: None,
+    };
+    if let Some(c) = resume {
+        search.best = c.best;
+        search.found = c.found;
+        search.nodes = c.nodes;
+        search.resume = c.path;
+    }
+    search.used[0] = true;
+    search.descend(1, 0);
+    if let Some(e) = search.failure.take() {
+        return Err(e);
+    }
+    let proved = !search.aborted;
+    if let (Some(path), true) = (options.checkpoint, search.aborted) {
+        search.save(path)?;
+    } else if let (Some(path), true) = (options.checkpoint, proved) {
+        // Done: a checkpoint left behind would resume a finished search.
+        let _ = std::fs::remove_file(path);
+    }
+    let nodes_searched = search.nodes;
+    let (min_sum, distances, map) = match search.found {
+        Some((dims, place)) => (
+            dims.iter().sum(),
+            dims,
+            place.iter().map(|&v| u64::from(v)).collect(),
+        ),
+        None => {
+            // Nothing below the better of xor and standard: that one is optimal.
+            let method = if xor_sum <= standard_sum {
+                "xor"
+            } else {
+                "standard"
+            };
+            let guest = crate::topology::build(&Spec::Cube(d))?;
+            let topo = crate::topology::build(host)?;
+            let e = crate::embed::build(method, guest.as_ref(), topo.as_ref())
+                .or_else(|_| crate::embed::build("standard", guest.as_ref(), topo.as_ref()))?;
+            let map: Vec<u64> = (0..1u64 << d).map(|v| e.map(v)).collect();
+            let origin = map[0];
+            let mut dims: Vec<u32> = (0..d)
+                .map(|i| topo.distance(origin, map[1 << i]) as u32)
+                .collect();
+            dims.sort_unstable();
+            (dims.iter().sum(), dims, map)
+        }
+    };
+    Ok(Optimum {
+        guest: guest_name,
+        host: host.to_string(),
+        min_sum,
+        distances,
+        map,
+        xor_sum,
+        standard_sum,
+        xor_optimal: xor_sum == min_sum,
+        proved,
+        nodes_searched,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The branch and bound's state.
+struct Search<'a> {
+    h: &'a SearchHost,
+    d: usize,
+    /// `place[v]`: host node of cube node v (v below the current node).
+    place: Vec<u16>,
+    used: Vec<bool>,
+    /// D_0..: the distances chosen so far.
+    dims: Vec<u32>,
+    /// Least Σ_{i≤k} D_i for the sub-cube of dimensions 0..=k.
+    prefix_bound: Vec<u32>,
+    /// `stabilizers[k]`: the symmetries fixing node 0 and the images of
+    /// cube nodes 1, 2, .., 2^(k−1) (indices into the host's list).
+    stabilizers: Vec<Vec<usize>>,
+    /// Only sums below this are searched for.
+    best: u32,
+    found: Option<(Vec<u32>, Vec<u16>)>,
+    nodes: u64,
+    options: &'a SearchOptions<'a>,
+    aborted: bool,
+    /// The choice being explored at each depth (see [`Checkpoint::path`]).
+    path: Vec<(u32, u32)>,
+    /// A checkpoint's path still to be replayed, deepest last.
+    resume: Vec<(u32, u32)>,
+    /// Guest and host, as a checkpoint names them.
+    names: (String, String),
+    /// A checkpoint that could not be written.
+    failure: Option<Error>,
+}
+
+/// Reads a checkpoint of the same guest and host.
+fn read_checkpoint(path: &Path, guest: &str, host: &Spec) -> Result<Checkpoint> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::File(format!(
+            "{}: cannot read the checkpoint: {e}",
+            path.display()
+        ))
+    })?;
+    let c: Checkpoint = serde_json::from_str(&text).map_err(|e| {
+        Error::File(format!(
+            "{}: not a checkpoint of `topoembed optimal` ({e}); remove it to start afresh",
+            path.display()
+        ))
+    })?;
+    if c.guest != guest || c.host != host.to_string() {
+        return Err(Error::File(format!(
+            "{}: a checkpoint of {} -> {}, not {guest} -> {host}; remove it or give another file",
+            path.display(),
+            c.guest,
+            c.host
+        )));
+    }
+    Ok(c)
+}
+
+impl Search<'_> {
+    /// Places cube node `v` and those after it; `partial` = Σ of the
+    /// distances chosen (dimensions below v's highest bit, and it if open).
+    fn descend(&mut self, v: usize, partial: u32) {
+        if self.aborted {
+            return;
+        }
+        if v == self.place.len() {
+            self.best = partial;
+            self.found = Some((self.dims.clone(), self.place.clone()));
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes % CHECKPOINT_NODES == 0 {
+            if let Some(path) = self.options.checkpoint {
+                if let Err(e) = self.save(path) {
+                    self.failure = Some(e);
+                    self.aborted = true;
+                    return;
+                }
+            }
+        }
+        if self.nodes % 1024 == 0 {
+            crate::progress::advance(self.options.progress, 1);
+            let limit = self.options.node_limit;
+            let stopped = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            if stopped || (limit > 0 && self.nodes >= limit) {
+                self.aborted = true;
+                return;
+            }
+        }
+        if v.is_power_of_two() {
+            self.open_dimension(v, partial);
+            return;
+        }
+        // Candidates: the sphere of radius D_j around the lower neighbour
+        // whose sphere is smallest, checked against the others.
+        let bits: Vec<usize> = (0..self.d).filter(|&j| v >> j & 1 == 1).collect();
+        let pivot = *bits
+            .iter()
+            .min_by_key(|&&j| self.h.sphere(self.dims[j] as u16).len())
+            .expect("v has two bits or more");
+        let centre = self.place[v ^ (1 << pivot)];
+        let radius = self.dims[pivot] as u16;
+        let (_, first) = self.resumed(v);
+        for k in first as usize..self.h.sphere(radius).len() {
+            self.path[v - 1] = (0, k as u32);
+            let u = self.h.add(centre, self.h.sphere(radius)[k]);
+            if self.used[u as usize] {
+                continue;
+            }
+            let fits = bits.iter().all(|&j| {
+                j == pivot || u32::from(self.h.d(u, self.place[v ^ (1 << j)])) == self.dims[j]
+            });
+            if fits {
+                self.place[v] = u;
+                self.used[u as usize] = true;
+                self.descend(v + 1, partial);
+                self.used[u as usize] = false;
+                if self.aborted {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The choice to start from at depth v: the checkpoint's while the
+    /// search is still on the checkpoint's path, else the first. Also sizes
+    /// the current path.
+    fn resumed(&mut self, v: usize) -> (u32, u32) {
+        self.path.truncate(v - 1);
+        self.path.push((0, 0));
+        let on_path = self.resume.len() >= v && self.resume[..v - 1] == self.path[..v - 1];
+        if !on_path {
+            // Replayed (or moved past): from here on every loop starts at 0.
+            self.resume.clear();
+            return (0, 0);
+        }
+        self.resume[v - 1]
+    }
+
+    /// Writes where the search stands to `path` (through a temporary file,
+    /// so a stop while writing leaves the last checkpoint whole).
+    fn save(&self, path: &Path) -> Result<()> {
+        let c = Checkpoint {
+            guest: self.names.0.clone(),
+            host: self.names.1.clone(),
+            best: self.best,
+            found: self.found.clone(),
+            nodes: self.nodes,
+            path: self.path.clone(),
+        };
+        let text = serde_json::to_string(&c).map_err(|e| Error::File(e.to_string()))?;
+        let temporary = path.with_extension("tmp");
+        std::fs::write(&temporary, text)
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|e| {
+                Error::File(format!(
+                    "{}: cannot write the checkpoint: {e}",
+                    path.display()
+                ))
+            })
+    }
+
+    /// The least Σ D_i of a completion once D_k = `dk` (with `partial` the
+    /// sum below k): for every j ≥ k, the sub-cube of dimensions 0..=j needs
+    /// at least max(its bound, partial + (j − k + 1)·dk), and each of the
+    /// d − 1 − j dimensions above it at least dk.
+    fn least_total(&self, k: usize, partial: u32, dk: u32) -> u32 {
+        (k..self.d)
+            .map(|j| {
+                let below = self.prefix_bound[j].max(partial + (j - k + 1) as u32 * dk);
+                below + (self.d - 1 - j) as u32 * dk
+            })
+            .max()
+            .unwrap_or(partial)
+    }
+
+    /// Node v = 2^k opens dimension k: choose D_k, then f(v) at that distance.
+    fn open_dimension(&mut self, v: usize, partial: u32) {
+        let k = v.trailing_zeros() as usize;
+        let lowest = if k == 0 { 1 } else { self.dims[k - 1] };
+        let need = self.prefix_bound[k].saturating_sub(partial).max(lowest);
+        let (at_dk, at_c) = self.resumed(v);
+        let mut dk = need.max(at_dk);
+        let mut first = if at_dk >= need { at_c } else { 0 };
+        // The remaining distances are each at least D_k, and every larger
+        // sub-cube has its own bound: stop when even they cannot stay below
+        // the best.
+        while dk <= u32::from(self.h.diameter()) && self.least_total(k, partial, dk) < self.best {
+            self.dims[k] = dk;
+            let sphere = self.h.sphere(dk as u16);
+            let skip = std::mem::take(&mut first) as usize;
+            for (c, &u) in sphere.iter().enumerate().skip(skip) {
+                self.path[v - 1] = (dk, c as u32);
+                if self.used[u as usize] {
+                    continue;
+                }
+                // The least node of its orbit under the symmetries that fix
+                // what is open so far.
+                let symmetries = self.h.symmetries();
+                let stabilizer = &self.stabilizers[k];
+                if stabilizer.iter().any(|&g| symmetries[g][u as usize] < u) {
+                    continue;
+                }
+                let fixing: Vec<usize> = stabilizer
+                    .iter()
+                    .copied()
+                    .filter(|&g| symmetries[g][u as usize] == u)
+                    .collect();
+                self.stabilizers.truncate(k + 1);
+                self.stabilizers.push(fixing);
+                self.place[v] = u;
+                self.used[u as usize] = true;
+                self.descend(v + 1, partial + dk);
+                self.used[u as usize] = false;
+                if self.aborted {
+                    return;
+                }
+                // A better sum was found below: the bound tightened.
+                if self.least_total(k, partial, dk) >= self.best {
+                    break;
+                }
+            }
+            dk += 1;
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! A ring or torus with power-of-two sides as the exact search sees it:
+//! nodes numbered with the first axis fastest (DESIGN.md), every distance
+//! and every translation tabulated (the search asks for millions), the
+//! nodes at each distance from node 0 ("spheres"), and the automorphisms
+//! that fix node 0 (a reflection per axis, permutations of equal sides),
+//! used to try only one node of each orbit where a dimension opens.
+
+/// The torus of the search.
+pub struct SearchHost {
+    n: usize,
+    /// `dist[a * n + b]`.
+    dist: Vec<u16>,
+    /// `add[a * n + b]`: the node at coordinates a + b (per axis, modulo the side).
+    add: Vec<u16>,
+    /// `spheres[r]`: the nodes at distance r from node 0, ascending.
+    spheres: Vec<Vec<u16>>,
+    /// The automorphisms fixing node 0, each as the image of every node.
+    symmetries: Vec<Vec<u16>>,
+}
+
+impl SearchHost {
+    /// The torus of `sides` (each a power of two, the product at most 2^16).
+    pub fn new(sides: &[u32]) -> SearchHost {
+        let n: usize = sides.iter().map(|&k| k as usize).product();
+        let coords: Vec<Vec<u32>> = (0..n).map(|v| coords_of(sides, v)).collect();
+        let index = |c: &[u32]| -> usize {
+            let mut v = 0usize;
+            for (a, &k) in sides.iter().enumerate().rev() {
+                v = v * k as usize + c[a] as usize;
+            }
+            v
+        };
+        let mut dist = vec![0u16; n * n];
+        let mut add = vec![0u16; n * n];
+        let mut sum = vec![0u32; sides.len()];
+        for a in 0..n {
+            for b in 0..n {
+                let mut d = 0u32;
+                for (axis, &k) in sides.iter().enumerate() {
+                    let (x, y) = (coords[a][axis], coords[b][axis]);
+                    let diff = x.abs_diff(y);
+                    d += diff.min(k - diff);
+                    sum[axis] = (x + y) % k;
+                }
+                dist[a * n + b] = d as u16;
+                add[a * n + b] = index(&sum) as u16;
+            }
+        }
+        let diameter: u32 = sides.iter().map(|&k| k / 2).sum();
+        let mut spheres = vec![Vec::new(); diameter as usize + 1];
+        for v in 0..n {
+            spheres[dist[v] as usize].push(v as u16);
+        }
+        let symmetries = automorphisms(sides);
+        let images: Vec<Vec<u16>> = symmetries
+            .iter()
+            .map(|s| {
+                (0..n)
+                    .map(|v| index(&s.apply(sides, &coords[v])) as u16)
+                    .collect()
+            })
+            .collect();
+        SearchHost {
+            n,
+            dist,
+            add,
+            spheres,
+            symmetries: images,
+        }
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.n
+    }
+    /// Distance between nodes a and b.
+    #[inline]
+    pub fn d(&self, a: u16, b: u16) -> u16 {
+        self.dist[a as usize * self.n + b as usize]
+    }
+    /// The node at a + b (coordinates added per axis).
+    #[inline]
+    pub fn add(&self, a: u16, b: u16) -> u16 {
+        self.add[a as usize * self.n + b as usize]
+    }
+    /// The largest distance.
+    pub fn diameter(&self) -> u16 {
+        (self.spheres.len() - 1) as u16
+    }
+    /// Nodes at distance r from node 0.
+    pub fn sphere(&self, r: u16) -> &[u16] {
+        &self.spheres[r as usize]
+    }
+    /// The automorphisms fixing node 0 (the identity among them), each as
+    /// the image of every node.
+    pub fn symmetries(&self) -> &[Vec<u16>] {
+        &self.symmetries
+    }
+    /// `caps[R]`: the most nodes y with d(0, y) + d(y, x) ≤ R over one
+    /// node x ≠ 0 (the largest "ellipse" with foci 0 and x and string R),
+    /// for R from 0 to twice the diameter.
+    pub fn ellipse_caps(&self) -> Vec<usize> {
+        let top = 2 * self.diameter() as usize;
+        let mut caps = vec![0usize; top + 1];
+        let mut count = vec![0usize; top + 1];
+        for x in 1..self.n as u16 {
+            count.fill(0);
+            for y in 0..self.n as u16 {
+                count[(self.d(0, y) + self.d(y, x)) as usize] += 1;
+            }
+            let mut within = 0;
+            for (r, c) in count.iter().enumerate() {
+                within += c;
+                caps[r] = caps[r].max(within);
+            }
+        }
+        caps
+    }
+    /// The sum of the `m` smallest distances from node 0 (the least Σ of
+    /// distances from one node to m distinct nodes, itself included).
+    pub fn nearest_sum(&self, m: usize) -> u64 {
+        let mut left = m;
+        let mut total = 0u64;
+        for (r, sphere) in self.spheres.iter().enumerate() {
+            let take = left.min(sphere.len());
+            total += (take * r) as u64;
+            left -= take;
+        }
+        total
+    }
+}
+
+/// Coordinates of node v, first axis fastest.
+fn coords_of(sides: &[u32], mut v: usize) -> Vec<u32> {
+    sides
+        .iter()
+        .map(|&k| {
+            let c = (v % k as usize) as u32;
+            v /= k as usize;
+            c
+        })
+        .collect()
+}
+
+/// An automorphism of the torus fixing node 0: coordinates permuted among
+/// axes of equal side, then some axes reflected (x → −x).
+struct Symmetry {
+    permutation: Vec<usize>,
+    reflect: Vec<bool>,
+}
+
+impl Symmetry {
+    fn apply(&self, sides: &[u32], c: &[u32]) -> Vec<u32> {
+        (0..c.len())
+            .map(|a| {
+                let x = c[self.permutation[a]];
+                match self.reflect[a] {
+                    true => (sides[a] - x) % sides[a],
+                    false => x,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Every automorphism of the torus fixing node 0 that permutes axes of
+/// equal side and reflects axes (all of them for the tori searched here).
+fn automorphisms(sides: &[u32]) -> Vec<Symmetry> {
+    let c = sides.len();
+    let mut permutations = Vec::new();
+    permute(&mut (0..c).collect(), 0, sides, &mut permutations);
+    let mut all = Vec::new();
+    for p in permutations {
+        for mask in 0..1u32 << c {
+            all.push(Symmetry {
+                permutation: p.clone(),
+                reflect: (0..c).map(|a| mask >> a & 1 == 1).collect(),
+            });
+        }
+    }
+    all
+}
+
+/// Permutations of the axes that map each axis to one of equal side.
+fn permute(p: &mut Vec<usize>, at: usize, sides: &[u32], out: &mut Vec<Vec<usize>>) {
+    if at == p.len() {
+        out.push(p.clone());
+        return;
+    }
+    for k in at..p.len() {
+        p.swap(at, k);
+        if sides[p[at]] == sides[at] {
+            permute(p, at + 1, sides, out);
+        }
+        p.swap(at, k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_match_the_torus() {
+        let h = SearchHost::new(&[8, 4]);
+        assert_eq!(h.nodes(), 32);
+        // (1, 1) to (7, 3): 2 + 2 hops.
+        assert_eq!(h.d(9, 7 + 8 * 3), 4);
+        // (3, 2) + (6, 3) = (1, 1).
+        assert_eq!(h.add(3 + 16, 6 + 24), 9);
+        assert_eq!(h.diameter(), 6);
+        assert_eq!(h.sphere(1), &[1, 7, 8, 24]);
+        // On 8x4 the axes differ: reflections only, 4 symmetries; (1,0) ~ (7,0).
+        assert_eq!(h.symmetries().len(), 4);
+        assert!(h.symmetries().iter().any(|g| g[1] == 7));
+        assert!(h.symmetries().iter().all(|g| g[1] != 8 && g[0] == 0));
+        // 4x4: the axes swap too, so (1,0) ~ (0,1): 8 symmetries.
+        let square = SearchHost::new(&[4, 4]);
+        assert_eq!(square.symmetries().len(), 8);
+        assert!(square.symmetries().iter().any(|g| g[1] == 4));
+        assert_eq!(h.nearest_sum(5), 4);
+        // Foci (0,0) and (1,0), string 1: just the two foci; string 3 on
+        // 8x4: the 2 foci and 2 x 3 nodes one step off the segment, and
+        // (7,0), (2,0): 10 (found by hand: d(0,y) + d(y,(1,0)) ≤ 3).
+        let caps = h.ellipse_caps();
+        assert_eq!(caps[0], 0);
+        assert_eq!(caps[1], 2);
+        assert_eq!(caps[2 * h.diameter() as usize], 32);
+        assert_eq!(
+            h.nearest_sum(32),
+            (0..32).map(|v| u64::from(h.d(0, v))).sum::<u64>()
+        );
+    }
+}

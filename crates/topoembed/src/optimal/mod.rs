@@ -1,0 +1,13 @@
+//! Exact searches: the least CC time of a d-cube algorithm on a ring or
+//! torus over *all* constant-distance embeddings (xor paper §2.2), which
+//! settles — case by case — the paper's open question whether the xor
+//! embedding is optimal on tori (it proves so for rings, Theorem 10).
+//!
+//! * [`host`]: the torus as the search sees it (distance and translation
+//!   tables, spheres, the symmetries that fix a node);
+//! * [`constant`]: branch and bound over distance vectors and placements.
+
+pub mod constant;
+mod host;
+
+pub use constant::{optimal_constant, Optimum, SearchOptions, MAX_DIMENSION};
