@@ -103,6 +103,11 @@ pub enum Command {
         /// a search that completes removes it.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
+        /// Search all bijections instead (d up to 5): the least CC time with
+        /// waiting (the recurrence of the xor paper §2.1), beside the best
+        /// constant-distance embedding's — does giving up constant distances pay?
+        #[arg(long, conflicts_with = "checkpoint")]
+        all_bijections: bool,
         /// table: the optimum beside xor and standard; json: `min_sum`,
         /// `distances`, `map` (host node of every cube node), `xor_sum`,
         /// `standard_sum`, `xor_optimal`, `proved`, `nodes_searched`, `seconds`.

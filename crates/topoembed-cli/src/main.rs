@@ -147,7 +147,16 @@ fn main() -> ExitCode {
             guest,
             host,
             node_limit,
+            checkpoint: _,
+            all_bijections: true,
+            format,
+        } => optimal::bijections(&guest, &host, node_limit, format, &mut out),
+        Command::Optimal {
+            guest,
+            host,
+            node_limit,
             checkpoint,
+            all_bijections: false,
             format,
         } => optimal::optimal(
             &guest,

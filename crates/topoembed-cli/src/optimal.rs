@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use topoembed::optimal::{optimal_constant, SearchOptions};
+use topoembed::optimal::{optimal_bijection, optimal_constant, SearchOptions};
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
 
@@ -18,6 +18,79 @@ use crate::Failure;
 /// Set by Ctrl-C: the search stops with the best found so far.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// The cube dimension of a `cube:D` guest.
+fn cube(guest: &str) -> Result<u32, Failure> {
+    match guest.parse::<Spec>()? {
+        Spec::Cube(d) => Ok(d),
+        other => Err(Error::Mismatch(format!(
+            "{other}: the search embeds hypercubes (cube:D) onto rings and tori"
+        ))
+        .into()),
+    }
+}
+
+/// `optimal --all-bijections`: the least CC time over all bijections.
+pub fn bijections(
+    guest: &str,
+    host: &str,
+    node_limit: u64,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let d = cube(guest)?;
+    let host = parse_spec(host)?;
+    let found = optimal_bijection(
+        d,
+        &host,
+        &SearchOptions {
+            node_limit,
+            ..SearchOptions::default()
+        },
+    )?;
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &found).map_err(io_error)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "guest,host,min_communication,constant_min,beats_constant,proved,nodes_searched,seconds")?;
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{:.3}",
+                found.guest,
+                found.host,
+                found.min_communication,
+                found.constant_min,
+                found.beats_constant,
+                found.proved,
+                found.nodes_searched,
+                found.seconds
+            )?;
+        }
+        Format::Table => {
+            writeln!(out, "{} -> {}: least CC communication time over all bijections (units of Tc, waiting included)", found.guest, found.host)?;
+            writeln!(
+                out,
+                "  all bijections            {}",
+                found.min_communication
+            )?;
+            writeln!(out, "  constant distances (best) {}", found.constant_min)?;
+            let verdict = match (found.proved, found.beats_constant) {
+                (true, false) => {
+                    "proved: no bijection beats the best constant-distance embedding".to_string()
+                }
+                (true, true) => {
+                    "proved: giving up constant distances pays here (map in --format json)"
+                        .to_string()
+                }
+                (false, _) => "not proved: the search was stopped (--node-limit)".to_string(),
+            };
+            footer(out, &verdict, found.nodes_searched, found.seconds)?;
+        }
+    }
+    Ok(())
+}
+
 pub fn optimal(
     guest: &str,
     host: &str,
@@ -26,15 +99,7 @@ pub fn optimal(
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
-    let d = match guest.parse::<Spec>()? {
-        Spec::Cube(d) => d,
-        other => {
-            return Err(Error::Mismatch(format!(
-                "{other}: the search embeds hypercubes (cube:D) onto rings and tori"
-            ))
-            .into())
-        }
-    };
+    let d = cube(guest)?;
     let host = parse_spec(host)?;
     // A second Ctrl-C (or a handler that cannot be set) ends the process as usual.
     let _ = ctrlc::set_handler(|| {
@@ -112,13 +177,14 @@ pub fn optimal(
             )?;
             writeln!(out, "  xor       {}", found.xor_sum)?;
             writeln!(out, "  standard  {}", found.standard_sum)?;
-            writeln!(out, "  {verdict}")?;
-            writeln!(
-                out,
-                "  {} search nodes, {:.2} s",
-                found.nodes_searched, found.seconds
-            )?;
+            footer(out, &verdict, found.nodes_searched, found.seconds)?;
         }
     }
     Ok(())
+}
+
+/// The verdict and the search's size, last in both tables.
+fn footer(out: Out, verdict: &str, nodes: u64, seconds: f64) -> std::io::Result<()> {
+    writeln!(out, "  {verdict}")?;
+    writeln!(out, "  {nodes} search nodes, {seconds:.2} s")
 }

@@ -37,3 +37,26 @@ fn bad_input_exits_2() {
     assert_bad_input(&["optimal", "ring:16", "torus:4x4"]);
     assert_bad_input(&["optimal", "cube:4", "mesh:4x4"]);
 }
+
+#[test]
+fn all_bijections_compare_with_constant_distances() {
+    let v = json(&[
+        "optimal",
+        "cube:4",
+        "ring:16",
+        "--all-bijections",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["min_communication"], 11);
+    assert_eq!(v["constant_min"], 11);
+    assert_eq!(v["beats_constant"], false);
+    assert_eq!(v["proved"], true);
+    assert_eq!(v["map"].as_array().unwrap().len(), 16);
+    let out = ok(&["optimal", "cube:3", "ring:8", "--all-bijections"]);
+    assert!(
+        out.contains("no bijection beats the best constant-distance embedding"),
+        "{out}"
+    );
+    assert_bad_input(&["optimal", "cube:6", "torus:8x8", "--all-bijections"]);
+}

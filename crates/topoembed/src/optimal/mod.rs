@@ -5,9 +5,13 @@
 //!
 //! * [`host`]: the torus as the search sees it (distance and translation
 //!   tables, spheres, the symmetries that fix a node);
-//! * [`constant`]: branch and bound over distance vectors and placements.
+//! * [`constant`]: branch and bound over distance vectors and placements;
+//! * [`bijection`]: the least CC time over all bijections, waiting
+//!   included, for small d.
 
+pub mod bijection;
 pub mod constant;
 mod host;
 
+pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{optimal_constant, Optimum, SearchOptions, MAX_DIMENSION};
