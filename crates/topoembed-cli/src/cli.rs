@@ -74,16 +74,6 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Lay a logical device mesh onto a physical torus or mesh: every logical
-    /// axis (data, model, ..) runs its collectives as rings (or, with --lines,
-    /// as pipelines) along that axis; the placement keeps consecutive devices
-    /// of every ring as few hops apart as the host allows. Prints per axis the
-    /// longest and mean hop between ring neighbours, the congestion (most
-    /// messages on one directed link when every device sends to its ring
-    /// successor at once, routed dimension-order), the lower bound no
-    /// placement beats, and the same figures for the row-major assignment
-    /// (np.arange(N).reshape(LOGICAL) over host node ids, first host axis
-    /// fastest).
     /// The least Σ D_i (so the least CC time d·Ta + Tc·Σ D_i) over all
     /// constant-distance embeddings of a d-cube onto a ring or torus with
     /// power-of-two sides, by a complete branch and bound, beside the xor and
@@ -114,6 +104,16 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Lay a logical device mesh onto a physical torus or mesh: every logical
+    /// axis (data, model, ..) runs its collectives as rings (or, with --lines,
+    /// as pipelines) along that axis; the placement keeps consecutive devices
+    /// of every ring as few hops apart as the host allows. Prints per axis the
+    /// longest and mean hop between ring neighbours, the congestion (most
+    /// messages on one directed link when every device sends to its ring
+    /// successor at once, routed dimension-order), the lower bound no
+    /// placement beats, and the same figures for the row-major assignment
+    /// (np.arange(N).reshape(LOGICAL) over host node ids, first host axis
+    /// fastest).
     #[command(name = "device-mesh", after_help = DEVICE_MESH)]
     DeviceMesh {
         /// The physical host: torus:4x4x4, mesh:16x16, grid:16wx16 (axis 1

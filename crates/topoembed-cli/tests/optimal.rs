@@ -60,3 +60,14 @@ fn all_bijections_compare_with_constant_distances() {
     );
     assert_bad_input(&["optimal", "cube:6", "torus:8x8", "--all-bijections"]);
 }
+
+/// Each command's help says what that command does (a misplaced doc
+/// comment once gave `optimal` the device-mesh text and device-mesh none).
+#[test]
+fn help_texts_belong_to_their_commands() {
+    let optimal = ok(&["optimal", "--help"]);
+    assert!(optimal.starts_with("The least Σ D_i"), "{optimal}");
+    assert!(!optimal.contains("device mesh"), "{optimal}");
+    let mesh = ok(&["device-mesh", "--help"]);
+    assert!(mesh.starts_with("Lay a logical device mesh"), "{mesh}");
+}
