@@ -26,19 +26,9 @@ pub type Out<'a> = &'a mut dyn Write;
 /// A guest and its host.
 type Topologies = (Box<dyn Topology>, Box<dyn Topology>);
 
-/// A Scotch target file given where a spec goes: `FILE.tgt` or `tgt:FILE`.
-fn target_path(text: &str) -> Option<&Path> {
-    text.strip_prefix("tgt:")
-        .or_else(|| text.ends_with(".tgt").then_some(text))
-        .map(Path::new)
-}
-
 /// The spec `text` names: a spec, or a Scotch target file.
 pub fn parse_spec(text: &str) -> Result<Spec, Error> {
-    match target_path(text) {
-        Some(path) => io::read_target(path),
-        None => text.parse(),
-    }
+    io::parse_spec_or_target(text)
 }
 
 /// The topology `text` names (see [`parse_spec`]).

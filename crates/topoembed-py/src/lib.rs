@@ -7,7 +7,7 @@
 //! Python sees the same keys and numbers; arrays cross as numpy arrays. The
 //! Pythonic layer (argument checking, scipy and JAX) is `python/topoembed`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -177,22 +177,10 @@ impl Topology {
     }
 }
 
-/// The spec `text` names: a spec, or a Scotch target file (`FILE.tgt`,
-/// `tgt:FILE`), as on the command line.
-fn parse_spec(text: &str) -> Result<Spec, Error> {
-    match text
-        .strip_prefix("tgt:")
-        .or_else(|| text.ends_with(".tgt").then_some(text))
-    {
-        Some(path) => io::read_target(Path::new(path)),
-        None => text.parse(),
-    }
-}
-
 /// The topology a spec names.
 #[pyfunction(name = "topology")]
 fn from_spec(py: Python<'_>, spec: &str) -> PyResult<Topology> {
-    let spec = parse_spec(spec).map_err(value_error)?;
+    let spec = io::parse_spec_or_target(spec).map_err(value_error)?;
     let built = py.detach(|| topology::build(&spec)).map_err(value_error)?;
     Ok(Topology::new(built))
 }
@@ -480,7 +468,7 @@ fn device_mesh_json(
     weights: Option<&str>,
     lines: Option<&str>,
 ) -> PyResult<String> {
-    let spec = parse_spec(host).map_err(value_error)?;
+    let spec = io::parse_spec_or_target(host).map_err(value_error)?;
     let result = py
         .detach(|| {
             let axes = device_mesh::parse_logical(logical)?;

@@ -27,7 +27,7 @@ pub use mtx::{
     MatrixGraph,
 };
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
-pub use tgt::{parse_target, read_target, write_target};
+pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};
 
 /// True when `path` names a Scotch source graph (`.grf` or `.src`).
 pub fn is_scotch_graph(path: &std::path::Path) -> bool {

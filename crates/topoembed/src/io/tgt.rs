@@ -189,3 +189,15 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
     };
     writeln!(out, "{text}").map_err(|e| Error::File(format!("cannot write the target: {e}")))
 }
+
+/// The spec `text` names on a command line: a spec, or a Scotch target
+/// file (`FILE.tgt` or `tgt:FILE`).
+pub fn parse_spec_or_target(text: &str) -> Result<Spec> {
+    match text
+        .strip_prefix("tgt:")
+        .or_else(|| text.ends_with(".tgt").then_some(text))
+    {
+        Some(path) => read_target(Path::new(path)),
+        None => text.parse(),
+    }
+}

@@ -16,7 +16,7 @@
 
 use std::time::Instant;
 
-use super::constant::{optimal_constant, SearchOptions};
+use super::constant::{optimal_constant, torus_sides, SearchOptions};
 use super::host::SearchHost;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
@@ -60,12 +60,7 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
     }
     let started = Instant::now();
     let constant = optimal_constant(d, host, &SearchOptions::default())?;
-    let sides: Vec<u32> = match host {
-        Spec::Ring(k) => vec![*k as u32],
-        Spec::Torus(s) => s.iter().map(|&k| k as u32).collect(),
-        _ => unreachable!("optimal_constant accepted only rings and tori"),
-    };
-    let h = SearchHost::new(&sides);
+    let h = SearchHost::new(&torus_sides(d, host)?);
     let n = h.nodes();
     let best = u64::from(constant.min_sum);
     let mut search = Search {

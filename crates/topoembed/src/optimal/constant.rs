@@ -105,7 +105,7 @@ struct Checkpoint {
 }
 
 /// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
-fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
+pub(super) fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
     let sides: Vec<u64> = match host {
         Spec::Ring(k) => vec![*k],
         Spec::Torus(s) => s.clone(),
@@ -345,10 +345,11 @@ impl Search<'_> {
         }
         // Candidates: the sphere of radius D_j around the lower neighbour
         // whose sphere is smallest, checked against the others.
-        let bits: Vec<usize> = (0..self.d).filter(|&j| v >> j & 1 == 1).collect();
-        let pivot = *bits
-            .iter()
-            .min_by_key(|&&j| self.h.sphere(self.dims[j] as u16).len())
+        // The bits of v, iterated without allocating (this runs per search node).
+        let d = self.d;
+        let bits = move || (0..d).filter(move |&j| v >> j & 1 == 1);
+        let pivot = bits()
+            .min_by_key(|&j| self.h.sphere(self.dims[j] as u16).len())
             .expect("v has two bits or more");
         let centre = self.place[v ^ (1 << pivot)];
         let radius = self.dims[pivot] as u16;
@@ -359,7 +360,7 @@ impl Search<'_> {
             if self.used[u as usize] {
                 continue;
             }
-            let fits = bits.iter().all(|&j| {
+            let fits = bits().all(|j| {
                 j == pivot || u32::from(self.h.d(u, self.place[v ^ (1 << j)])) == self.dims[j]
             });
             if fits {
