@@ -32,37 +32,7 @@ impl Placement {
 
     /// Parses the text of a placement file; errors name the line.
     pub fn parse(text: &str, host_nodes: u64) -> Result<Placement, String> {
-        let mut node_of = Vec::new();
-        let mut rank_at = vec![None; host_nodes.min(1 << 26) as usize];
-        for (k, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let at = k + 1;
-            let node: u64 = line
-                .parse()
-                .map_err(|_| format!("line {at}: '{line}' is not a host node number"))?;
-            if node >= host_nodes {
-                return Err(format!(
-                    "line {at}: host node {node} does not exist (the host has nodes 0..{})",
-                    host_nodes - 1
-                ));
-            }
-            let rank = node_of.len();
-            if let Some(other) = rank_at[node as usize].replace(rank) {
-                return Err(format!(
-                    "line {at}: host node {node} is given to world ranks {other} and {rank}"
-                ));
-            }
-            node_of.push(node);
-        }
-        if node_of.len() as u64 != host_nodes {
-            return Err(format!(
-                "lists {} world ranks, but the host has {host_nodes} nodes (one line per rank)",
-                node_of.len()
-            ));
-        }
+        let node_of = topoembed::io::parse_placement(text, host_nodes, host_nodes, 1)?;
         Ok(Placement { node_of })
     }
 

@@ -15,6 +15,7 @@ mod grf;
 mod map;
 mod metis;
 mod mtx;
+mod placement;
 mod rankfile;
 mod tgt;
 mod tokens;
@@ -26,6 +27,7 @@ pub use mtx::{
     is_matrix_market, matrix_graph, parse_matrix_market, read_matrix_market, write_matrix_market,
     MatrixGraph,
 };
+pub use placement::parse_placement;
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
 pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};
 

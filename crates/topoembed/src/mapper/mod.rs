@@ -103,6 +103,7 @@ pub struct Placement {
     inverse: Option<Vec<u32>>,
     capacity: u64,
     notes: Vec<String>,
+    start: Option<String>,
 }
 
 impl Placement {
@@ -127,6 +128,11 @@ impl Placement {
     /// What the mapper did (phases, gains, the start kept).
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+    /// The name of the [`Start`] kept (`axes on torus:4x4`) when one beat
+    /// the search, `None` when the search's own placement was kept.
+    pub fn start(&self) -> Option<&str> {
+        self.start.as_deref()
     }
 }
 
@@ -229,7 +235,7 @@ pub fn map_graph(
                 * ((levels + options.passes as u64) * options.restarts as u64 + congestion),
         );
     }
-    let (mut hosts, mut notes) = search(g, &dist, p, cap, options, starts)?;
+    let (mut hosts, mut notes, start) = search(g, &dist, p, cap, options, starts)?;
     if options.objective == Objective::Congestion {
         let before = hop_bytes(g, &dist, &hosts);
         let bounds = refine::Capacity {
@@ -283,12 +289,17 @@ pub fn map_graph(
         inverse,
         capacity: cap,
         notes,
+        start,
     })
 }
 
 /// One search: its placement, hop-bytes before refinement, the gain, and
 /// which initial placement it began from.
 type Run = (Vec<u64>, u128, u128, &'static str);
+
+/// A search's outcome: the placement, notes on what was weighed, and the
+/// name of the start kept (none: the search's own placement).
+type Found = (Vec<u64>, Vec<String>, Option<String>);
 
 /// The placement of least hop-bytes among the search's and the starts'
 /// (each after local search), with notes on what was weighed.
@@ -299,7 +310,7 @@ fn search(
     cap: u64,
     options: &MapOptions,
     starts: &[Start],
-) -> Result<(Vec<u64>, Vec<String>)> {
+) -> Result<Found> {
     let mut notes = Vec::new();
     let bounds = refine::Capacity {
         lo: floor(g.total_load(), p, options.imbalance),
@@ -329,7 +340,7 @@ fn search(
                 "{}: every edge one hop long, optimal (hop-bytes {cost}, the total volume)",
                 start.name
             ));
-            return Ok((start.hosts.clone(), notes));
+            return Ok((start.hosts.clone(), notes, Some(start.name.clone())));
         }
     }
     // Restart r searches with seed stream r; each is deterministic, and the
@@ -410,14 +421,14 @@ fn search(
                 "kept {}: hop-bytes {cost}, {polished} after local search (the search's: {searched})",
                 start.name
             ));
-            return Ok((placed, notes));
+            return Ok((placed, notes, Some(start.name.clone())));
         }
         notes.push(format!(
             "weighed {}: hop-bytes {polished} after local search, not below the search's {searched}",
             start.name
         ));
     }
-    Ok((hosts, notes))
+    Ok((hosts, notes, None))
 }
 
 /// Whether `hosts` places every guest node on a host node below `p` and
