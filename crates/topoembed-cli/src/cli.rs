@@ -357,7 +357,22 @@ pub enum Command {
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1))]
         base: u64,
     },
+    /// Print a shell completion script, generated from these very definitions.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), generated from these very definitions.
+    #[command(after_help = "Example: topoembed man > topoembed.1 && man ./topoembed.1")]
+    Man,
 }
+
+const COMPLETIONS_HELP: &str = "Install (then open a new shell):
+  bash:       topoembed completions bash > ~/.local/share/bash-completion/completions/topoembed
+  zsh:        topoembed completions zsh > ~/.zfunc/_topoembed   (with fpath+=~/.zfunc before compinit)
+  fish:       topoembed completions fish > ~/.config/fish/completions/topoembed.fish
+  powershell: topoembed completions powershell >> $PROFILE";
 
 const MAP_HELP: &str = "Examples:
   topoembed map graph:mesh.graph torus:16x16                # 32 768 vertices onto 256 nodes

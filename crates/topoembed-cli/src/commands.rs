@@ -330,3 +330,27 @@ pub fn compare(
 pub fn io_error(e: serde_json::Error) -> Failure {
     Failure::Io(e.into())
 }
+
+/// `completions SHELL`: the completion script clap_complete generates from
+/// the argument definitions, so it never falls behind them.
+pub fn completions(shell: clap_complete::Shell, out: &mut impl Write) -> Result<(), Failure> {
+    let mut command = <crate::cli::Cli as clap::CommandFactory>::command();
+    clap_complete::generate(shell, &mut command, "topoembed", out);
+    Ok(())
+}
+
+/// `man`: the manual page (roff) clap_mangen renders from the same
+/// definitions, with every subcommand's page appended.
+pub fn man(out: &mut impl Write) -> Result<(), Failure> {
+    let command = <crate::cli::Cli as clap::CommandFactory>::command();
+    clap_mangen::Man::new(command.clone()).render(out)?;
+    for sub in command.get_subcommands() {
+        let name = format!("topoembed-{}", sub.get_name());
+        let page = sub
+            .clone()
+            .display_name(name)
+            .version(env!("CARGO_PKG_VERSION"));
+        clap_mangen::Man::new(page).render(out)?;
+    }
+    Ok(())
+}

@@ -167,6 +167,8 @@ fn main() -> ExitCode {
             &mut out,
         ),
         Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
+        Command::Completions { shell } => commands::completions(shell, &mut out),
+        Command::Man => commands::man(&mut out),
         Command::Map {
             guest,
             host,
