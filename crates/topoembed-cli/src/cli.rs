@@ -36,9 +36,9 @@ pub enum Command {
     Embed {
         #[command(flatten)]
         pair: Pair,
-        /// Embedding method (see `topoembed methods`).
+        /// Embedding method (see `topoembed methods`); without it, the method `compare` marks best (named on stderr, with why).
         #[arg(long, short)]
-        method: String,
+        method: Option<String>,
         /// table | json | csv, or layout: the host drawn as rows of guest labels
         /// (rings and lines on one row; 2-D hosts with axis 2 as rows, like the
         /// xor paper's figures; 3-D and more as 2-D slices), or scotch-map: a Scotch
@@ -261,9 +261,9 @@ pub enum Command {
         algorithm: AlgorithmArg,
         #[command(flatten)]
         pair: Pair,
-        /// Embedding method (see `topoembed methods`); must be one-to-one.
+        /// Embedding method (see `topoembed methods`); must be one-to-one; without it, the method `compare` marks best (named on stderr, with why).
         #[arg(long, short)]
-        method: String,
+        method: Option<String>,
         /// Problem size. fft: points (a power of two >= ranks; default: one per
         /// rank); bitonic: keys (a multiple of the ranks; default one per rank);
         /// allreduce: every rank's vector length (default 1); cannon: matrix
@@ -299,9 +299,9 @@ pub enum Command {
     Draw {
         #[command(flatten)]
         pair: Pair,
-        /// Embedding method (see `topoembed methods`).
+        /// Embedding method (see `topoembed methods`); without it, the method `compare` marks best (named on stderr, with why).
         #[arg(long, short)]
-        method: String,
+        method: Option<String>,
         /// Which figure.
         #[arg(long, value_enum, default_value_t = FigureArg::Layout)]
         figure: FigureArg,
@@ -438,9 +438,9 @@ pub struct SimulateArgs {
     pub algorithm: SimAlgorithmArg,
     #[command(flatten)]
     pub pair: Pair,
-    /// Embedding method (see `topoembed methods`).
+    /// Embedding method (see `topoembed methods`); without it, the method `compare` marks best (named on stderr, with why).
     #[arg(long, short)]
-    pub method: String,
+    pub method: Option<String>,
     /// Problem size, as for `run` (halo: f64s per message, default 1).
     #[arg(long)]
     pub n: Option<String>,
@@ -542,9 +542,10 @@ pub enum RunFormat {
 
 /// Where the guest nodes go: a method, or a Scotch mapping file.
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
+#[group(required = false, multiple = false)]
 pub struct Placement {
-    /// Embedding method (see `topoembed methods`).
+    /// Embedding method (see `topoembed methods`); without it (and without
+    /// --mapping), the method `compare` marks best (named on stderr, with why).
     #[arg(long, short)]
     pub method: Option<String>,
     /// A Scotch mapping (.map: a count, then 'vertex target' lines) of the guest,

@@ -49,6 +49,25 @@ fn topologies(pair: &Pair) -> Result<Topologies, Failure> {
     Ok((guest, host))
 }
 
+/// The method named, or when none is, the one `compare` marks best
+/// ([`report::choose_method`]), named on stderr with why.
+pub fn method_or_best(
+    method: Option<&str>,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    pair: &Pair,
+) -> Result<String, Failure> {
+    if let Some(m) = method {
+        return Ok(m.to_string());
+    }
+    let choice = report::choose_method(guest, host, &pair.params())?;
+    eprintln!(
+        "note: no --method given: {}, {}; --method names another",
+        choice.method, choice.reason
+    );
+    Ok(choice.method.to_string())
+}
+
 pub fn methods(format: Format, out: Out) -> Result<(), Failure> {
     match format {
         Format::Json => {
@@ -82,9 +101,15 @@ pub fn methods(format: Format, out: Out) -> Result<(), Failure> {
     Ok(())
 }
 
-pub fn embed(pair: &Pair, method: &str, format: EmbedFormat, out: Out) -> Result<(), Failure> {
+pub fn embed(
+    pair: &Pair,
+    method: Option<&str>,
+    format: EmbedFormat,
+    out: Out,
+) -> Result<(), Failure> {
     let (guest, host) = topologies(pair)?;
-    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
+    let method = method_or_best(method, guest.as_ref(), host.as_ref(), pair)?;
+    let embedding = embed::build_with(&method, guest.as_ref(), host.as_ref(), &pair.params())?;
     let (g, h, e) = (guest.as_ref(), host.as_ref(), embedding.as_ref());
     match format {
         EmbedFormat::Table => render::embed_table(g, h, e, out),
@@ -213,10 +238,12 @@ pub fn metrics(
     topoembed::model::check_costs(costs.ta, costs.tc)?;
     let table = format == Format::Table;
     let m = match (&placement.method, &placement.mapping) {
-        (Some(method), _) => {
+        (method, None) => {
+            // (clap refuses --method with --mapping.)
             let (guest, host) = topologies(pair)?;
+            let method = method_or_best(method.as_deref(), guest.as_ref(), host.as_ref(), pair)?;
             let embedding =
-                embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
+                embed::build_with(&method, guest.as_ref(), host.as_ref(), &pair.params())?;
             measure(
                 guest.as_ref(),
                 host.as_ref(),
@@ -226,10 +253,7 @@ pub fn metrics(
                 table,
             )?
         }
-        (None, Some(file)) => measure_mapping(pair, file, costs, routing, table)?,
-        (None, None) => {
-            return Err(Error::Parameter("give --method NAME or --mapping FILE.map".into()).into())
-        }
+        (_, Some(file)) => measure_mapping(pair, file, costs, routing, table)?,
     };
     match format {
         Format::Json => {

@@ -10,14 +10,14 @@ use topoembed::topology::Topology;
 use topoembed::traffic;
 
 use crate::cli::{FigureArg, Pair};
-use crate::commands::{parse_topology, Out};
+use crate::commands::{method_or_best, parse_topology, Out};
 use crate::figures::{self, charts, layout};
 use crate::Failure;
 
 /// Draws `figure` and writes it to `output` (or `out`).
 pub fn draw(
     pair: &Pair,
-    method: &str,
+    method: Option<&str>,
     figure: FigureArg,
     edges: bool,
     ties: TieRule,
@@ -26,7 +26,8 @@ pub fn draw(
 ) -> Result<(), Failure> {
     let guest = parse_topology(&pair.guest)?;
     let host = parse_topology(&pair.host)?;
-    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
+    let method = method_or_best(method, guest.as_ref(), host.as_ref(), pair)?;
+    let embedding = embed::build_with(&method, guest.as_ref(), host.as_ref(), &pair.params())?;
     let (g, h, e) = (guest.as_ref(), host.as_ref(), embedding.as_ref());
     let (svg, what) = match figure {
         FigureArg::Layout => (

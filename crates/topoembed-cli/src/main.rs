@@ -53,7 +53,7 @@ fn main() -> ExitCode {
             pair,
             method,
             format,
-        } => commands::embed(&pair, &method, format, &mut out),
+        } => commands::embed(&pair, method.as_deref(), format, &mut out),
         Command::Dilations {
             pair,
             method,
@@ -95,7 +95,7 @@ fn main() -> ExitCode {
             runs::run(
                 algorithm,
                 &pair,
-                &method,
+                method.as_deref(),
                 n.as_deref(),
                 costs,
                 format,
@@ -111,7 +111,7 @@ fn main() -> ExitCode {
             output,
         } => drawing::draw(
             &pair,
-            &method,
+            method.as_deref(),
             figure,
             edges,
             ties.into(),

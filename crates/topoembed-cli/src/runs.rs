@@ -9,15 +9,17 @@ use topoembed::virtual_topology::VirtualTopology;
 use topoembed::Error;
 
 use crate::cli::{AlgorithmArg, Pair, RunFormat};
-use crate::commands::{io_error, parse_topology, Out};
+use crate::commands::{io_error, method_or_best, parse_topology, Out};
 use crate::table::{num, Table};
 use crate::Failure;
 
-/// The virtual topology of a pair and method.
-pub fn virtual_topology(pair: &Pair, method: &str) -> Result<VirtualTopology, Failure> {
+/// The virtual topology of a pair and method (none: the one `compare`
+/// marks best, named on stderr).
+pub fn virtual_topology(pair: &Pair, method: Option<&str>) -> Result<VirtualTopology, Failure> {
     let guest: Arc<dyn topoembed::topology::Topology> = Arc::from(parse_topology(&pair.guest)?);
     let host: Arc<dyn topoembed::topology::Topology> = Arc::from(parse_topology(&pair.host)?);
-    let embedding = embed::build_with(method, guest.as_ref(), host.as_ref(), &pair.params())?;
+    let method = method_or_best(method, guest.as_ref(), host.as_ref(), pair)?;
+    let embedding = embed::build_with(&method, guest.as_ref(), host.as_ref(), &pair.params())?;
     Ok(VirtualTopology::new(guest, host, Arc::from(embedding))?)
 }
 
@@ -30,7 +32,7 @@ pub fn neighbors(
     format: RunFormat,
     out: Out,
 ) -> Result<(), Failure> {
-    let vt = virtual_topology(pair, method)?;
+    let vt = virtual_topology(pair, Some(method))?;
     let ranks: Vec<u64> = match rank {
         Some(r) => {
             vt.check_rank(r)?;
@@ -120,7 +122,7 @@ fn join(v: &[u64]) -> String {
 pub fn run(
     algorithm: AlgorithmArg,
     pair: &Pair,
-    method: &str,
+    method: Option<&str>,
     size: Option<&str>,
     costs: Costs,
     format: RunFormat,

@@ -17,7 +17,7 @@ use topoembed::virtual_topology::VirtualTopology;
 use topoembed::Progress;
 
 use crate::cli::{DuplexArg, ModeArg, RunFormat, SimAlgorithmArg, SimulateArgs, TraceArg};
-use crate::commands::{io_error, parse_topology, Out};
+use crate::commands::{io_error, method_or_best, parse_topology, Out};
 use crate::figures::{self, gantt};
 use crate::progress::Bar;
 use crate::table::{num, Table};
@@ -76,8 +76,14 @@ pub fn trace(
     host: Arc<dyn Topology>,
     network: &Network,
 ) -> Result<Traced, Failure> {
+    let method = method_or_best(
+        args.method.as_deref(),
+        guest.as_ref(),
+        host.as_ref(),
+        &args.pair,
+    )?;
     let embedding: Arc<dyn embed::Embedding> = Arc::from(embed::build_with(
-        &args.method,
+        &method,
         guest.as_ref(),
         host.as_ref(),
         &args.pair.params(),

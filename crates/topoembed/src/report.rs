@@ -147,3 +147,91 @@ pub fn device_mesh(d: &DeviceMesh) -> Value {
         "search_truncated": d.truncated,
     })
 }
+
+/// The method a command uses when none is named, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The method's name.
+    pub method: &'static str,
+    /// One line: what it won on and against which others.
+    pub reason: String,
+}
+
+/// The method `compare` would recommend for a pair: of the constructing
+/// methods that apply (measured without routing, T_a = 0, T_c = 1), the
+/// least CC time where every one has one (cube guests), else the least
+/// hop-bytes, then the smallest largest dilation; ties go to the method
+/// listed first (`topoembed methods`).
+pub fn choose_method(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    params: &crate::embed::Params,
+) -> Result<Choice> {
+    let candidates = crate::embed::applicable_with(guest, host, params);
+    if candidates.is_empty() {
+        if guest.node_count() != host.node_count() {
+            return Err(crate::embed::node_count_mismatch(guest, host));
+        }
+        return Err(crate::Error::Parameter(format!(
+            "no constructing method applies to {} on {}; name one with --method (map, the general mapper, takes any pair)",
+            guest.spec(),
+            host.spec()
+        )));
+    }
+    if candidates.len() == 1 {
+        return Ok(Choice {
+            method: candidates[0].0.name,
+            reason: "the only method that applies".into(),
+        });
+    }
+    let options = Options {
+        routing: metrics::Routing::Off,
+        ..Options::default()
+    };
+    let measured: Vec<(&'static str, Metrics)> = candidates
+        .iter()
+        .map(|(m, e)| Ok((m.name, metrics::measure(guest, host, e.as_ref(), &options)?)))
+        .collect::<Result<_>>()?;
+    let by_time = measured.iter().all(|(_, m)| m.cc_time.is_some());
+    let score = |m: &Metrics| -> (f64, u128, u64) {
+        let time = match by_time {
+            true => m.cc_time.as_ref().map_or(0.0, |c| c.time),
+            false => 0.0,
+        };
+        (time, m.hop_bytes, m.dilation.max)
+    };
+    let best = measured
+        .iter()
+        .enumerate()
+        .min_by(|(i, a), (j, b)| {
+            score(&a.1)
+                .partial_cmp(&score(&b.1))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(i.cmp(j))
+        })
+        .map(|(k, _)| k)
+        .expect("two or more candidates");
+    let figure = |m: &Metrics| match by_time {
+        true => format!("{}", m.cc_time.as_ref().map_or(0.0, |c| c.time)),
+        false => format!("{} (max dilation {})", m.hop_bytes, m.dilation.max),
+    };
+    let others: Vec<String> = measured
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != best)
+        .map(|(_, (name, m))| format!("{name} {}", figure(m)))
+        .collect();
+    let what = match by_time {
+        true => "the least CC time (T_a = 0, T_c = 1)",
+        false => "the least hop-bytes",
+    };
+    Ok(Choice {
+        method: measured[best].0,
+        reason: format!(
+            "{what}, {}, of the {} methods that apply (others: {})",
+            figure(&measured[best].1),
+            measured.len(),
+            others.join(", ")
+        ),
+    })
+}
