@@ -71,6 +71,10 @@ pub enum Command {
         costs: Costs,
         #[command(flatten)]
         routing: Routing,
+        /// Run even when the estimated work (guest edges, routed or not) passes
+        /// the limit: 10 minutes, or TOPOEMBED_WORK_LIMIT seconds.
+        #[arg(long)]
+        force: bool,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -452,6 +456,10 @@ pub struct SimulateArgs {
     /// halo: number of iterations.
     #[arg(long, default_value_t = 4)]
     pub iterations: u32,
+    /// Run even when the estimated work (link hops of all messages) passes
+    /// the limit: 10 minutes, or TOPOEMBED_WORK_LIMIT seconds.
+    #[arg(long)]
+    pub force: bool,
     /// saf: store-and-forward (hops x B); cut-through: B + (hops - 1) x T_h,
     /// where B = T_c + bytes x T_b.
     #[arg(long, value_enum, default_value_t = ModeArg::Saf)]

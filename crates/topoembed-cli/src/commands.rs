@@ -19,7 +19,7 @@ use crate::cli::{
 };
 use crate::progress::Bar;
 use crate::table::Table;
-use crate::{render, Failure};
+use crate::{render, work, Failure};
 
 pub type Out<'a> = &'a mut dyn Write;
 
@@ -231,7 +231,7 @@ pub fn metrics(
     pair: &Pair,
     placement: &Placement,
     costs: Costs,
-    routing: Routing,
+    (routing, force): (Routing, bool),
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -244,6 +244,15 @@ pub fn metrics(
             let method = method_or_best(method.as_deref(), guest.as_ref(), host.as_ref(), pair)?;
             let embedding =
                 embed::build_with(&method, guest.as_ref(), host.as_ref(), &pair.params())?;
+            let estimate = work::Estimate {
+                units: guest.edge_count() as f64,
+                unit: "guest edges",
+                rate: match routing.no_traffic {
+                    true => work::rate::EDGE,
+                    false => work::rate::ROUTED_EDGE,
+                },
+            };
+            work::check("metrics", estimate, force)?;
             measure(
                 guest.as_ref(),
                 host.as_ref(),

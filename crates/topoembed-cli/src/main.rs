@@ -17,6 +17,7 @@ mod report;
 mod runs;
 mod simulation;
 mod table;
+mod work;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -64,8 +65,9 @@ fn main() -> ExitCode {
             placement,
             costs,
             routing,
+            force,
             format,
-        } => commands::metrics(&pair, &placement, costs, routing, format, &mut out),
+        } => commands::metrics(&pair, &placement, costs, (routing, force), format, &mut out),
         Command::Hamiltonian {
             spec,
             summary,

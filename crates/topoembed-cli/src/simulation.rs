@@ -21,6 +21,7 @@ use crate::commands::{io_error, method_or_best, parse_topology, Out};
 use crate::figures::{self, gantt};
 use crate::progress::Bar;
 use crate::table::{num, Table};
+use crate::work;
 use crate::Failure;
 
 /// The network model the arguments describe.
@@ -69,6 +70,51 @@ impl Traced {
     }
 }
 
+/// Refuses a simulation whose link hops pass the work limit (without
+/// `--force`). Each message crosses its guest edge's dilation, so the hops
+/// are about (messages per guest edge) × the embedding's total dilation:
+/// fft and allreduce send one message each way over every edge (2), bitonic
+/// uses dimension i d − i times ((d + 1) on average), halo 2 per iteration,
+/// Cannon about Q per edge of its Q x Q torus. Every message crosses at least
+/// one link, so the message count alone refuses the largest runs before the
+/// dilation is measured.
+fn check_work(
+    args: &SimulateArgs,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    embedding: &dyn embed::Embedding,
+) -> Result<(), Failure> {
+    let nodes = guest.node_count() as f64;
+    let per_edge = match args.algorithm {
+        SimAlgorithmArg::Fft | SimAlgorithmArg::Allreduce => 2.0,
+        SimAlgorithmArg::Bitonic => nodes.log2() + 1.0,
+        SimAlgorithmArg::Halo => 2.0 * f64::from(args.iterations),
+        SimAlgorithmArg::Cannon => nodes.sqrt(),
+    };
+    let messages = per_edge * guest.edge_count() as f64;
+    let at_least = work::Estimate {
+        units: messages,
+        unit: "link hops at least (one per message)",
+        rate: work::rate::HOP,
+    };
+    if !args.force && work::exceeds(at_least)? {
+        work::check("simulate", at_least, false)?;
+    }
+    let options = topoembed::metrics::Options {
+        routing: topoembed::metrics::Routing::Off,
+        ..Default::default()
+    };
+    let dilation = topoembed::metrics::measure(guest, host, embedding, &options)?
+        .dilation
+        .total;
+    let estimate = work::Estimate {
+        units: per_edge * dilation as f64,
+        unit: "link hops",
+        rate: work::rate::HOP,
+    };
+    work::check("simulate", estimate, args.force)
+}
+
 /// Builds the trace `args` ask for.
 pub fn trace(
     args: &SimulateArgs,
@@ -88,6 +134,7 @@ pub fn trace(
         host.as_ref(),
         &args.pair.params(),
     )?);
+    check_work(args, guest.as_ref(), host.as_ref(), embedding.as_ref())?;
     let algorithm = match args.algorithm {
         SimAlgorithmArg::Halo => {
             if args.trace == Some(TraceArg::Run) {

@@ -15,9 +15,17 @@ fn compare_best(guest: &str, host: &str) -> String {
     if let Some(first) = marked.first() {
         return first["method"].as_str().unwrap().to_string();
     }
-    let key = |r: &Value| (r["hop_bytes"].as_u64().unwrap(), r["dilation"]["max"].as_u64().unwrap());
+    let key = |r: &Value| {
+        (
+            r["hop_bytes"].as_u64().unwrap(),
+            r["dilation"]["max"].as_u64().unwrap(),
+        )
+    };
     let best = rows.iter().map(key).min().unwrap();
-    rows.iter().find(|r| key(r) == best).unwrap()["method"].as_str().unwrap().to_string()
+    rows.iter().find(|r| key(r) == best).unwrap()["method"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -35,12 +43,20 @@ fn every_command_uses_the_method_compare_marks() {
         assert_eq!(code, 0, "{err}");
         let m: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(m["method"], best.as_str(), "{guest} -> {host}: {err}");
-        assert!(err.starts_with(&format!("note: no --method given: {best}, ")), "{err}");
-        assert!(err.contains("methods that apply") || err.contains("the only method"), "{err}");
+        assert!(
+            err.starts_with(&format!("note: no --method given: {best}, ")),
+            "{err}"
+        );
+        assert!(
+            err.contains("methods that apply") || err.contains("the only method"),
+            "{err}"
+        );
         // embed places nodes as the chosen method does.
         let (code, out, _) = run(&["embed", guest, host, "--format", "json"]);
         assert_eq!(code, 0);
-        let named: Value = serde_json::from_str(&run(&["embed", guest, host, "-m", &best, "--format", "json"]).1).unwrap();
+        let named: Value =
+            serde_json::from_str(&run(&["embed", guest, host, "-m", &best, "--format", "json"]).1)
+                .unwrap();
         let chosen: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(chosen["map"], named["map"], "{guest} -> {host}");
     }
@@ -48,24 +64,47 @@ fn every_command_uses_the_method_compare_marks() {
 
 #[test]
 fn run_simulate_and_draw_choose_too() {
-    let (code, out, err) = run(&["run", "allreduce", "cube:6", "torus:8x8", "--format", "json"]);
+    let (code, out, err) = run(&[
+        "run",
+        "allreduce",
+        "cube:6",
+        "torus:8x8",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["method"], "xor", "{out}");
-    assert!(err.contains("no --method given: xor, the least CC time"), "{err}");
+    assert!(
+        err.contains("no --method given: xor, the least CC time"),
+        "{err}"
+    );
     let (code, out, err) = run(&["simulate", "fft", "cube:4", "ring:16"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("(xor)") && err.contains("no --method given: xor"), "{out}{err}");
+    assert!(
+        out.contains("(xor)") && err.contains("no --method given: xor"),
+        "{out}{err}"
+    );
     let dir = common::temp_dir("defaults");
     let svg = dir.join("d.svg");
     let (code, _, err) = run(&["draw", "cube:4", "ring:16", "-o", svg.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("no --method given: xor") && svg.exists(), "{err}");
+    assert!(
+        err.contains("no --method given: xor") && svg.exists(),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_named_method_is_used_silently() {
-    let (code, _, err) = run(&["metrics", "cube:4", "ring:16", "-m", "standard", "--no-traffic"]);
+    let (code, _, err) = run(&[
+        "metrics",
+        "cube:4",
+        "ring:16",
+        "-m",
+        "standard",
+        "--no-traffic",
+    ]);
     assert_eq!(code, 0);
     assert!(!err.contains("note:"), "{err}");
 }
@@ -77,5 +116,13 @@ fn nothing_to_choose_is_bad_input() {
     let (_, _, err) = run(&["metrics", "cube:4", "ring:15"]);
     assert!(err.contains("try ring:16"), "{err}");
     assert_bad_input(&["embed", "cube:4", "ring:15"]);
-    assert_bad_input(&["metrics", "cube:4", "ring:16", "-m", "xor", "--mapping", "x.map"]);
+    assert_bad_input(&[
+        "metrics",
+        "cube:4",
+        "ring:16",
+        "-m",
+        "xor",
+        "--mapping",
+        "x.map",
+    ]);
 }
