@@ -166,7 +166,7 @@ int topoembed_shim_dist_graph_create_adjacent(MPI_Comm comm, int indegree, const
     int degrees[2] = {indegree, outdegree}, mine[2];
     int *all_degrees = NULL, *in_counts = NULL, *out_counts = NULL, *in_displs = NULL,
         *out_displs = NULL, *all_sources = NULL, *all_sourceweights = NULL, *all_dests = NULL,
-        *all_destweights = NULL, *new_rank = NULL, *xadj = NULL, *send_counts = NULL,
+        *all_destweights = NULL, *new_rank = NULL, *send_counts = NULL,
         *send_displs = NULL, *my_sources, *my_sourceweights, *my_dests, *my_destweights;
     const int *in_weights, *out_weights;
     char message[MESSAGE_LEN] = "";
@@ -276,7 +276,6 @@ int topoembed_shim_dist_graph_create_adjacent(MPI_Comm comm, int indegree, const
     free(all_dests);
     free(all_destweights);
     free(new_rank);
-    free(xadj);
     free(send_counts);
     free(send_displs);
     free_members(&m);
