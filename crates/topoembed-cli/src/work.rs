@@ -99,10 +99,11 @@ pub fn count(x: f64) -> String {
     }
 }
 
-/// 12 s, 3.5 min, 2.1 h, 4.0 days.
+/// 28 µs, 500 ms, 12 s, 3.5 min, 2.1 h, 4.0 days.
 pub fn duration(seconds: f64) -> String {
     match seconds {
-        s if s < 1.0 => format!("{s:.2} s"),
+        s if s < 1e-3 => format!("{:.0} µs", s * 1e6),
+        s if s < 1.0 => format!("{:.0} ms", s * 1e3),
         s if s < 120.0 => format!("{s:.0} s"),
         s if s < 7200.0 => format!("{:.1} min", s / 60.0),
         s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
@@ -119,7 +120,8 @@ mod tests {
         assert_eq!(count(512.0), "512");
         assert_eq!(count(4.0e13), "4.0·10^13");
         assert_eq!(count(8.7e8), "8.7·10^8");
-        assert_eq!(duration(0.5), "0.50 s");
+        assert_eq!(duration(0.5), "500 ms");
+        assert_eq!(duration(2.8e-5), "28 µs");
         assert_eq!(duration(12.0), "12 s");
         assert_eq!(duration(600.0), "10.0 min");
         assert_eq!(duration(3.6e4), "10.0 h");

@@ -116,13 +116,65 @@ fn nothing_to_choose_is_bad_input() {
     let (_, _, err) = run(&["metrics", "cube:4", "ring:15"]);
     assert!(err.contains("try ring:16"), "{err}");
     assert_bad_input(&["embed", "cube:4", "ring:15"]);
-    assert_bad_input(&[
+}
+
+/// `topoembed ARGS` with the work limit `limit` seconds.
+fn run_limited(limit: &str, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_topoembed"))
+        .args(args)
+        .env("TOPOEMBED_WORK_LIMIT", limit)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn work_beyond_the_limit_is_refused_without_force() {
+    let metrics = [
         "metrics",
-        "cube:4",
-        "ring:16",
+        "cube:10",
+        "ring:1024",
         "-m",
         "xor",
-        "--mapping",
-        "x.map",
-    ]);
+        "--no-traffic",
+    ];
+    let (code, out, err) = run_limited("0.000001", &metrics);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("metrics: about 5120 guest edges") && err.contains("add --force"),
+        "{err}"
+    );
+    let (code, out, _) = run_limited("0.000001", &[&metrics[..], &["--force"]].concat());
+    assert_eq!(code, 0);
+    assert!(out.contains("xor: cube:10 -> ring:1024"));
+    // simulate: fft sends 2 messages per edge over the total dilation (xor on
+    // ring:16: 2 x 88 = 176 hops).
+    let sim = ["simulate", "fft", "cube:4", "ring:16", "-m", "xor"];
+    // One hop per message (64) is the bound checked before measuring.
+    let (code, _, err) = run_limited("0.000001", &sim);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("simulate: about 64 link hops at least"),
+        "{err}"
+    );
+    // Past that bound (10 µs at 160 ns a hop), the estimate itself (28 µs).
+    let (code, _, err) = run_limited("0.00002", &sim);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("simulate: about 176 link hops, an estimated 28 µs"),
+        "{err}"
+    );
+    assert_eq!(
+        run_limited("0.000001", &[&sim[..], &["--force"]].concat()).0,
+        0
+    );
+    assert_eq!(run_limited("600", &sim).0, 0);
+    let (code, _, err) = run_limited("soon", &metrics);
+    assert_eq!(code, 2);
+    assert!(err.contains("TOPOEMBED_WORK_LIMIT=soon"), "{err}");
 }
