@@ -87,6 +87,12 @@ impl<'a> HostDistance<'a> {
         }
     }
 
+    /// The distance table, when there is one: (nodes, row-major distances;
+    /// a to b at `a × nodes + b`).
+    pub fn table(&self) -> Option<(usize, &[u16])> {
+        self.table.as_ref().map(|(n, t)| (*n, t.as_slice()))
+    }
+
     /// Appends the route from `a` to `b` under the host's own model with
     /// ties broken toward increasing coordinates — the routes the traffic
     /// metrics count by default. A stored graph's route (the lowest-numbered

@@ -83,6 +83,7 @@ pub fn place(
                     (&d1, &d2),
                     (cap, imbalance),
                     depth[i] < flow_levels,
+                    depth[i],
                     &mut rng,
                 )
             };
@@ -133,6 +134,7 @@ fn split_vertices(
     halves: (&Domain, &Domain),
     (cap, imbalance): (u64, f64),
     flows: bool,
+    depth: u32,
     rng: &mut Rng,
 ) -> Vec<u8> {
     let here = part[verts[0] as usize];
@@ -162,12 +164,12 @@ fn split_vertices(
     // kept (KaHIP's multisection spends its effort at the top the same
     // way). Benchmark: 4 tries, 6.2 % fewer hop-bytes on tleaf 4x8x8 and
     // 4x6x8, twice the time (still under KaHIP eco's). A one-level tleaf
-    // (partitioning first) has every split at its top level, so every split
-    // there is the best of 4: kept, since 4 tries at the first depth only
-    // cost 1.5 % more hop-bytes over the benchmark, rgg_n_2_15_s0 16 % more.
-    let tries = match d1.distance2(d2, dist) >= top_cost(dist) {
-        true => TOP_TRIES,
-        false => 1,
+    // (partitioning first) has every split at its top level; there only the
+    // first split is tried twice (see [`FLAT_FIRST_TRIES`]).
+    let tries = match (d1.distance2(d2, dist) >= top_cost(dist), is_flat(dist)) {
+        (true, false) => TOP_TRIES,
+        (true, true) if depth == 0 => FLAT_FIRST_TRIES,
+        _ => 1,
     };
     if tries == 1 {
         return bisect(&bip, bal, target, flows, rng);
@@ -395,6 +397,15 @@ const ROOMF: f64 = 2.0;
 
 /// Whole bisections tried at a hierarchy's top level (the cheapest kept).
 const TOP_TRIES: u64 = 4;
+
+/// Whole bisections tried at the first split of partitioning first (a
+/// one-level tleaf), one at every later split. Benchmark (38 pairs, seeds
+/// 1–3, 2 cores): the best of 4 at every split, as at a hierarchy's top,
+/// took 1.9 times Scotch's time for 1–2 % fewer hop-bytes over the set;
+/// 2 at the first split keeps mdual (2.6·10^5 vertices, one search, so the
+/// second core would idle through the first split) under Scotch's
+/// hop-bytes, where 1 try left it 4 % above.
+const FLAT_FIRST_TRIES: u64 = 2;
 
 /// Guests above this many vertices get flow refinement in the first
 /// [`LARGE_FLOW_LEVELS`] levels of bipartitioning only: flows cost about

@@ -23,9 +23,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..n` (n > 0).
+    /// A number in `0..n` (n > 0): the high word of a 64 × 64-bit product
+    /// (Lemire 2019, without the rejection step: a bias under n / 2^64),
+    /// a multiplication where `%` costs a division.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
     /// A number in [0, 1).
