@@ -53,6 +53,7 @@ pub mod routing;
 pub mod runtime;
 pub mod simulate;
 pub mod spec;
+mod stream;
 pub mod topology;
 pub mod traffic;
 pub mod virtual_topology;

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Accumulator, ClassStat};
+use super::edges::{Accumulator, ClassStat};
 use crate::embed::PerAxis;
 use crate::metrics::ElementCounts;
 use crate::traffic::{Congestion, Tally, Traffic};

@@ -87,7 +87,7 @@ pub fn measure(
 ) -> Result<FatCongestion> {
     let links = u64::from(n) << n.saturating_sub(1);
     let replicas = Replicas::<f64>::new(links, "fat-edge link loads")?;
-    crate::metrics::chunks(guest.node_count())
+    crate::stream::chunks(guest.node_count())
         .into_par_iter()
         .for_each(|range| {
             replicas.with(|load| {

@@ -33,7 +33,7 @@ pub(super) fn measure(
         guest.node_count() == n && embedding.inverse(0).is_some() && !guest.is_weighted();
     let arrays = axes as u64 + u64::from(!one_to_one);
     let replicas = Replicas::new(n * arrays, "link and node loads")?;
-    let failed = crate::metrics::chunks(guest.node_count())
+    let failed = crate::stream::chunks(guest.node_count())
         .into_par_iter()
         .map(|range| {
             replicas.with(|counters| {
@@ -167,7 +167,7 @@ fn summarise(grid: &Grid, links: &[u32], ends: &Ends) -> Result<Summary> {
     let axes = sides.len();
     // A ring of side 2 is one link, like a line of side 2.
     let ring = grid.rings();
-    let summary = crate::metrics::chunks(n)
+    let summary = crate::stream::chunks(n)
         .into_par_iter()
         .map(|range| {
             let mut s = Summary::with_axes(axes);

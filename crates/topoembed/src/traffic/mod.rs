@@ -304,7 +304,7 @@ fn for_mapped_edges(
     let (mut from, mut to) = (Vec::new(), Vec::new());
     let mut start = nodes.start;
     while start < nodes.end {
-        let end = nodes.end.min(start + crate::metrics::NODES_PER_BATCH);
+        let end = nodes.end.min(start + crate::stream::NODES_PER_BATCH);
         edges.clear();
         guest.push_edges(start..end, &mut edges);
         from.resize(edges.len(), 0);

@@ -30,7 +30,7 @@ pub(super) fn measure(
     let slots = host.link_slots();
     // Layout: link loads by slot, then routes through each node, then route ends.
     let replicas = Replicas::new(slots + 2 * n, "link and node loads")?;
-    let fault = crate::metrics::chunks(guest.node_count())
+    let fault = crate::stream::chunks(guest.node_count())
         .into_par_iter()
         .map(|range| {
             replicas.with(|counters| {
@@ -113,7 +113,7 @@ fn count_path(
 fn summarise(host: &dyn Topology, links: &[u32], inner: &[u32], ends: &[u32]) -> Summary {
     let n = host.node_count();
     let classes = host.edge_classes() as usize;
-    crate::metrics::chunks(n)
+    crate::stream::chunks(n)
         .into_par_iter()
         .map(|range| {
             let mut s = Summary::with_axes(classes);

@@ -71,7 +71,9 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
         Some((width, t)) => run(q, &w, place, (p, &near), at, rng, |a, b| {
             i64::from(t[a as usize * width + b as usize])
         }),
-        None => run(q, &w, place, (p, &near), at, rng, |a, b| dist.d(a, b) as i64),
+        None => run(q, &w, place, (p, &near), at, rng, |a, b| {
+            dist.d(a, b) as i64
+        }),
     }
     let after = crate::mapper::hop_bytes(q, dist, place);
     if after > before {
@@ -98,12 +100,12 @@ fn run(
     // Δ of moving v from `from` to `to`, its edge to `skip` left out (a
     // swap keeps the distance between the two it exchanges).
     let delta = |place: &[u64], v: usize, from: u64, to: u64, skip: u32| -> i64 {
+        let r = q.xadj[v]..q.xadj[v + 1];
         let mut sum = 0i64;
-        for k in q.xadj[v]..q.xadj[v + 1] {
-            let c = q.adj[k];
+        for (&c, &wc) in q.adj[r.clone()].iter().zip(&w[r]) {
             if c != skip {
                 let h = place[c as usize];
-                sum += w[k] * (d(to, h) - d(from, h));
+                sum += wc * (d(to, h) - d(from, h));
             }
         }
         sum
