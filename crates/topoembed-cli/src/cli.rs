@@ -102,6 +102,11 @@ pub enum Command {
         /// constant-distance embedding's — does giving up constant distances pay?
         #[arg(long, conflicts_with = "checkpoint")]
         all_bijections: bool,
+        /// Run even when the estimated search (its tree's size by random
+        /// probes, capped by --node-limit) passes the limit: 10 minutes, or
+        /// TOPOEMBED_WORK_LIMIT seconds.
+        #[arg(long)]
+        force: bool,
         /// table: the optimum beside xor and standard; json: `min_sum`,
         /// `distances`, `map` (host node of every cube node), `xor_sum`,
         /// `standard_sum`, `xor_optimal`, `proved`, `nodes_searched`, `seconds`.

@@ -152,6 +152,7 @@ fn main() -> ExitCode {
             checkpoint: _,
             all_bijections: true,
             format,
+            force: _,
         } => optimal::bijections(&guest, &host, node_limit, format, &mut out),
         Command::Optimal {
             guest,
@@ -160,10 +161,11 @@ fn main() -> ExitCode {
             checkpoint,
             all_bijections: false,
             format,
+            force,
         } => optimal::optimal(
             &guest,
             &host,
-            node_limit,
+            (node_limit, force),
             checkpoint.as_deref(),
             format,
             &mut out,

@@ -5,7 +5,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use topoembed::optimal::{optimal_bijection, optimal_constant, SearchOptions};
+use topoembed::optimal::{
+    estimate_nodes, optimal_bijection, optimal_constant, SearchOptions, ESTIMATE_PROBES,
+};
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
 
@@ -13,7 +15,7 @@ use crate::progress::Bar;
 
 use crate::cli::Format;
 use crate::commands::{io_error, parse_spec, Out};
-use crate::Failure;
+use crate::{work, Failure};
 
 /// Set by Ctrl-C: the search stops with the best found so far.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -94,13 +96,24 @@ pub fn bijections(
 pub fn optimal(
     guest: &str,
     host: &str,
-    node_limit: u64,
+    (node_limit, force): (u64, bool),
     checkpoint: Option<&Path>,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
+    // The whole tree's size (a checkpoint's remaining search is smaller).
+    let nodes = estimate_nodes(d, &host, ESTIMATE_PROBES)?;
+    let estimate = work::Estimate {
+        units: match node_limit {
+            0 => nodes,
+            limit => nodes.min(limit as f64),
+        },
+        unit: "search nodes",
+        rate: work::rate::SEARCH_NODE,
+    };
+    work::check("optimal", estimate, force)?;
     // A second Ctrl-C (or a handler that cannot be set) ends the process as usual.
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::Relaxed) {
@@ -108,10 +121,15 @@ pub fn optimal(
         }
     });
     let progress = Arc::new(Progress::new());
+    // The bar's ETA runs on the estimate (units of 1024 nodes, as counted);
+    // a tree too large to finish gets a counter only.
+    if estimate.units < 1e15 {
+        progress.add_total((estimate.units / 1024.0).ceil() as u64);
+    }
     let found = {
         let _bar = Bar::start(
             progress.clone(),
-            format!("optimal cube:{d} -> {host}: thousand search nodes"),
+            format!("optimal cube:{d} -> {host}: search nodes / 1024 (total estimated)"),
             format == Format::Table,
         );
         optimal_constant(

@@ -51,7 +51,8 @@ impl Bar {
                 }
                 if let Some(b) = &bar {
                     if total > 0 {
-                        b.set_length(total);
+                        // An estimated total may be passed: the bar stays full.
+                        b.set_length(total.max(done));
                     }
                     b.set_position(done);
                 }

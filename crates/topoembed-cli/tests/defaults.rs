@@ -178,3 +178,47 @@ fn work_beyond_the_limit_is_refused_without_force() {
     assert_eq!(code, 2);
     assert!(err.contains("TOPOEMBED_WORK_LIMIT=soon"), "{err}");
 }
+
+/// `optimal` estimates its search tree (Knuth's random probes) and refuses
+/// one beyond the limit; --force runs it, --node-limit caps the estimate.
+#[test]
+fn optimal_estimates_its_search_and_refuses_beyond_the_limit() {
+    // cube:8 on torus:16x16: 1.9·10^7 search nodes, about a second.
+    let search = ["optimal", "cube:8", "torus:16x16"];
+    let (code, out, err) = run_limited("0.01", &search);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("search nodes") && err.contains("--force"),
+        "{err}"
+    );
+    // The estimate is the tree's size to within a small factor: between
+    // 10^6 and 10^9 nodes here.
+    let units = err
+        .split("about ")
+        .nth(1)
+        .and_then(|rest| rest.split(" search nodes").next())
+        .expect("an estimate in the message");
+    let exponent: i32 = units
+        .split("·10^")
+        .nth(1)
+        .and_then(|e| e.parse().ok())
+        .expect("a count in scientific form");
+    assert!((6..=9).contains(&exponent), "{units}");
+    // Capped by the node limit, the same search is allowed and runs.
+    let capped = ["optimal", "cube:8", "torus:16x16", "--node-limit", "1000"];
+    let (code, out, err) = run_limited("0.01", &capped);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("not proved"), "{out}");
+    // --force runs the whole search past the limit.
+    let mut forced = search.to_vec();
+    forced.push("--force");
+    forced.push("--format");
+    forced.push("json");
+    let (code, out, err) = run_limited("0.01", &forced);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"proved\": true"), "{out}");
+    // A small search passes the default limit silently.
+    let (code, _, err) = run_limited("600", &["optimal", "cube:6", "torus:8x8"]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("note:"), "{err}");
+}

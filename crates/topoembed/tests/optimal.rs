@@ -4,7 +4,7 @@
 //! theorem (xor optimal, xor paper Theorem 10), embeddings that really have
 //! the distances reported, and bad input.
 
-use topoembed::optimal::{optimal_constant, SearchOptions};
+use topoembed::optimal::{estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 
@@ -323,4 +323,32 @@ fn all_bijections_equal_the_naive_search_and_constant_distances_win_small_cubes(
         .unwrap();
         assert_eq!(r.communication, found.min_communication, "{host}");
     }
+}
+
+/// Knuth's estimate of the search tree is within a small factor of the
+/// nodes the search visits (it leans on the start's bound, which the search
+/// reaches early), is the same on every call, and refuses what the search
+/// refuses.
+#[test]
+fn the_size_estimate_is_near_the_search() {
+    for (d, host) in [
+        (6, "torus:16x4"),
+        (7, "torus:16x8"),
+        (7, "ring:128"),
+        (8, "torus:16x16"),
+    ] {
+        let spec: Spec = host.parse().unwrap();
+        let estimate = estimate_nodes(d, &spec, ESTIMATE_PROBES).unwrap();
+        assert_eq!(estimate, estimate_nodes(d, &spec, ESTIMATE_PROBES).unwrap());
+        let searched = optimal_constant(d, &spec, &SearchOptions::default())
+            .unwrap()
+            .nodes_searched as f64;
+        let ratio = estimate / searched;
+        assert!(
+            (0.2..=5.0).contains(&ratio),
+            "cube:{d} on {host}: estimate {estimate}, searched {searched}"
+        );
+    }
+    assert!(estimate_nodes(13, &"torus:128x64".parse().unwrap(), 10).is_err());
+    assert!(estimate_nodes(6, &"torus:8x4".parse().unwrap(), 10).is_err());
 }

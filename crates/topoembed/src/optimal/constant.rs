@@ -143,16 +143,23 @@ fn method_sum(method: &str, d: u32, host: &Spec) -> Result<u32> {
         .sum())
 }
 
-/// The least Σ D_i over all constant-distance embeddings of cube:`d` onto
-/// `host` (see the module docs), with an embedding that reaches it.
-pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<Optimum> {
+/// What every search of cube:d onto a host starts from.
+struct Prepared {
+    h: SearchHost,
+    /// Least Σ_{i≤k} D_i for the sub-cube of dimensions 0..=k.
+    prefix_bound: Vec<u32>,
+    xor_sum: u32,
+    standard_sum: u32,
+}
+
+/// Checks d and the host, and computes the tables and bounds of the search.
+fn prepare(d: u32, host: &Spec) -> Result<Prepared> {
     if d == 0 || d > MAX_DIMENSION {
         return Err(Error::Parameter(format!(
             "cube:{d}: the exact search takes d from 1 to {MAX_DIMENSION} (its tables hold 4^d entries)"
         )));
     }
     let sides = torus_sides(d, host)?;
-    let started = Instant::now();
     let xor_sum = match method_sum("xor", d, host) {
         Ok(s) => s,
         // xor needs d ≥ 2 on a ring and sides ≥ 2; else the standard embedding.
@@ -160,7 +167,6 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
     };
     let standard_sum = method_sum("standard", d, host)?;
     let h = SearchHost::new(&sides);
-    let n = h.nodes();
     let caps = h.ellipse_caps();
     let prefix_bound: Vec<u32> = (0..d)
         .map(|k| {
@@ -170,6 +176,73 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
             by_distances.max(by_ellipses)
         })
         .collect();
+    Ok(Prepared {
+        h,
+        prefix_bound,
+        xor_sum,
+        standard_sum,
+    })
+}
+
+/// Random descents (probes) of the search tree behind the size estimate.
+pub const ESTIMATE_PROBES: u32 = 2000;
+
+/// An estimate of the nodes [`optimal_constant`] searches before it proves
+/// its answer (Knuth, "Estimating the efficiency of backtrack programs",
+/// 1975): a probe walks from the root to a leaf choosing each child at
+/// random among those the search would visit; with b_1, b_2, .. the
+/// numbers of children met on the way, 1 + b_1 + b_1·b_2 + .. is an
+/// unbiased estimate of the tree's size, and the mean over `probes`
+/// probes is returned. The bound is fixed at the start's sum (xor's or the
+/// standard embedding's): the search itself first looks for a sum equal to
+/// it (found early: distances go up from the least) and below it from
+/// then on, and a search that finds a better sum prunes more than this
+/// counts. Deterministic (a fixed seed).
+pub fn estimate_nodes(d: u32, host: &Spec, probes: u32) -> Result<f64> {
+    let Prepared {
+        h,
+        prefix_bound,
+        xor_sum,
+        standard_sum,
+    } = prepare(d, host)?;
+    let n = h.nodes();
+    let options = SearchOptions::default();
+    let mut search = Search {
+        h: &h,
+        d: d as usize,
+        place: vec![0u16; n],
+        used: vec![false; n],
+        dims: vec![0u32; d as usize],
+        prefix_bound,
+        stabilizers: vec![(0..h.symmetries().len()).collect()],
+        // The search finds an embedding as good as the start's early (the
+        // distances go up from the least) and searches below it from then.
+        best: xor_sum.min(standard_sum),
+        found: None,
+        nodes: 0,
+        options: &options,
+        aborted: false,
+        path: Vec::new(),
+        resume: Vec::new(),
+        names: (String::new(), String::new()),
+        failure: None,
+    };
+    let mut rng = crate::mapper::rng::Rng::new(0x5eed, u64::from(d));
+    let total: f64 = (0..probes.max(1)).map(|_| search.probe(&mut rng)).sum();
+    Ok(total / f64::from(probes.max(1)))
+}
+
+/// The least Σ D_i over all constant-distance embeddings of cube:`d` onto
+/// `host` (see the module docs), with an embedding that reaches it.
+pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<Optimum> {
+    let started = Instant::now();
+    let Prepared {
+        h,
+        prefix_bound,
+        xor_sum,
+        standard_sum,
+    } = prepare(d, host)?;
+    let n = h.nodes();
     let guest_name = Spec::Cube(d).to_string();
     let resume = match options.checkpoint {
         Some(path) if path.exists() => Some(read_checkpoint(path, &guest_name, host)?),
@@ -425,6 +498,87 @@ impl Search<'_> {
             })
             .max()
             .unwrap_or(partial)
+    }
+
+    /// One random descent for [`estimate_nodes`]: returns 1 + b_1 + b_1·b_2
+    /// + .., b_i the children at depth i, and leaves the state as found.
+    fn probe(&mut self, rng: &mut crate::mapper::rng::Rng) -> f64 {
+        let (mut total, mut weight, mut partial) = (1.0, 1.0, 0u32);
+        let mut children: Vec<(u32, u16)> = Vec::new();
+        let mut placed = Vec::new();
+        for v in 1..self.place.len() {
+            self.children(v, partial, &mut children);
+            if children.is_empty() {
+                break;
+            }
+            weight *= children.len() as f64;
+            // A child is a search node unless it completes the placement.
+            if v + 1 < self.place.len() {
+                total += weight;
+            }
+            let (dk, u) = children[rng.below(children.len())];
+            if v.is_power_of_two() {
+                let k = v.trailing_zeros() as usize;
+                self.dims[k] = dk;
+                partial += dk;
+                let symmetries = self.h.symmetries();
+                let fixing: Vec<usize> = self.stabilizers[k]
+                    .iter()
+                    .copied()
+                    .filter(|&g| symmetries[g][u as usize] == u)
+                    .collect();
+                self.stabilizers.truncate(k + 1);
+                self.stabilizers.push(fixing);
+            }
+            self.place[v] = u;
+            self.used[u as usize] = true;
+            placed.push(u);
+        }
+        for u in placed {
+            self.used[u as usize] = false;
+        }
+        total
+    }
+
+    /// The children the search visits at node v: (the distance D_k chosen
+    /// when v = 2^k opens dimension k, else 0; the host node for v).
+    fn children(&self, v: usize, partial: u32, out: &mut Vec<(u32, u16)>) {
+        out.clear();
+        if v.is_power_of_two() {
+            let k = v.trailing_zeros() as usize;
+            let lowest = if k == 0 { 1 } else { self.dims[k - 1] };
+            let mut dk = self.prefix_bound[k].saturating_sub(partial).max(lowest);
+            let symmetries = self.h.symmetries();
+            while dk <= u32::from(self.h.diameter()) && self.least_total(k, partial, dk) < self.best
+            {
+                for &u in self.h.sphere(dk as u16) {
+                    let least = !self.stabilizers[k]
+                        .iter()
+                        .any(|&g| symmetries[g][u as usize] < u);
+                    if !self.used[u as usize] && least {
+                        out.push((dk, u));
+                    }
+                }
+                dk += 1;
+            }
+            return;
+        }
+        let bits = (0..self.d).filter(|&j| v >> j & 1 == 1);
+        let pivot = bits
+            .clone()
+            .min_by_key(|&j| self.h.sphere(self.dims[j] as u16).len())
+            .expect("v has two bits or more");
+        let centre = self.place[v ^ (1 << pivot)];
+        let radius = self.dims[pivot] as u16;
+        for &offset in self.h.sphere(radius) {
+            let u = self.h.add(centre, offset);
+            let fits = bits.clone().all(|j| {
+                j == pivot || u32::from(self.h.d(u, self.place[v ^ (1 << j)])) == self.dims[j]
+            });
+            if !self.used[u as usize] && fits {
+                out.push((0, u));
+            }
+        }
     }
 
     /// Node v = 2^k opens dimension k: choose D_k, then f(v) at that distance.

@@ -14,4 +14,6 @@ pub mod constant;
 mod host;
 
 pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
-pub use constant::{optimal_constant, Optimum, SearchOptions, MAX_DIMENSION};
+pub use constant::{
+    estimate_nodes, optimal_constant, Optimum, SearchOptions, ESTIMATE_PROBES, MAX_DIMENSION,
+};
