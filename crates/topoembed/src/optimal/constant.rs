@@ -521,14 +521,7 @@ impl Search<'_> {
                 let k = v.trailing_zeros() as usize;
                 self.dims[k] = dk;
                 partial += dk;
-                let symmetries = self.h.symmetries();
-                let fixing: Vec<usize> = self.stabilizers[k]
-                    .iter()
-                    .copied()
-                    .filter(|&g| symmetries[g][u as usize] == u)
-                    .collect();
-                self.stabilizers.truncate(k + 1);
-                self.stabilizers.push(fixing);
+                self.fix(k, u);
             }
             self.place[v] = u;
             self.used[u as usize] = true;
@@ -538,6 +531,19 @@ impl Search<'_> {
             self.used[u as usize] = false;
         }
         total
+    }
+
+    /// Records, as dimension k opens at host node u, the symmetries that
+    /// fix u among those fixing what was open before.
+    fn fix(&mut self, k: usize, u: u16) {
+        let symmetries = self.h.symmetries();
+        let fixing: Vec<usize> = self.stabilizers[k]
+            .iter()
+            .copied()
+            .filter(|&g| symmetries[g][u as usize] == u)
+            .collect();
+        self.stabilizers.truncate(k + 1);
+        self.stabilizers.push(fixing);
     }
 
     /// The children the search visits at node v: (the distance D_k chosen
@@ -608,13 +614,7 @@ impl Search<'_> {
                 if stabilizer.iter().any(|&g| symmetries[g][u as usize] < u) {
                     continue;
                 }
-                let fixing: Vec<usize> = stabilizer
-                    .iter()
-                    .copied()
-                    .filter(|&g| symmetries[g][u as usize] == u)
-                    .collect();
-                self.stabilizers.truncate(k + 1);
-                self.stabilizers.push(fixing);
+                self.fix(k, u);
                 self.place[v] = u;
                 self.used[u as usize] = true;
                 self.descend(v + 1, partial + dk);
