@@ -19,10 +19,12 @@ const SAY_ABOVE_SECONDS: f64 = 5.0;
 
 /// Measured rates on 2 cores (AMD EPYC, `bench/large.sh`), seconds per unit.
 pub mod rate {
-    /// `metrics` without routing, per guest edge (cube:26 on torus:8192x8192: 3.6 s).
-    pub const EDGE: f64 = 5.5e-9;
-    /// `metrics` routing every edge, per guest edge (the same: 8.7 s).
-    pub const ROUTED_EDGE: f64 = 1.3e-8;
+    /// `metrics` without routing, per guest edge (cube:26 on torus:8192x8192,
+    /// 8.7·10^8 edges: 2.2 s; cube:30 on torus:32768x32768: 41 s).
+    pub const EDGE: f64 = 2.6e-9;
+    /// `metrics` routing every edge, per guest edge (cube:26 on
+    /// torus:8192x8192: 6.9 s; on ring:2^26: 8.0 s).
+    pub const ROUTED_EDGE: f64 = 9.0e-9;
     /// `optimal`, per search node (one thread: cube:8 on ring:256, 2.0·10^8
     /// nodes in 3.7 s; on torus:16x16, 1.9·10^7 in 0.62 s).
     pub const SEARCH_NODE: f64 = 3.0e-8;
