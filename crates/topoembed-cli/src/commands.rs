@@ -247,7 +247,11 @@ pub fn metrics(
             let estimate = work::Estimate {
                 units: guest.edge_count() as f64,
                 unit: "guest edges",
-                rate: match routing.no_traffic {
+                // An axis product onto a grid is routed line by line, in no
+                // time beside the edge pass (topoembed::traffic).
+                rate: match routing.no_traffic
+                    || (embedding.axis_product() && host.spec().grid().is_some())
+                {
                     true => work::rate::EDGE,
                     false => work::rate::ROUTED_EDGE,
                 },

@@ -51,6 +51,14 @@ pub trait Embedding: Send + Sync {
     fn per_axis(&self) -> Option<&dyn PerAxis> {
         None
     }
+    /// Cube guests on grids with power-of-two sides: true when host
+    /// coordinate j of f(n) depends only on the cube bits of axis j's field
+    /// of n (the fields in host order, axis 1 in the low bits), as for xor
+    /// and the standard embedding. Routed loads then factor over the axes
+    /// ([`crate::traffic`]).
+    fn axis_product(&self) -> bool {
+        false
+    }
     /// Which of the journal's closed forms (xor paper §4) this embedding
     /// has, where the guest and host allow them
     /// ([`crate::closed_form::journal`]); most have none.

@@ -40,6 +40,9 @@ impl Embedding for Standard {
     fn method(&self) -> &'static str {
         "standard"
     }
+    fn axis_product(&self) -> bool {
+        true
+    }
     fn journal(&self) -> Option<crate::closed_form::Journal> {
         Some(crate::closed_form::Journal::Standard)
     }

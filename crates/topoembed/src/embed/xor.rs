@@ -72,6 +72,9 @@ impl Embedding for Xor {
     fn method(&self) -> &'static str {
         "xor"
     }
+    fn axis_product(&self) -> bool {
+        true
+    }
     fn journal(&self) -> Option<crate::closed_form::Journal> {
         Some(crate::closed_form::Journal::Xor)
     }
