@@ -31,8 +31,11 @@ report() {
   printf '%-62s median %7.2f s of %d  peak %5d MiB\n' "$*" "$t" "$n" "$m"
 }
 
+# xor and standard are axis products: routed line by line (traffic/product.rs);
+# gray is routed edge by edge (traffic/lines.rs).
 report "$runs" metrics cube:26 torus:8192x8192 --method xor
 report "$runs" metrics cube:26 torus:8192x8192 --method xor --no-traffic
+report "$runs" metrics cube:26 torus:8192x8192 --method gray
 report "$runs" metrics cube:24 torus:4096x4096 --method xor
 report "$runs" metrics cube:26 ring:2^26 --method xor
 report 1 metrics cube:26 ring:2^26 --method byweight

@@ -250,8 +250,11 @@ pub fn metrics(
                 // An axis product onto a grid is routed line by line, in no
                 // time beside the edge pass (topoembed::traffic).
                 rate: match routing.no_traffic
-                    || (embedding.axis_product() && host.spec().grid().is_some())
-                {
+                    || topoembed::traffic::factored(
+                        guest.as_ref(),
+                        host.as_ref(),
+                        embedding.as_ref(),
+                    ) {
                     true => work::rate::EDGE,
                     false => work::rate::ROUTED_EDGE,
                 },

@@ -147,6 +147,14 @@ pub fn measure(
     Ok(traffic)
 }
 
+/// Whether [`measure`] routes `embedding` line by line under the host's
+/// own model (an axis product onto a grid whose lines are short beside the
+/// guest): then routing costs next to nothing beside the edge pass.
+pub fn factored(guest: &dyn Topology, host: &dyn Topology, embedding: &dyn Embedding) -> bool {
+    host.spec().grid().is_some()
+        && product::applies(guest, &Grid::new(host.spec().clone()), embedding)
+}
+
 /// Running max / min / sum of counts.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tally {
