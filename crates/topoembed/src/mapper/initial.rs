@@ -50,10 +50,6 @@ pub fn place(
     let n = g.n();
     let mut domains = vec![Domain::new(dist, hosts)];
     let mut depth = vec![0u32];
-    let flow_levels = match n > LARGE {
-        true => LARGE_FLOW_LEVELS,
-        false => u32::MAX,
-    };
     let mut members: Vec<Vec<u32>> = vec![(0..n as u32).collect()];
     let mut part = vec![0u32; n];
     let mut queue = std::collections::VecDeque::from([0usize]);
@@ -82,7 +78,6 @@ pub fn place(
                     verts,
                     (&d1, &d2),
                     (cap, imbalance),
-                    depth[i] < flow_levels,
                     depth[i],
                     &mut rng,
                 )
@@ -123,7 +118,8 @@ pub fn place(
     part.iter().map(|&p| domains[p as usize].nodes[0]).collect()
 }
 
-/// Splits the vertices `verts` of one domain between its halves.
+/// Splits the vertices `verts` of one domain, `depth` splits below the
+/// whole host, between its halves.
 #[allow(clippy::too_many_arguments)]
 fn split_vertices(
     g: &WGraph,
@@ -133,10 +129,10 @@ fn split_vertices(
     verts: &[u32],
     halves: (&Domain, &Domain),
     (cap, imbalance): (u64, f64),
-    flows: bool,
     depth: u32,
     rng: &mut Rng,
 ) -> Vec<u8> {
+    let flows = g.n() <= LARGE || depth < LARGE_FLOW_LEVELS;
     let here = part[verts[0] as usize];
     let (d1, d2) = halves;
     // (Every vertex of `verts` still has its domain's number in `part`.)

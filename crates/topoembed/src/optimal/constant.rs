@@ -205,28 +205,11 @@ pub fn estimate_nodes(d: u32, host: &Spec, probes: u32) -> Result<f64> {
         xor_sum,
         standard_sum,
     } = prepare(d, host)?;
-    let n = h.nodes();
     let options = SearchOptions::default();
-    let mut search = Search {
-        h: &h,
-        d: d as usize,
-        place: vec![0u16; n],
-        used: vec![false; n],
-        dims: vec![0u32; d as usize],
-        prefix_bound,
-        stabilizers: vec![(0..h.symmetries().len()).collect()],
-        // The search finds an embedding as good as the start's early (the
-        // distances go up from the least) and searches below it from then.
-        best: xor_sum.min(standard_sum),
-        found: None,
-        nodes: 0,
-        options: &options,
-        aborted: false,
-        path: Vec::new(),
-        resume: Vec::new(),
-        names: (String::new(), String::new()),
-        failure: None,
-    };
+    // The search finds an embedding as good as the start's early (the
+    // distances go up from the least) and searches below it from then.
+    let names = (String::new(), String::new());
+    let mut search = Search::new(&h, prefix_bound, xor_sum.min(standard_sum), &options, names);
     let mut rng = crate::mapper::rng::Rng::new(0x5eed, u64::from(d));
     let total: f64 = (0..probes.max(1)).map(|_| search.probe(&mut rng)).sum();
     Ok(total / f64::from(probes.max(1)))
@@ -242,37 +225,25 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
         xor_sum,
         standard_sum,
     } = prepare(d, host)?;
-    let n = h.nodes();
     let guest_name = Spec::Cube(d).to_string();
     let resume = match options.checkpoint {
         Some(path) if path.exists() => Some(read_checkpoint(path, &guest_name, host)?),
         _ => None,
     };
-    let mut search = Search {
-        h: &h,
-        d: d as usize,
-        place: vec![0u16; n],
-        used: vec![false; n],
-        dims: vec![0u32; d as usize],
+    let names = (guest_name.clone(), host.to_string());
+    let mut search = Search::new(
+        &h,
         prefix_bound,
-        stabilizers: vec![(0..h.symmetries().len()).collect()],
-        best: xor_sum.min(standard_sum) + 1,
-        found: None,
-        nodes: 0,
+        xor_sum.min(standard_sum) + 1,
         options,
-        aborted: false,
-        path: Vec::new(),
-        resume: Vec::new(),
-        names: (guest_name.clone(), host.to_string()),
-        failure: None,
-    };
+        names,
+    );
     if let Some(c) = resume {
         search.best = c.best;
         search.found = c.found;
         search.nodes = c.nodes;
         search.resume = c.path;
     }
-    search.used[0] = true;
     search.descend(1, 0);
     if let Some(e) = search.failure.take() {
         return Err(e);
@@ -381,7 +352,39 @@ fn read_checkpoint(path: &Path, guest: &str, host: &Spec) -> Result<Checkpoint> 
     Ok(c)
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search of `h` from cube node 1 (node 0 on host node 0) for sums
+    /// below `best`; `names` = (guest, host) as a checkpoint names them.
+    fn new(
+        h: &'a SearchHost,
+        prefix_bound: Vec<u32>,
+        best: u32,
+        options: &'a SearchOptions<'a>,
+        names: (String, String),
+    ) -> Search<'a> {
+        let (n, d) = (h.nodes(), prefix_bound.len());
+        let mut used = vec![false; n];
+        used[0] = true;
+        Search {
+            h,
+            d,
+            place: vec![0u16; n],
+            used,
+            dims: vec![0u32; d],
+            prefix_bound,
+            stabilizers: vec![(0..h.symmetries().len()).collect()],
+            best,
+            found: None,
+            nodes: 0,
+            options,
+            aborted: false,
+            path: Vec::new(),
+            resume: Vec::new(),
+            names,
+            failure: None,
+        }
+    }
+
     /// Places cube node `v` and those after it; `partial` = Σ of the
     /// distances chosen (dimensions below v's highest bit, and it if open).
     fn descend(&mut self, v: usize, partial: u32) {

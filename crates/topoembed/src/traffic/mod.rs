@@ -108,11 +108,14 @@ pub fn measure(
     route: &dyn Route,
     progress: Option<&Progress>,
 ) -> Result<Traffic> {
-    // An axis product onto a grid factors over the axes: exact, and no
-    // counters at all.
-    if let (Some(ties), Some(_)) = (route.model(), host.spec().grid()) {
-        let grid = Grid::new(host.spec().clone());
-        if let Some(mut traffic) = product::measure(guest, &grid, embedding, ties) {
+    // The built-in model on a grid: by lines (an axis product factors over
+    // the axes: exact, and no counters at all) or by difference arrays.
+    let grid = match (route.model(), host.spec().grid()) {
+        (Some(ties), Some(_)) => Some((ties, Grid::new(host.spec().clone()))),
+        _ => None,
+    };
+    if let Some((ties, grid)) = &grid {
+        if let Some(mut traffic) = product::measure(guest, grid, embedding, *ties) {
             traffic.routing = route.describe();
             return Ok(traffic);
         }
@@ -136,12 +139,9 @@ pub fn measure(
     if let Some(p) = progress {
         p.add_total(edges);
     }
-    let mut traffic = match (route.model(), host.spec().grid()) {
-        (Some(ties), Some(_)) => {
-            let grid = Grid::new(host.spec().clone());
-            lines::measure(guest, &grid, embedding, ties, progress)?
-        }
-        _ => walk::measure(guest, host, embedding, route, progress)?,
+    let mut traffic = match grid {
+        Some((ties, grid)) => lines::measure(guest, &grid, embedding, ties, progress)?,
+        None => walk::measure(guest, host, embedding, route, progress)?,
     };
     traffic.routing = route.describe();
     Ok(traffic)

@@ -26,32 +26,35 @@ use crate::topology::{Grid, Topology};
 /// ring:2^26).
 const MOST_LINE_SHARE: u64 = 8;
 
-/// The traffic of `embedding` when it is an axis product of a cube onto
-/// `grid` with power-of-two sides and as many nodes, and its lines are
-/// short beside the guest (see [`MOST_LINE_SHARE`]); `None` otherwise (or
-/// when an edge turns out to leave its axis: then the caller routes edge by
-/// edge).
+/// The traffic of `embedding` when [`applies`]; `None` otherwise (or when an
+/// edge turns out to leave its axis: then the caller routes edge by edge).
 pub(super) fn measure(
     guest: &dyn Topology,
     grid: &Grid,
     embedding: &dyn Embedding,
     ties: TieRule,
 ) -> Option<Traffic> {
-    if !short_lines(guest, grid) {
+    if !applies(guest, grid, embedding) {
         return None;
     }
-    factored(guest, grid, embedding, ties)
+    factored(grid, embedding, ties)
 }
 
 /// Whether `embedding` of `guest` onto `grid` is routed line by line
-/// ([`measure`]; an edge found off its axis still falls back).
+/// ([`measure`]): an axis product whose lines are short beside the guest.
 pub(super) fn applies(guest: &dyn Topology, grid: &Grid, embedding: &dyn Embedding) -> bool {
-    let widths: u32 = grid.sides().iter().map(|k| k.trailing_zeros()).sum();
+    is_product(guest, grid, embedding) && short_lines(guest, grid)
+}
+
+/// Whether `embedding` is an axis product of a cube onto `grid` with
+/// power-of-two sides and as many nodes, without volumes.
+fn is_product(guest: &dyn Topology, grid: &Grid, embedding: &dyn Embedding) -> bool {
+    let sides = grid.sides();
+    let widths: u32 = sides.iter().map(|k| k.trailing_zeros()).sum();
     embedding.axis_product()
         && !guest.is_weighted()
-        && grid.sides().iter().all(|k| k.is_power_of_two())
+        && sides.iter().all(|k| k.is_power_of_two())
         && matches!(*guest.spec(), Spec::Cube(d) if d == widths)
-        && short_lines(guest, grid)
 }
 
 /// Whether the lines' edges are at most 1 / [`MOST_LINE_SHARE`] of the guest's.
@@ -64,25 +67,12 @@ fn short_lines(guest: &dyn Topology, grid: &Grid) -> bool {
     line_edges.saturating_mul(MOST_LINE_SHARE) <= guest.edge_count()
 }
 
-/// [`measure`] whatever the lines' size.
-fn factored(
-    guest: &dyn Topology,
-    grid: &Grid,
-    embedding: &dyn Embedding,
-    ties: TieRule,
-) -> Option<Traffic> {
-    let Spec::Cube(d) = *guest.spec() else {
-        return None;
-    };
+/// The line-by-line loads of an axis product ([`is_product`]), whatever
+/// the lines' size.
+fn factored(grid: &Grid, embedding: &dyn Embedding, ties: TieRule) -> Option<Traffic> {
     let sides = grid.sides();
     let rings = grid.rings();
-    let widths: Vec<u32> = sides
-        .iter()
-        .map(|&k| k.is_power_of_two().then(|| k.trailing_zeros()))
-        .collect::<Option<_>>()?;
-    if !embedding.axis_product() || guest.is_weighted() || widths.iter().sum::<u32>() != d {
-        return None;
-    }
+    let widths: Vec<u32> = sides.iter().map(|k| k.trailing_zeros()).collect();
     let n = grid.node_count();
     let mut s = Summary::with_axes(sides.len());
     // Σ over the axes of each line's through-count and traffic extremes.
@@ -230,8 +220,9 @@ mod tests {
                     continue;
                 };
                 for ties in [TieRule::Increasing, TieRule::Decreasing] {
-                    let factored = factored(guest.as_ref(), &grid, e.as_ref(), ties)
-                        .expect("xor and standard are axis products");
+                    assert!(is_product(guest.as_ref(), &grid, e.as_ref()));
+                    let factored = factored(&grid, e.as_ref(), ties)
+                        .expect("xor and standard stay on their axes");
                     let routed =
                         super::super::lines::measure(guest.as_ref(), &grid, e.as_ref(), ties, None)
                             .unwrap();
@@ -246,48 +237,30 @@ mod tests {
     /// Other embeddings, guests and hosts are left to the edge-by-edge pass.
     #[test]
     fn only_axis_products_are_factored() {
-        let guest = topology::parse("cube:6").unwrap();
-        let host = topology::parse("torus:8x8").unwrap();
-        let grid = Grid::new(host.spec().clone());
-        let gray = embed::build("gray", guest.as_ref(), host.as_ref()).unwrap();
-        assert!(factored(guest.as_ref(), &grid, gray.as_ref(), TieRule::Increasing).is_none());
+        let pair = |guest: &str, host: &str, method: &str| {
+            let (g, h) = (
+                topology::parse(guest).unwrap(),
+                topology::parse(host).unwrap(),
+            );
+            let e = embed::build(method, g.as_ref(), h.as_ref()).unwrap();
+            let grid = Grid::new(h.spec().clone());
+            (
+                is_product(g.as_ref(), &grid, e.as_ref()),
+                applies(g.as_ref(), &grid, e.as_ref()),
+            )
+        };
+        assert_eq!(pair("cube:6", "torus:8x8", "gray"), (false, false));
+        assert_eq!(pair("torus:8x8", "torus:8x8", "identity"), (false, false));
+        assert_eq!(pair("ring:48", "torus:8x6", "identity"), (false, false));
         // A ring is one line holding every edge: left to the parallel pass.
-        let ring64 = topology::parse("ring:64").unwrap();
-        let xor = embed::build("xor", guest.as_ref(), ring64.as_ref()).unwrap();
-        let ring_grid = Grid::new(ring64.spec().clone());
-        assert!(measure(
-            guest.as_ref(),
-            &ring_grid,
-            xor.as_ref(),
-            TieRule::Increasing
-        )
-        .is_none());
-        let big = topology::parse("cube:12").unwrap();
-        let torus = topology::parse("torus:64x64").unwrap();
-        let xor = embed::build("xor", big.as_ref(), torus.as_ref()).unwrap();
-        let torus_grid = Grid::new(torus.spec().clone());
-        assert!(measure(big.as_ref(), &torus_grid, xor.as_ref(), TieRule::Increasing).is_some());
-        assert!(applies(big.as_ref(), &torus_grid, xor.as_ref()));
-        assert!(!applies(guest.as_ref(), &grid, gray.as_ref()));
-        let torus = topology::parse("torus:8x8").unwrap();
-        let identity = embed::build("identity", torus.as_ref(), host.as_ref()).unwrap();
-        assert!(measure(
-            torus.as_ref(),
-            &grid,
-            identity.as_ref(),
-            TieRule::Increasing
-        )
-        .is_none());
-        let odd = topology::parse("torus:8x6").unwrap();
-        let ring = topology::parse("ring:48").unwrap();
-        let snake = embed::build("identity", ring.as_ref(), odd.as_ref()).unwrap();
-        let odd_grid = Grid::new(odd.spec().clone());
-        assert!(measure(
-            ring.as_ref(),
-            &odd_grid,
-            snake.as_ref(),
-            TieRule::Increasing
-        )
-        .is_none());
+        assert_eq!(pair("cube:6", "ring:64", "xor"), (true, false));
+        assert_eq!(pair("cube:12", "torus:64x64", "xor"), (true, true));
+        let (g, h) = (
+            topology::parse("cube:12").unwrap(),
+            topology::parse("torus:64x64").unwrap(),
+        );
+        let e = embed::build("xor", g.as_ref(), h.as_ref()).unwrap();
+        let grid = Grid::new(h.spec().clone());
+        assert!(measure(g.as_ref(), &grid, e.as_ref(), TieRule::Increasing).is_some());
     }
 }
