@@ -102,6 +102,18 @@ pub enum Command {
         /// constant-distance embedding's — does giving up constant distances pay?
         #[arg(long, conflicts_with = "checkpoint")]
         all_bijections: bool,
+        /// Decide distance vector by distance vector with a SAT solver
+        /// (varisat) instead of the branch and bound: vectors in increasing
+        /// Σ D_i, those the sub-cube bounds leave each one formula; the first
+        /// satisfiable is optimal. Far faster on elongated and larger tori.
+        #[arg(long, conflicts_with_all = ["checkpoint", "all_bijections"])]
+        sat: bool,
+        /// Write a certificate to DIR (implies --sat): the optimal embedding
+        /// and every vector below it that the bounds leave, each with a binary
+        /// DRAT proof of its formula's unsatisfiability. Check it with
+        /// `topoembed verify-certificate DIR`.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
+        certificate: Option<std::path::PathBuf>,
         /// Run even when the estimated search (its tree's size by random
         /// probes, capped by --node-limit) passes the limit: 10 minutes, or
         /// TOPOEMBED_WORK_LIMIT seconds.
@@ -110,6 +122,24 @@ pub enum Command {
         /// table: the optimum beside xor and standard; json: `min_sum`,
         /// `distances`, `map` (host node of every cube node), `xor_sum`,
         /// `standard_sum`, `xor_optimal`, `proved`, `nodes_searched`, `seconds`.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Check a certificate written by `topoembed optimal --certificate DIR`
+    /// without trusting the search: the embedding is a constant-distance
+    /// bijection with the claimed sum, every ascending distance vector below
+    /// it is cut by the sub-cube bounds (recomputed here) or refuted, and
+    /// every refutation's DRAT proof checks against the vector's formula.
+    /// Exit 0 when it holds, 2 (with the reason) when not.
+    VerifyCertificate {
+        /// The certificate's directory.
+        dir: std::path::PathBuf,
+        /// Also write each refuted vector's formula (DIMACS) to DIR/formulas/,
+        /// for drat-trim or any other DRAT checker.
+        #[arg(long)]
+        dimacs: bool,
+        /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `lemmas`,
+        /// `proof_bytes`, `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },

@@ -149,19 +149,39 @@ fn main() -> ExitCode {
             guest,
             host,
             node_limit,
-            checkpoint: _,
             all_bijections: true,
             format,
-            force: _,
+            ..
         } => optimal::bijections(&guest, &host, node_limit, format, &mut out),
         Command::Optimal {
             guest,
             host,
             node_limit,
+            sat,
+            certificate,
+            format,
+            ..
+        } if sat || certificate.is_some() => optimal::by_vectors(
+            &guest,
+            &host,
+            node_limit,
+            certificate.as_deref(),
+            format,
+            &mut out,
+        ),
+        Command::VerifyCertificate {
+            dir,
+            dimacs,
+            format,
+        } => optimal::verify_certificate(&dir, dimacs, format, &mut out),
+        Command::Optimal {
+            guest,
+            host,
+            node_limit,
             checkpoint,
-            all_bijections: false,
             format,
             force,
+            ..
         } => optimal::optimal(
             &guest,
             &host,

@@ -5,8 +5,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use topoembed::optimal::certificate::{self, Verified};
+use topoembed::optimal::vectors::SEARCH_BUDGET;
 use topoembed::optimal::{
-    estimate_nodes, optimal_bijection, optimal_constant, SearchOptions, ESTIMATE_PROBES,
+    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Optimum,
+    SearchOptions, ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
@@ -143,9 +146,32 @@ pub fn optimal(
             },
         )?
     };
+    let stopped = match checkpoint {
+        Some(path) => format!(
+            "not proved: the search was stopped; run again with --checkpoint {} to go on",
+            path.display()
+        ),
+        None => "not proved: the search was stopped (--node-limit or Ctrl-C)".to_string(),
+    };
+    let size = format!(
+        "{} search nodes, {:.2} s",
+        found.nodes_searched, found.seconds
+    );
+    report(&found, &stopped, &size, format, out)
+}
+
+/// The optimum beside xor and standard: `stopped` is the verdict when the
+/// search did not complete, `size` the line on what it searched.
+fn report(
+    found: &Optimum,
+    stopped: &str,
+    size: &str,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &found).map_err(io_error)?;
+            serde_json::to_writer_pretty(&mut *out, found).map_err(io_error)?;
             writeln!(out)?;
         }
         Format::Csv => {
@@ -174,13 +200,7 @@ pub fn optimal(
                     "proved: xor is NOT optimal here; the embedding below has Σ D_i = {} < xor's {}",
                     found.min_sum, found.xor_sum
                 ),
-                (false, _) => match checkpoint {
-                    Some(path) => format!(
-                        "not proved: the search was stopped; run again with --checkpoint {} to go on",
-                        path.display()
-                    ),
-                    None => "not proved: the search was stopped (--node-limit or Ctrl-C)".to_string(),
-                },
+                (false, _) => stopped.to_string(),
             };
             writeln!(
                 out,
@@ -195,7 +215,8 @@ pub fn optimal(
             )?;
             writeln!(out, "  xor       {}", found.xor_sum)?;
             writeln!(out, "  standard  {}", found.standard_sum)?;
-            footer(out, &verdict, found.nodes_searched, found.seconds)?;
+            writeln!(out, "  {verdict}")?;
+            writeln!(out, "  {size}")?;
         }
     }
     Ok(())
@@ -205,4 +226,132 @@ pub fn optimal(
 fn footer(out: Out, verdict: &str, nodes: u64, seconds: f64) -> std::io::Result<()> {
     writeln!(out, "  {verdict}")?;
     writeln!(out, "  {nodes} search nodes, {seconds:.2} s")
+}
+
+/// `optimal --sat` and `optimal --certificate DIR`: vector by vector.
+pub fn by_vectors(
+    guest: &str,
+    host: &str,
+    vector_limit: u64,
+    certificate: Option<&Path>,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let d = cube(guest)?;
+    let host = parse_spec(host)?;
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+    let progress = Arc::new(Progress::new());
+    let search = {
+        let _bar = Bar::start(
+            progress.clone(),
+            format!("optimal cube:{d} -> {host}: distance vectors decided"),
+            format == Format::Table,
+        );
+        optimal_by_vectors(
+            d,
+            &host,
+            &SearchOptions {
+                node_limit: vector_limit,
+                stop: Some(&STOP),
+                progress: Some(&progress),
+                checkpoint: None,
+            },
+            certificate,
+            SEARCH_BUDGET,
+        )?
+    };
+    let found = &search.optimum;
+    let written = match certificate {
+        Some(dir) if found.proved => {
+            certificate::write(dir, &search)?;
+            format!(
+                "; certificate in {} ({} proofs, {}), check it with `topoembed verify-certificate {}`",
+                dir.display(),
+                search.refuted.len(),
+                bytes(search.proof_bytes),
+                dir.display()
+            )
+        }
+        Some(dir) => format!(
+            "; no certificate written to {} (the search did not complete)",
+            dir.display()
+        ),
+        None => String::new(),
+    };
+    let size = format!(
+        "{} vectors decided ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
+        found.nodes_searched,
+        search.refuted.len(),
+        search.refuted.iter().filter(|r| r.by == "search").count(),
+        search.refuted.iter().filter(|r| r.by == "drat").count(),
+        found.seconds
+    );
+    let stopped = "not proved: the search was stopped (--node-limit counts vectors, or Ctrl-C)";
+    report(found, stopped, &size, format, out)
+}
+
+/// A byte count for people.
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{:.1} GiB", n as f64 / f64::from(1u32 << 30)),
+        n if n >= 1 << 20 => format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20)),
+        n if n >= 1 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
+        n => format!("{n} B"),
+    }
+}
+
+/// `verify-certificate DIR`.
+pub fn verify_certificate(
+    dir: &Path,
+    dimacs: bool,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let v: Verified = certificate::verify(dir, dimacs)?;
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &v).map_err(io_error)?;
+            writeln!(out)?;
+        }
+        _ => {
+            writeln!(
+                out,
+                "{}: certificate holds: no constant-distance embedding of {} onto {} has Σ D_i below {}",
+                dir.display(),
+                v.guest,
+                v.host,
+                v.min_sum
+            )?;
+            writeln!(
+                out,
+                "  embedding checked: a bijection with constant distances, Σ D_i = {}",
+                v.min_sum
+            )?;
+            writeln!(
+                out,
+                "  {} vector prefixes cut by the sub-cube bounds (recomputed)",
+                v.by_bounds
+            )?;
+            if v.by_search > 0 {
+                writeln!(
+                    out,
+                    "  {} vectors refuted by the branch and bound, re-run (trusted, not independent)",
+                    v.by_search
+                )?;
+            }
+            writeln!(
+                out,
+                "  {} vectors refuted by DRAT proofs ({} lemmas, {} checked), {:.2} s",
+                v.by_proofs,
+                v.lemmas,
+                bytes(v.proof_bytes),
+                v.seconds
+            )?;
+        }
+    }
+    Ok(())
 }

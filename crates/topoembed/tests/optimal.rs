@@ -4,6 +4,8 @@
 //! theorem (xor optimal, xor paper Theorem 10), embeddings that really have
 //! the distances reported, and bad input.
 
+use topoembed::optimal::vectors::SEARCH_BUDGET;
+use topoembed::optimal::{certificate, optimal_by_vectors};
 use topoembed::optimal::{estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
@@ -351,4 +353,107 @@ fn the_size_estimate_is_near_the_search() {
     }
     assert!(estimate_nodes(13, &"torus:128x64".parse().unwrap(), 10).is_err());
     assert!(estimate_nodes(6, &"torus:8x4".parse().unwrap(), 10).is_err());
+}
+
+/// A fresh directory under the system's temporary one.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("topoembed-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Solves by vectors with a certificate in `dir`, every vector by SAT.
+fn certify(d: u32, host: &str, dir: &std::path::Path) -> topoembed::optimal::VectorSearch {
+    let host: Spec = host.parse().unwrap();
+    let found = optimal_by_vectors(d, &host, &SearchOptions::default(), Some(dir), 0).unwrap();
+    certificate::write(dir, &found).unwrap();
+    found
+}
+
+#[test]
+fn the_solver_by_vectors_equals_the_branch_and_bound() {
+    for (d, host) in [
+        (3, "ring:8"),
+        (4, "ring:16"),
+        (4, "torus:4x4"),
+        (4, "torus:2x2x4"),
+        (5, "ring:32"),
+        (5, "torus:8x4"),
+        (6, "torus:4x4x4"),
+        (6, "torus:16x4"),
+        (6, "torus:8x8"),
+    ] {
+        let spec: Spec = host.parse().unwrap();
+        for budget in [0, SEARCH_BUDGET] {
+            let by = optimal_by_vectors(d, &spec, &SearchOptions::default(), None, budget).unwrap();
+            let b = by.optimum;
+            assert!(b.proved, "{host}");
+            assert_eq!(b.min_sum, search(d, host).min_sum, "{host}");
+            check_embedding(d, host, &b);
+        }
+    }
+}
+
+#[test]
+fn a_certificate_checks_and_tampered_ones_are_rejected() {
+    let dir = scratch("certificate");
+    // ring:32: 23 (Theorem 10), with vectors below it that only the solver rules out.
+    let found = certify(5, "ring:32", &dir);
+    assert_eq!(found.optimum.min_sum, 23);
+    assert!(!found.refuted.is_empty());
+    let v = certificate::verify(&dir, true).unwrap();
+    assert_eq!((v.min_sum, v.by_proofs as usize), (23, found.refuted.len()));
+    assert!(v.lemmas > 0 && v.by_bounds > 0);
+    // The formulas were written for other checkers.
+    let first = &found.refuted[0];
+    let cnf = dir.join(
+        first
+            .proof
+            .replace("proofs/", "formulas/")
+            .replace(".drat", ".cnf"),
+    );
+    assert!(std::fs::read_to_string(cnf).unwrap().starts_with("p cnf "));
+
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+        f(&mut c);
+        std::fs::write(&index, c.to_string()).unwrap();
+        certificate::verify(&dir, false)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    // A refutation left out.
+    let e = edit(&|c| {
+        c["refuted"].as_array_mut().unwrap().remove(0);
+    });
+    assert!(e.contains("not refuted"), "{e}");
+    // A claimed optimum below the truth: its own vector is not refuted.
+    let e = edit(&|c| {
+        c["min_sum"] = 22.into();
+    });
+    assert!(e.contains("rejected"), "{e}");
+    // An embedding that is not one: two cube nodes swapped.
+    let e = edit(&|c| {
+        let map = c["map"].as_array_mut().unwrap();
+        map.swap(1, 2);
+    });
+    assert!(e.contains("long") || e.contains("distances"), "{e}");
+    std::fs::write(&index, &original).unwrap();
+    // The longest proof (its formula is not refuted by unit propagation
+    // alone: a short formula may be, and then any proof passes) cut short,
+    // then emptied.
+    let longest = found.refuted.iter().max_by_key(|r| r.proof_bytes).unwrap();
+    let proof = dir.join(&longest.proof);
+    let bytes = std::fs::read(&proof).unwrap();
+    for cut in [bytes.len() / 2, 0] {
+        std::fs::write(&proof, &bytes[..cut]).unwrap();
+        let e = certificate::verify(&dir, false).unwrap_err().to_string();
+        assert!(e.contains("fails"), "{e}");
+    }
+    std::fs::write(&proof, &bytes).unwrap();
+    assert!(certificate::verify(&dir, false).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -144,16 +144,16 @@ fn method_sum(method: &str, d: u32, host: &Spec) -> Result<u32> {
 }
 
 /// What every search of cube:d onto a host starts from.
-struct Prepared {
-    h: SearchHost,
+pub(super) struct Prepared {
+    pub h: SearchHost,
     /// Least Σ_{i≤k} D_i for the sub-cube of dimensions 0..=k.
-    prefix_bound: Vec<u32>,
-    xor_sum: u32,
-    standard_sum: u32,
+    pub prefix_bound: Vec<u32>,
+    pub xor_sum: u32,
+    pub standard_sum: u32,
 }
 
 /// Checks d and the host, and computes the tables and bounds of the search.
-fn prepare(d: u32, host: &Spec) -> Result<Prepared> {
+pub(super) fn prepare(d: u32, host: &Spec) -> Result<Prepared> {
     if d == 0 || d > MAX_DIMENSION {
         return Err(Error::Parameter(format!(
             "cube:{d}: the exact search takes d from 1 to {MAX_DIMENSION} (its tables hold 4^d entries)"
@@ -262,25 +262,7 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
             dims,
             place.iter().map(|&v| u64::from(v)).collect(),
         ),
-        None => {
-            // Nothing below the better of xor and standard: that one is optimal.
-            let method = if xor_sum <= standard_sum {
-                "xor"
-            } else {
-                "standard"
-            };
-            let guest = crate::topology::build(&Spec::Cube(d))?;
-            let topo = crate::topology::build(host)?;
-            let e = crate::embed::build(method, guest.as_ref(), topo.as_ref())
-                .or_else(|_| crate::embed::build("standard", guest.as_ref(), topo.as_ref()))?;
-            let map: Vec<u64> = (0..1u64 << d).map(|v| e.map(v)).collect();
-            let origin = map[0];
-            let mut dims: Vec<u32> = (0..d)
-                .map(|i| topo.distance(origin, map[1 << i]) as u32)
-                .collect();
-            dims.sort_unstable();
-            (dims.iter().sum(), dims, map)
-        }
+        None => start_embedding(d, host, xor_sum, standard_sum)?,
     };
     Ok(Optimum {
         guest: guest_name,
@@ -295,6 +277,60 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
         nodes_searched,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Decides one ascending distance vector by the branch and bound, within
+/// `node_budget` search nodes (0: no limit): `None` when the budget ran
+/// out, else whether (and how: the host node of every cube node) an
+/// embedding exists; and the nodes searched.
+pub(super) fn decide_by_search(
+    h: &SearchHost,
+    prefix_bound: &[u32],
+    dims: &[u32],
+    node_budget: u64,
+) -> (Option<Option<Vec<u16>>>, u64) {
+    let options = SearchOptions {
+        node_limit: node_budget,
+        ..SearchOptions::default()
+    };
+    let names = (String::new(), String::new());
+    let sum: u32 = dims.iter().sum();
+    let mut search = Search::new(h, prefix_bound.to_vec(), sum + 1, &options, names);
+    search.fixed = Some(dims.to_vec());
+    search.descend(1, 0);
+    let nodes = search.nodes;
+    let answer = match (search.found, search.aborted) {
+        (Some((_, place)), _) => Some(Some(place)),
+        (None, true) => None,
+        (None, false) => Some(None),
+    };
+    (answer, nodes)
+}
+
+/// The better of xor and standard as (Σ D_i, ascending distances, map):
+/// the answer when nothing below it exists.
+pub(super) fn start_embedding(
+    d: u32,
+    host: &Spec,
+    xor_sum: u32,
+    standard_sum: u32,
+) -> Result<(u32, Vec<u32>, Vec<u64>)> {
+    let method = if xor_sum <= standard_sum {
+        "xor"
+    } else {
+        "standard"
+    };
+    let guest = crate::topology::build(&Spec::Cube(d))?;
+    let topo = crate::topology::build(host)?;
+    let e = crate::embed::build(method, guest.as_ref(), topo.as_ref())
+        .or_else(|_| crate::embed::build("standard", guest.as_ref(), topo.as_ref()))?;
+    let map: Vec<u64> = (0..1u64 << d).map(|v| e.map(v)).collect();
+    let origin = map[0];
+    let mut dims: Vec<u32> = (0..d)
+        .map(|i| topo.distance(origin, map[1 << i]) as u32)
+        .collect();
+    dims.sort_unstable();
+    Ok((dims.iter().sum(), dims, map))
 }
 
 /// The branch and bound's state.
@@ -325,6 +361,8 @@ struct Search<'a> {
     names: (String, String),
     /// A checkpoint that could not be written.
     failure: Option<Error>,
+    /// Only this distance vector (ascending) is searched, when set.
+    fixed: Option<Vec<u32>>,
 }
 
 /// Reads a checkpoint of the same guest and host.
@@ -382,6 +420,7 @@ impl<'a> Search<'a> {
             resume: Vec::new(),
             names,
             failure: None,
+            fixed: None,
         }
     }
 
@@ -602,6 +641,16 @@ impl<'a> Search<'a> {
         // sub-cube has its own bound: stop when even they cannot stay below
         // the best.
         while dk <= u32::from(self.h.diameter()) && self.least_total(k, partial, dk) < self.best {
+            if let Some(wanted) = self.fixed.as_ref().map(|f| f[k]) {
+                match dk.cmp(&wanted) {
+                    std::cmp::Ordering::Less => {
+                        dk = wanted;
+                        continue;
+                    }
+                    std::cmp::Ordering::Greater => break,
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
             self.dims[k] = dk;
             let sphere = self.h.sphere(dk as u16);
             let skip = std::mem::take(&mut first) as usize;

@@ -10,10 +10,15 @@
 //!   included, for small d.
 
 pub mod bijection;
+pub mod certificate;
 pub mod constant;
+pub mod drat;
 mod host;
+pub mod sat;
+pub mod vectors;
 
 pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{
     estimate_nodes, optimal_constant, Optimum, SearchOptions, ESTIMATE_PROBES, MAX_DIMENSION,
 };
+pub use vectors::{optimal_by_vectors, Refuted, VectorSearch};

@@ -1,0 +1,333 @@
+//! One distance vector decided by a SAT solver: does a constant-distance
+//! embedding of a d-cube onto the torus with distances D_0..D_{d−1} exist?
+//! An UNSAT answer comes with a DRAT proof (binary format, as drat-trim
+//! reads it) that [`super::drat`] — or any DRAT checker — verifies against
+//! the formula [`encode`] writes.
+//!
+//! The formula (variables x(c, v): cube node c on host node v):
+//! * f(0) = 0 (the torus is vertex-transitive), and f(1) on one node per
+//!   orbit of the symmetries fixing node 0 (any embedding composed with such
+//!   a symmetry keeps its distances);
+//! * c can only sit where its walk from node 0 can reach: d(0, v) ≤ R_c =
+//!   Σ_{i ∈ c} D_i, with the parity of R_c when every side is even (the
+//!   torus is then bipartite) — these are the only x(c, v) created;
+//! * every c somewhere, every host node taken by some c and by at most one
+//!   (a sequential counter): with as many cube nodes as host nodes, that is
+//!   a bijection;
+//! * x(c, v) → ∨ x(c ⊕ e_i, u) over the u at distance D_i from v, for every
+//!   dimension i: every edge of dimension i is D_i long.
+
+use std::io::Write;
+
+use super::host::SearchHost;
+
+/// A formula in conjunctive normal form, literals as DIMACS integers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cnf {
+    /// Number of variables (1..=vars).
+    pub vars: u32,
+    /// The clauses.
+    pub clauses: Vec<Vec<i32>>,
+}
+
+impl Cnf {
+    fn fresh(&mut self) -> i32 {
+        self.vars += 1;
+        self.vars as i32
+    }
+    /// Writes the formula in DIMACS format.
+    pub fn write_dimacs(&self, out: &mut impl Write) -> std::io::Result<()> {
+        writeln!(out, "p cnf {} {}", self.vars, self.clauses.len())?;
+        for clause in &self.clauses {
+            for lit in clause {
+                write!(out, "{lit} ")?;
+            }
+            writeln!(out, "0")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where each cube node may sit, and its variables.
+struct Domains {
+    /// `nodes[c]`: the host nodes c may sit on, ascending.
+    nodes: Vec<Vec<u16>>,
+    /// `first[c]`: the variable of (c, nodes[c][0]); the others follow.
+    first: Vec<i32>,
+}
+
+impl Domains {
+    fn var(&self, c: usize, v: u16) -> Option<i32> {
+        self.nodes[c]
+            .binary_search(&v)
+            .ok()
+            .map(|k| self.first[c] + k as i32)
+    }
+}
+
+/// The formula "an embedding with distances `dims` exists" (module docs).
+/// `first_images`: the nodes cube node 1 may take (one per orbit).
+fn domains(h: &SearchHost, dims: &[u32], bipartite: bool, first_images: &[u16]) -> Domains {
+    let n = h.nodes();
+    let mut nodes = Vec::with_capacity(n);
+    for c in 0..n {
+        let reach: u32 = (0..dims.len())
+            .filter(|&i| c >> i & 1 == 1)
+            .map(|i| dims[i])
+            .sum();
+        let allowed: Vec<u16> = match c {
+            0 => vec![0],
+            1 => first_images.to_vec(),
+            _ => (0..n as u16)
+                .filter(|&v| {
+                    let r = u32::from(h.d(0, v));
+                    r <= reach && (!bipartite || (reach - r) % 2 == 0)
+                })
+                .collect(),
+        };
+        nodes.push(allowed);
+    }
+    let mut first = Vec::with_capacity(n);
+    let mut next = 1i32;
+    for allowed in &nodes {
+        first.push(next);
+        next += allowed.len() as i32;
+    }
+    Domains { nodes, first }
+}
+
+/// The nodes at distance `r` from node 0 that are the least of their orbit
+/// under the symmetries fixing node 0.
+pub(super) fn orbit_representatives(h: &SearchHost, r: u32) -> Vec<u16> {
+    if r > u32::from(h.diameter()) {
+        return Vec::new();
+    }
+    h.sphere(r as u16)
+        .iter()
+        .copied()
+        .filter(|&u| !h.symmetries().iter().any(|g| g[u as usize] < u))
+        .collect()
+}
+
+/// The formula for distances `dims` (any order) on `h` (module docs).
+/// `bipartite`: every side of the torus is even.
+pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Cnf {
+    let n = h.nodes();
+    let reps = orbit_representatives(h, dims[0]);
+    let dom = domains(h, dims, bipartite, &reps);
+    let mut cnf = Cnf {
+        vars: (dom.first[n - 1] - 1) as u32 + dom.nodes[n - 1].len() as u32,
+        clauses: Vec::new(),
+    };
+    // Every cube node somewhere (an empty domain gives the empty clause).
+    for c in 0..n {
+        let clause = (0..dom.nodes[c].len() as i32)
+            .map(|k| dom.first[c] + k)
+            .collect();
+        cnf.clauses.push(clause);
+    }
+    // Every host node taken, and by at most one cube node.
+    let mut takers: Vec<Vec<i32>> = vec![Vec::new(); n];
+    for c in 0..n {
+        for (k, &v) in dom.nodes[c].iter().enumerate() {
+            takers[v as usize].push(dom.first[c] + k as i32);
+        }
+    }
+    for lits in &takers {
+        cnf.clauses.push(lits.clone());
+        at_most_one(&mut cnf, lits);
+    }
+    // Every edge of dimension i is D_i long.
+    for (i, &r) in dims.iter().enumerate() {
+        if r > u32::from(h.diameter()) {
+            // No node is that far: no cube node can be placed.
+            cnf.clauses.push(Vec::new());
+            continue;
+        }
+        let sphere = h.sphere(r as u16);
+        for c in 0..n {
+            let other = c ^ (1 << i);
+            for (k, &v) in dom.nodes[c].iter().enumerate() {
+                let mut clause = vec![-(dom.first[c] + k as i32)];
+                clause.extend(
+                    sphere
+                        .iter()
+                        .filter_map(|&offset| dom.var(other, h.add(v, offset))),
+                );
+                cnf.clauses.push(clause);
+            }
+        }
+    }
+    cnf
+}
+
+/// At most one of `lits` true: Sinz's sequential counter (s_k: one of the
+/// first k + 1 is true), 3n clauses and n − 1 new variables.
+fn at_most_one(cnf: &mut Cnf, lits: &[i32]) {
+    if lits.len() < 2 {
+        return;
+    }
+    let mut previous = cnf.fresh();
+    cnf.clauses.push(vec![-lits[0], previous]);
+    for (k, &lit) in lits.iter().enumerate().skip(1) {
+        cnf.clauses.push(vec![-lit, -previous]);
+        if k + 1 == lits.len() {
+            break;
+        }
+        let s = cnf.fresh();
+        cnf.clauses.push(vec![-lit, s]);
+        cnf.clauses.push(vec![-previous, s]);
+        previous = s;
+    }
+}
+
+/// What the solver answered for one distance vector.
+pub enum Answer {
+    /// An embedding: the host node of every cube node.
+    Embedding(Vec<u16>),
+    /// No embedding; the binary DRAT proof was written where asked.
+    Unsatisfiable {
+        /// Variables of the formula.
+        variables: u32,
+        /// Clauses of the formula.
+        clauses: usize,
+    },
+}
+
+/// Decides `cnf` with varisat; when `proof` is given an UNSAT answer's
+/// binary DRAT proof is written to it. `n`, `first` let the model be read
+/// back as a placement (see [`decide`]).
+fn solve(
+    cnf: &Cnf,
+    proof: Option<&mut dyn Write>,
+) -> std::result::Result<Option<Vec<bool>>, String> {
+    use varisat::ExtendFormula;
+    let mut solver = varisat::Solver::new();
+    if let Some(out) = proof {
+        solver.write_proof(out, varisat::ProofFormat::BinaryDrat);
+    }
+    let lit = |x: i32| varisat::Lit::from_dimacs(x as isize);
+    for _ in 0..cnf.vars {
+        solver.new_var();
+    }
+    for clause in &cnf.clauses {
+        let lits: Vec<varisat::Lit> = clause.iter().map(|&x| lit(x)).collect();
+        solver.add_clause(&lits);
+    }
+    let sat = solver.solve().map_err(|e| e.to_string())?;
+    solver.close_proof().map_err(|e| e.to_string())?;
+    if !sat {
+        return Ok(None);
+    }
+    let model = solver.model().unwrap_or_default();
+    let mut values = vec![false; cnf.vars as usize + 1];
+    for l in model {
+        let x = l.to_dimacs();
+        if x > 0 {
+            values[x as usize] = true;
+        }
+    }
+    Ok(Some(values))
+}
+
+/// Decides whether an embedding with distances `dims` exists on `h`; an
+/// UNSAT answer's DRAT proof goes to `proof` when given.
+pub(super) fn decide(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    proof: Option<&mut dyn Write>,
+) -> std::result::Result<Answer, String> {
+    let reps = orbit_representatives(h, dims[0]);
+    let dom = domains(h, dims, bipartite, &reps);
+    let cnf = encode(h, dims, bipartite);
+    match solve(&cnf, proof)? {
+        None => Ok(Answer::Unsatisfiable {
+            variables: cnf.vars,
+            clauses: cnf.clauses.len(),
+        }),
+        Some(values) => {
+            let place = (0..h.nodes())
+                .map(|c| {
+                    let k = (0..dom.nodes[c].len())
+                        .find(|&k| values[(dom.first[c] + k as i32) as usize])
+                        .expect("every cube node is placed in a model");
+                    dom.nodes[c][k]
+                })
+                .collect();
+            Ok(Answer::Embedding(place))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute force over every bijection with f(0) = 0: is there one with
+    /// these constant distances?
+    fn exists(h: &SearchHost, dims: &[u32]) -> bool {
+        fn go(h: &SearchHost, dims: &[u32], place: &mut Vec<u16>, used: &mut [bool]) -> bool {
+            let c = place.len();
+            if c == h.nodes() {
+                return true;
+            }
+            for v in 0..h.nodes() as u16 {
+                let fits = !used[v as usize]
+                    && (0..dims.len()).all(|i| {
+                        c >> i & 1 == 0 || u32::from(h.d(v, place[c ^ (1 << i)])) == dims[i]
+                    });
+                if fits {
+                    used[v as usize] = true;
+                    place.push(v);
+                    if go(h, dims, place, used) {
+                        return true;
+                    }
+                    place.pop();
+                    used[v as usize] = false;
+                }
+            }
+            false
+        }
+        let mut used = vec![false; h.nodes()];
+        used[0] = true;
+        go(h, dims, &mut vec![0], &mut used)
+    }
+
+    #[test]
+    fn the_solver_agrees_with_brute_force_and_its_embeddings_hold() {
+        for sides in [vec![8u32], vec![4, 2], vec![4, 4], vec![2, 2, 2], vec![16]] {
+            let h = SearchHost::new(&sides);
+            let d = h.nodes().trailing_zeros() as usize;
+            // Every ascending vector with entries up to the diameter.
+            let mut dims = vec![1u32; d];
+            loop {
+                let expected = exists(&h, &dims);
+                match decide(&h, &dims, true, None).unwrap() {
+                    Answer::Embedding(place) => {
+                        assert!(
+                            expected,
+                            "{sides:?} {dims:?}: found one brute force did not"
+                        );
+                        let mut seen = vec![false; h.nodes()];
+                        for (c, &v) in place.iter().enumerate() {
+                            assert!(!seen[v as usize]);
+                            seen[v as usize] = true;
+                            for (i, &r) in dims.iter().enumerate() {
+                                assert_eq!(u32::from(h.d(v, place[c ^ (1 << i)])), r);
+                            }
+                        }
+                    }
+                    Answer::Unsatisfiable { .. } => assert!(!expected, "{sides:?} {dims:?}"),
+                }
+                // Next ascending vector.
+                let top = u32::from(h.diameter());
+                let Some(k) = (0..d).rev().find(|&k| dims[k] < top) else {
+                    break;
+                };
+                let value = dims[k] + 1;
+                dims[k..].fill(value);
+            }
+        }
+    }
+}
