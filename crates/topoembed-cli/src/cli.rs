@@ -102,16 +102,16 @@ pub enum Command {
         /// constant-distance embedding's — does giving up constant distances pay?
         #[arg(long, conflicts_with = "checkpoint")]
         all_bijections: bool,
-        /// Decide distance vector by distance vector with a SAT solver
-        /// (varisat) instead of the branch and bound: vectors in increasing
-        /// Σ D_i, those the sub-cube bounds leave each one formula; the first
-        /// satisfiable is optimal. Far faster on elongated and larger tori.
+        /// Decide distance vector by distance vector instead: vectors in
+        /// increasing Σ D_i; each one the sub-cube bounds leave goes to the
+        /// branch and bound for 2^22 nodes, then to a SAT solver (varisat);
+        /// the first with an embedding is optimal.
         #[arg(long, conflicts_with_all = ["checkpoint", "all_bijections"])]
         sat: bool,
-        /// Write a certificate to DIR (implies --sat): the optimal embedding
-        /// and every vector below it that the bounds leave, each with a binary
-        /// DRAT proof of its formula's unsatisfiability. Check it with
-        /// `topoembed verify-certificate DIR`.
+        /// Write a certificate to DIR (implies --sat, every vector by the
+        /// solver): the optimal embedding and every vector below it that the
+        /// bounds leave, each with a binary DRAT proof of its formula's
+        /// unsatisfiability. Check it with `topoembed verify-certificate DIR`.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
         /// Run even when the estimated search (its tree's size by random

@@ -71,3 +71,42 @@ fn help_texts_belong_to_their_commands() {
     let mesh = ok(&["device-mesh", "--help"]);
     assert!(mesh.starts_with("Lay a logical device mesh"), "{mesh}");
 }
+
+#[test]
+fn certificates_are_written_checked_and_rejected_when_wrong() {
+    let dir = common::temp_dir("optimal-certificate");
+    let cert = dir.join("ring32");
+    let cert_arg = cert.to_str().unwrap();
+    let out = ok(&["optimal", "cube:5", "ring:32", "--certificate", cert_arg]);
+    assert!(out.contains("optimum   23"), "{out}");
+    assert!(out.contains("verify-certificate"), "{out}");
+    let checked = ok(&["verify-certificate", cert_arg]);
+    assert!(checked.contains("certificate holds"), "{checked}");
+    let v = json(&["verify-certificate", cert_arg, "--format", "json"]);
+    assert_eq!(v["min_sum"], 23);
+    // --sat alone decides the same without writing anything.
+    let sat = json(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--sat",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (sat["min_sum"].as_u64(), sat["proved"].as_bool()),
+        (Some(10), Some(true))
+    );
+    // A claimed optimum the map does not have: exit 2 with the reason.
+    let index = cert.join("certificate.json");
+    let text = std::fs::read_to_string(&index).unwrap();
+    std::fs::write(&index, text.replace("\"min_sum\": 23", "\"min_sum\": 22")).unwrap();
+    assert_bad_input(&["verify-certificate", cert_arg]);
+    // Not a certificate at all, and no directory.
+    std::fs::write(&index, "{}").unwrap();
+    assert_bad_input(&["verify-certificate", cert_arg]);
+    assert_bad_input(&["verify-certificate", dir.join("none").to_str().unwrap()]);
+    // The engines do not mix with the checkpoint or the bijection search.
+    assert_bad_input(&["optimal", "cube:4", "ring:16", "--sat", "--all-bijections"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -441,6 +441,11 @@ fn a_certificate_checks_and_tampered_ones_are_rejected() {
         map.swap(1, 2);
     });
     assert!(e.contains("long") || e.contains("distances"), "{e}");
+    // A refutation the certificate cannot back: the branch and bound's.
+    let e = edit(&|c| {
+        c["refuted"][0]["by"] = "search".into();
+    });
+    assert!(e.contains("DRAT proofs only"), "{e}");
     std::fs::write(&index, &original).unwrap();
     // The longest proof (its formula is not refuted by unit propagation
     // alone: a short formula may be, and then any proof passes) cut short,
