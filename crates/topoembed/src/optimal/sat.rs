@@ -126,6 +126,14 @@ pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Cnf {
             .collect();
         cnf.clauses.push(clause);
     }
+    // Every cube node at one place only: implied by the rest (a bijection
+    // by counting), but it lets unit propagation see it.
+    for c in 0..n {
+        let lits: Vec<i32> = (0..dom.nodes[c].len() as i32)
+            .map(|k| dom.first[c] + k)
+            .collect();
+        at_most_one(&mut cnf, &lits);
+    }
     // Every host node taken, and by at most one cube node.
     let mut takers: Vec<Vec<i32>> = vec![Vec::new(); n];
     for c in 0..n {
@@ -329,5 +337,20 @@ mod tests {
                 dims[k..].fill(value);
             }
         }
+    }
+}
+
+/// Whether an embedding of cube:d onto `sides` with exactly the distances
+/// `dims` (in this order) exists, by the solver: the host node of every
+/// cube node if so.
+pub fn embedding_with(
+    sides: &[u32],
+    dims: &[u32],
+) -> std::result::Result<Option<Vec<u16>>, String> {
+    let h = SearchHost::new(sides);
+    let even = sides.iter().all(|k| k % 2 == 0);
+    match decide(&h, dims, even, None)? {
+        Answer::Embedding(place) => Ok(Some(place)),
+        Answer::Unsatisfiable { .. } => Ok(None),
     }
 }
