@@ -462,3 +462,39 @@ fn a_certificate_checks_and_tampered_ones_are_rejected() {
     assert!(certificate::verify(&dir, false).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_stopped_certificate_goes_on_from_where_it_stopped() {
+    let dir = scratch("certificate-resume");
+    let host: Spec = "ring:32".parse().unwrap();
+    let limited = SearchOptions {
+        node_limit: 5,
+        ..SearchOptions::default()
+    };
+    let first = optimal_by_vectors(5, &host, &limited, Some(&dir), 0).unwrap();
+    assert!(!first.optimum.proved);
+    assert!(dir.join(topoembed::optimal::vectors::PARTIAL).exists());
+    let before = first.refuted.len();
+    assert!(before >= 5);
+    // The rest, without the vectors already refuted.
+    let rest = optimal_by_vectors(5, &host, &SearchOptions::default(), Some(&dir), 0).unwrap();
+    assert!(rest.optimum.proved);
+    assert_eq!(rest.optimum.min_sum, 23);
+    assert!(rest.optimum.nodes_searched < rest.refuted.len() as u64);
+    assert!(!dir.join(topoembed::optimal::vectors::PARTIAL).exists());
+    certificate::write(&dir, &rest).unwrap();
+    let whole_dir = scratch("certificate-whole");
+    let whole = certify(5, "ring:32", &whole_dir);
+    let _ = std::fs::remove_dir_all(&whole_dir);
+    assert_eq!(rest.refuted.len(), whole.refuted.len());
+    assert!(certificate::verify(&dir, false).is_ok());
+    // Another host's partial list is refused.
+    std::fs::write(
+        dir.join(topoembed::optimal::vectors::PARTIAL),
+        r#"{"guest":"cube:5","host":"torus:8x4","refuted":[]}"#,
+    )
+    .unwrap();
+    let e = optimal_by_vectors(5, &host, &SearchOptions::default(), Some(&dir), 0).unwrap_err();
+    assert!(e.to_string().contains("torus:8x4"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

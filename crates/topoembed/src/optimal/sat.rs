@@ -268,6 +268,21 @@ pub(super) fn decide(
     }
 }
 
+/// Whether an embedding of cube:d onto `sides` with exactly the distances
+/// `dims` (in this order) exists, by the solver: the host node of every
+/// cube node if so.
+pub fn embedding_with(
+    sides: &[u32],
+    dims: &[u32],
+) -> std::result::Result<Option<Vec<u16>>, String> {
+    let h = SearchHost::new(sides);
+    let even = sides.iter().all(|k| k % 2 == 0);
+    match decide(&h, dims, even, None)? {
+        Answer::Embedding(place) => Ok(Some(place)),
+        Answer::Unsatisfiable { .. } => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,20 +352,5 @@ mod tests {
                 dims[k..].fill(value);
             }
         }
-    }
-}
-
-/// Whether an embedding of cube:d onto `sides` with exactly the distances
-/// `dims` (in this order) exists, by the solver: the host node of every
-/// cube node if so.
-pub fn embedding_with(
-    sides: &[u32],
-    dims: &[u32],
-) -> std::result::Result<Option<Vec<u16>>, String> {
-    let h = SearchHost::new(sides);
-    let even = sides.iter().all(|k| k % 2 == 0);
-    match decide(&h, dims, even, None)? {
-        Answer::Embedding(place) => Ok(Some(place)),
-        Answer::Unsatisfiable { .. } => Ok(None),
     }
 }

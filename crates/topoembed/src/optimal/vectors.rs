@@ -147,13 +147,24 @@ pub fn optimal_by_vectors(
     let even = bipartite(host);
     let start = xor_sum.min(standard_sum);
     let lowest = prefix_bound.last().copied().unwrap_or(1);
-    let mut refuted = Vec::new();
+    let names = (Spec::Cube(d).to_string(), host.to_string());
+    // A stopped run's refutations: their vectors are not decided again.
+    let mut refuted = match certificate {
+        Some(dir) => read_partial(dir, &names)?,
+        None => Vec::new(),
+    };
+    let done: std::collections::HashSet<Vec<u32>> =
+        refuted.iter().map(|r| r.distances.clone()).collect();
     let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
     let mut decided = 0u64;
     let mut stopped = false;
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let levels: Vec<Vec<Vec<u32>>> = (lowest..start)
-        .map(|s| vectors_with_sum(&prefix_bound, u32::from(h.diameter()), s))
+        .map(|s| {
+            let mut level = vectors_with_sum(&prefix_bound, u32::from(h.diameter()), s);
+            level.retain(|v| !done.contains(v));
+            level
+        })
         .collect();
     if let Some(p) = options.progress {
         p.add_total(levels.iter().map(|l| l.len() as u64).sum());
@@ -193,10 +204,17 @@ pub fn optimal_by_vectors(
         if found.is_some() {
             break;
         }
+        if let Some(dir) = certificate {
+            write_partial(dir, &names, &refuted)?;
+        }
         if options.node_limit > 0 && decided >= options.node_limit {
             stopped = true;
             break;
         }
+    }
+    if let (Some(dir), false) = (certificate, stopped) {
+        // Complete: the certificate's index replaces the partial list.
+        let _ = std::fs::remove_file(dir.join(PARTIAL));
     }
     let (min_sum, distances, map) = match found {
         Some((dims, place)) => (
@@ -226,6 +244,55 @@ pub fn optimal_by_vectors(
         refuted,
         proof_bytes,
     })
+}
+
+/// The refutations of a run that has not completed, in the certificate's
+/// directory: a run with the same directory goes on from them.
+pub const PARTIAL: &str = "partial.json";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Partial {
+    guest: String,
+    host: String,
+    refuted: Vec<Refuted>,
+}
+
+fn read_partial(dir: &Path, names: &(String, String)) -> Result<Vec<Refuted>> {
+    let path = dir.join(PARTIAL);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    let partial: Partial = serde_json::from_str(&text).map_err(|e| {
+        Error::File(format!(
+            "{}: not a partial certificate ({e}); remove it",
+            path.display()
+        ))
+    })?;
+    if (&partial.guest, &partial.host) != (&names.0, &names.1) {
+        return Err(Error::File(format!(
+            "{}: a partial certificate of {} -> {}, not {} -> {}; give another directory",
+            dir.display(),
+            partial.guest,
+            partial.host,
+            names.0,
+            names.1
+        )));
+    }
+    Ok(partial.refuted)
+}
+
+fn write_partial(dir: &Path, names: &(String, String), refuted: &[Refuted]) -> Result<()> {
+    let partial = Partial {
+        guest: names.0.clone(),
+        host: names.1.clone(),
+        refuted: refuted.to_vec(),
+    };
+    let text = serde_json::to_string(&partial).map_err(|e| Error::File(e.to_string()))?;
+    let path = dir.join(PARTIAL);
+    let temporary = path.with_extension("tmp");
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .map_err(|e| Error::File(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Decides one vector; an UNSAT answer's proof goes under `certificate`.
