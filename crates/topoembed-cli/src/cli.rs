@@ -89,7 +89,8 @@ pub enum Command {
         guest: String,
         /// The host: ring:N or torus:AxB.. with power-of-two sides and 2^D nodes.
         host: String,
-        /// Stop after this many search nodes (the answer is then not proved); 0: no limit.
+        /// Stop after this many search nodes (with --sat: distance vectors;
+        /// the answer is then not proved); 0: no limit.
         #[arg(long, default_value_t = 0)]
         node_limit: u64,
         /// Save the search's position to FILE every 2^26 nodes and when it
@@ -758,4 +759,10 @@ The search is complete: `proved` is true when it ran to the end (not stopped by
 --node-limit or Ctrl-C), and then no constant-distance embedding has a smaller
 sum. Ctrl-C stops it with the best found so far; with --checkpoint FILE the next
 run goes on from where it stopped:
-  topoembed optimal cube:9 torus:32x16 --checkpoint q9.json   # Ctrl-C, later the same again";
+  topoembed optimal cube:9 torus:32x16 --checkpoint q9.json   # Ctrl-C, later the same again
+
+Elongated tori go faster vector by vector, and a certificate proves the answer
+to anyone (a stopped run goes on from DIR when given the same DIR):
+  topoembed optimal cube:7 torus:32x4 --sat
+  topoembed optimal cube:7 torus:32x4 --certificate c32x4   # DRAT proofs, ~100 MiB
+  topoembed verify-certificate c32x4                         # exit 0: it holds";
