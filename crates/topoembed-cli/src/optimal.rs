@@ -117,12 +117,7 @@ pub fn optimal(
         rate: work::rate::SEARCH_NODE,
     };
     work::check("optimal", estimate, force)?;
-    // A second Ctrl-C (or a handler that cannot be set) ends the process as usual.
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    });
+    stop_on_ctrl_c();
     let progress = Arc::new(Progress::new());
     // The bar's ETA runs on the estimate (units of 1024 nodes, as counted);
     // a tree too large to finish gets a counter only.
@@ -228,6 +223,16 @@ fn footer(out: Out, verdict: &str, nodes: u64, seconds: f64) -> std::io::Result<
     writeln!(out, "  {nodes} search nodes, {seconds:.2} s")
 }
 
+/// The first Ctrl-C sets [`STOP`] (the search ends with what it has); a
+/// second one, or a handler that cannot be set, ends the process as usual.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    });
+}
+
 /// `optimal --sat` and `optimal --certificate DIR`: vector by vector.
 pub fn by_vectors(
     guest: &str,
@@ -239,11 +244,7 @@ pub fn by_vectors(
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    });
+    stop_on_ctrl_c();
     let progress = Arc::new(Progress::new());
     let search = {
         let _bar = Bar::start(

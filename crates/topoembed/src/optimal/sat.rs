@@ -112,6 +112,11 @@ pub(super) fn orbit_representatives(h: &SearchHost, r: u32) -> Vec<u16> {
 /// The formula for distances `dims` (any order) on `h` (module docs).
 /// `bipartite`: every side of the torus is even.
 pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Cnf {
+    formula(h, dims, bipartite).0
+}
+
+/// The formula and the domains its variables stand for.
+fn formula(h: &SearchHost, dims: &[u32], bipartite: bool) -> (Cnf, Domains) {
     let n = h.nodes();
     let reps = orbit_representatives(h, dims[0]);
     let dom = domains(h, dims, bipartite, &reps);
@@ -166,7 +171,7 @@ pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Cnf {
             }
         }
     }
-    cnf
+    (cnf, dom)
 }
 
 /// At most one of `lits` true: Sinz's sequential counter (s_k: one of the
@@ -246,9 +251,7 @@ pub(super) fn decide(
     bipartite: bool,
     proof: Option<&mut dyn Write>,
 ) -> std::result::Result<Answer, String> {
-    let reps = orbit_representatives(h, dims[0]);
-    let dom = domains(h, dims, bipartite, &reps);
-    let cnf = encode(h, dims, bipartite);
+    let (cnf, dom) = formula(h, dims, bipartite);
     match solve(&cnf, proof)? {
         None => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,

@@ -172,25 +172,22 @@ pub fn optimal_by_vectors(
     'sums: for level in levels {
         // Both cores decide vectors of one sum; the first embedding found
         // ends the search (every smaller sum is refuted).
-        let answers: Vec<Result<Decision>> = level
+        // None: stopped (Ctrl-C) before this vector was decided.
+        let answers: Vec<Result<Option<Decision>>> = level
             .par_iter()
             .map(|dims| {
                 if stop() {
-                    return Err(Error::Parameter(String::new()));
+                    return Ok(None);
                 }
                 let answer = decide_one(&h, &prefix_bound, dims, even, certificate, search_budget)?;
                 crate::progress::advance(options.progress, 1);
-                Ok(answer)
+                Ok(Some(answer))
             })
             .collect();
         for (dims, answer) in level.iter().zip(answers) {
-            let decision = match answer {
-                Ok(a) => a,
-                Err(Error::Parameter(m)) if m.is_empty() => {
-                    stopped = true;
-                    break 'sums;
-                }
-                Err(e) => return Err(e),
+            let Some(decision) = answer? else {
+                stopped = true;
+                break 'sums;
             };
             decided += 1;
             match decision {
