@@ -115,6 +115,15 @@ pub enum Command {
         /// unsatisfiability. Check it with `topoembed verify-certificate DIR`.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
+        /// Which vectors --sat and --certificate skip without deciding them:
+        /// `counting` (sub-cube images are distinct, near each other and in
+        /// one ellipse), `small-cubes` (also: every pair and triple of
+        /// distances embeds as a 2- or 3-cube, found by exhaustive search),
+        /// `all` (also, on rings, the ring lemma: if the two largest
+        /// distances add up to less than N/2, then Σ D_i ≥ N − 1). A
+        /// certificate names its bounds and the checker recomputes them.
+        #[arg(long, default_value = "all", value_name = "BOUNDS")]
+        bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random
         /// probes, capped by --node-limit) passes the limit: 10 minutes, or
         /// TOPOEMBED_WORK_LIMIT seconds.
@@ -129,8 +138,9 @@ pub enum Command {
     /// Check a certificate written by `topoembed optimal --certificate DIR`
     /// without trusting the search: the embedding is a constant-distance
     /// bijection with the claimed sum, every ascending distance vector below
-    /// it is cut by the sub-cube bounds (recomputed here) or refuted, and
-    /// every refutation's DRAT proof checks against the vector's formula.
+    /// it is cut by the bounds the certificate names (`counting`,
+    /// `small-cubes` or `all`; recomputed here) or refuted, and every
+    /// refutation's DRAT proof checks against the vector's formula.
     /// Exit 0 when it holds, 2 (with the reason) when not.
     VerifyCertificate {
         /// The certificate's directory.
@@ -765,4 +775,9 @@ Elongated tori go faster vector by vector, and a certificate proves the answer
 to anyone (a stopped run goes on from DIR when given the same DIR):
   topoembed optimal cube:7 torus:32x4 --sat
   topoembed optimal cube:7 torus:32x4 --certificate c32x4   # DRAT proofs, ~100 MiB
-  topoembed verify-certificate c32x4                         # exit 0: it holds";
+  topoembed verify-certificate c32x4                         # exit 0: it holds
+
+On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
+by the ring lemma of --bounds all); --bounds small-cubes leaves the rest to DRAT:
+  topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.3 s
+  topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes";

@@ -159,6 +159,7 @@ fn main() -> ExitCode {
             node_limit,
             sat,
             certificate,
+            bounds,
             format,
             ..
         } if sat || certificate.is_some() => optimal::by_vectors(
@@ -166,6 +167,7 @@ fn main() -> ExitCode {
             &host,
             node_limit,
             certificate.as_deref(),
+            bounds,
             format,
             &mut out,
         ),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::vectors::SEARCH_BUDGET;
 use topoembed::optimal::{
-    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Optimum,
+    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds, Optimum,
     SearchOptions, ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
@@ -239,6 +239,7 @@ pub fn by_vectors(
     host: &str,
     vector_limit: u64,
     certificate: Option<&Path>,
+    bounds: Bounds,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -269,6 +270,7 @@ pub fn by_vectors(
             } else {
                 SEARCH_BUDGET
             },
+            bounds,
         )?
     };
     let found = &search.optimum;
@@ -290,8 +292,9 @@ pub fn by_vectors(
         None => String::new(),
     };
     let size = format!(
-        "{} vectors decided ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
+        "{} vectors decided after the `{}` bounds ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
         found.nodes_searched,
+        bounds.name(),
         search.refuted.len(),
         search.refuted.iter().filter(|r| r.by == "search").count(),
         search.refuted.iter().filter(|r| r.by == "drat").count(),
@@ -340,8 +343,8 @@ pub fn verify_certificate(
             )?;
             writeln!(
                 out,
-                "  {} vector prefixes cut by the sub-cube bounds (recomputed)",
-                v.by_bounds
+                "  {} vector prefixes cut by the bounds (`{}`, recomputed)",
+                v.by_bounds, v.bounds
             )?;
             writeln!(
                 out,

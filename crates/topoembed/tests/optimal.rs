@@ -5,7 +5,7 @@
 //! the distances reported, and bad input.
 
 use topoembed::optimal::vectors::SEARCH_BUDGET;
-use topoembed::optimal::{certificate, optimal_by_vectors};
+use topoembed::optimal::{certificate, optimal_by_vectors, Bounds};
 use topoembed::optimal::{estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
@@ -363,9 +363,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// Solves by vectors with a certificate in `dir`, every vector by SAT.
-fn certify(d: u32, host: &str, dir: &std::path::Path) -> topoembed::optimal::VectorSearch {
+fn certify(
+    d: u32,
+    host: &str,
+    dir: &std::path::Path,
+    bounds: Bounds,
+) -> topoembed::optimal::VectorSearch {
     let host: Spec = host.parse().unwrap();
-    let found = optimal_by_vectors(d, &host, &SearchOptions::default(), Some(dir), 0).unwrap();
+    let found =
+        optimal_by_vectors(d, &host, &SearchOptions::default(), Some(dir), 0, bounds).unwrap();
     certificate::write(dir, &found).unwrap();
     found
 }
@@ -384,11 +390,18 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
         (6, "torus:8x8"),
     ] {
         let spec: Spec = host.parse().unwrap();
-        for budget in [0, SEARCH_BUDGET] {
-            let by = optimal_by_vectors(d, &spec, &SearchOptions::default(), None, budget).unwrap();
+        let expected = search(d, host).min_sum;
+        for (budget, bounds) in [
+            (0, Bounds::Counting),
+            (SEARCH_BUDGET, Bounds::Counting),
+            (0, Bounds::SmallCubes),
+            (0, Bounds::All),
+        ] {
+            let options = SearchOptions::default();
+            let by = optimal_by_vectors(d, &spec, &options, None, budget, bounds).unwrap();
             let b = by.optimum;
             assert!(b.proved, "{host}");
-            assert_eq!(b.min_sum, search(d, host).min_sum, "{host}");
+            assert_eq!(b.min_sum, expected, "{host} {bounds:?}");
             check_embedding(d, host, &b);
         }
     }
@@ -398,7 +411,7 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
 fn a_certificate_checks_and_tampered_ones_are_rejected() {
     let dir = scratch("certificate");
     // ring:32: 23 (Theorem 10), with vectors below it that only the solver rules out.
-    let found = certify(5, "ring:32", &dir);
+    let found = certify(5, "ring:32", &dir, Bounds::Counting);
     assert_eq!(found.optimum.min_sum, 23);
     assert!(!found.refuted.is_empty());
     let v = certificate::verify(&dir, true).unwrap();
@@ -471,20 +484,28 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
         node_limit: 5,
         ..SearchOptions::default()
     };
-    let first = optimal_by_vectors(5, &host, &limited, Some(&dir), 0).unwrap();
+    let first = optimal_by_vectors(5, &host, &limited, Some(&dir), 0, Bounds::Counting).unwrap();
     assert!(!first.optimum.proved);
     assert!(dir.join(topoembed::optimal::vectors::PARTIAL).exists());
     let before = first.refuted.len();
     assert!(before >= 5);
     // The rest, without the vectors already refuted.
-    let rest = optimal_by_vectors(5, &host, &SearchOptions::default(), Some(&dir), 0).unwrap();
+    let rest = optimal_by_vectors(
+        5,
+        &host,
+        &SearchOptions::default(),
+        Some(&dir),
+        0,
+        Bounds::Counting,
+    )
+    .unwrap();
     assert!(rest.optimum.proved);
     assert_eq!(rest.optimum.min_sum, 23);
     assert!(rest.optimum.nodes_searched < rest.refuted.len() as u64);
     assert!(!dir.join(topoembed::optimal::vectors::PARTIAL).exists());
     certificate::write(&dir, &rest).unwrap();
     let whole_dir = scratch("certificate-whole");
-    let whole = certify(5, "ring:32", &whole_dir);
+    let whole = certify(5, "ring:32", &whole_dir, Bounds::Counting);
     let _ = std::fs::remove_dir_all(&whole_dir);
     assert_eq!(rest.refuted.len(), whole.refuted.len());
     assert!(certificate::verify(&dir, false).is_ok());
@@ -494,7 +515,67 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
         r#"{"guest":"cube:5","host":"torus:8x4","refuted":[]}"#,
     )
     .unwrap();
-    let e = optimal_by_vectors(5, &host, &SearchOptions::default(), Some(&dir), 0).unwrap_err();
+    let e = optimal_by_vectors(
+        5,
+        &host,
+        &SearchOptions::default(),
+        Some(&dir),
+        0,
+        Bounds::Counting,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("torus:8x4"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_ring_theorem_holds_by_the_bounds_for_every_d() {
+    // Theorem 10 for d = 2..=12: with the small cubes and the ring lemma,
+    // nothing below xor's 3·2^(d−2) − 1 is left for the solver, and the
+    // checker, with its own code, agrees.
+    for d in 2..=12u32 {
+        let dir = scratch(&format!("ring-{d}"));
+        let found = certify(d, &format!("ring:{}", 1u32 << d), &dir, Bounds::All);
+        assert_eq!(found.optimum.min_sum, 3 * (1 << (d - 2)) - 1, "d = {d}");
+        assert!(found.optimum.xor_optimal && found.refuted.is_empty());
+        let v = certificate::verify(&dir, false).unwrap();
+        assert_eq!(
+            (v.min_sum, v.by_proofs, v.bounds.as_str()),
+            (found.optimum.min_sum, 0, "all")
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_certificate_holds_only_with_the_bounds_it_names() {
+    // ring:64: the small cubes leave 16 vectors below 47, the ring lemma none.
+    let dir = scratch("certificate-bounds");
+    let found = certify(6, "ring:64", &dir, Bounds::All);
+    assert!(found.refuted.is_empty());
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    for weaker in ["small-cubes", "counting"] {
+        let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+        c["bounds"] = weaker.into();
+        std::fs::write(&index, c.to_string()).unwrap();
+        let e = certificate::verify(&dir, false).unwrap_err().to_string();
+        assert!(e.contains("not refuted"), "{weaker}: {e}");
+    }
+    let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+    c["bounds"] = "everything".into();
+    std::fs::write(&index, c.to_string()).unwrap();
+    assert!(certificate::verify(&dir, false).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+    // torus:16x8: the small cubes rule 4 of 13 vectors out, the solver the rest.
+    let dir = scratch("certificate-small-cubes");
+    let small = certify(7, "torus:16x8", &dir, Bounds::SmallCubes);
+    assert!(!small.refuted.is_empty());
+    let v = certificate::verify(&dir, false).unwrap();
+    assert_eq!((v.min_sum, v.bounds.as_str()), (16, "small-cubes"));
+    let counting_dir = scratch("certificate-counting");
+    let counting = certify(7, "torus:16x8", &counting_dir, Bounds::Counting);
+    assert!(counting.refuted.len() > small.refuted.len());
+    let _ = std::fs::remove_dir_all(&counting_dir);
     let _ = std::fs::remove_dir_all(&dir);
 }

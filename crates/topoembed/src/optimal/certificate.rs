@@ -8,18 +8,25 @@
 //!    dimension i has the same length, and those lengths add up to the
 //!    claimed optimum (distances recomputed here from coordinates);
 //! 2. every ascending vector with a smaller sum is either ruled out by the
-//!    sub-cube bounds — recomputed here, from their definitions, with code
-//!    of its own: a sub-cube of j dimensions has 2^j distinct images whose
-//!    distances from one of them add up to at most 2^(j−1)·R and at least
-//!    the 2^j smallest distances, and that lie in one ellipse of string R
-//!    (R the sum of its distances) — or listed as refuted;
+//!    bounds the certificate names ([`Bounds`]) — recomputed here, from
+//!    their definitions, with code of its own — or listed as refuted:
+//!    * `counting`: a sub-cube of j dimensions has 2^j distinct images
+//!      whose distances from one of them add up to at most 2^(j−1)·R and at
+//!      least the 2^j smallest distances, and that lie in one ellipse of
+//!      string R (R the sum of its distances);
+//!    * `small-cubes`: also, every pair and triple of the distances embeds
+//!      as a 2- or 3-cube (an exhaustive search of its own, below);
+//!    * `all`: also, on a ring of N nodes, a vector whose two largest
+//!      entries add up to less than N/2 has Σ ≥ N − 1 (the ring lemma,
+//!      proved in [`super::cuts`]);
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
 //!    the formula [`super::sat::encode`] writes for the vector (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker).
 //!
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
-//! bijection, every edge of dimension i D_i long"), and the DRUP checker.
+//! bijection, every edge of dimension i D_i long"), the DRUP checker, and,
+//! in an `all` certificate of a ring, the ring lemma's proof.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -28,6 +35,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::constant::torus_sides;
+use super::cuts::Bounds;
 use super::vectors::{bipartite, Refuted, VectorSearch};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
@@ -57,6 +65,10 @@ pub struct Certificate {
     pub refuted: Vec<Refuted>,
     /// How the proofs were made.
     pub solver: String,
+    /// The bounds the certificate relies on for the vectors it does not
+    /// list (absent in certificates of earlier versions: the counting ones).
+    #[serde(default)]
+    pub bounds: Bounds,
 }
 
 /// Writes `DIR/certificate.json` for a completed search by vectors.
@@ -72,6 +84,7 @@ pub fn write(dir: &Path, search: &VectorSearch) -> Result<()> {
         xor_sum: o.xor_sum,
         refuted: search.refuted.clone(),
         solver: "varisat 0.2, binary DRAT".to_string(),
+        bounds: search.bounds,
     };
     let path = dir.join("certificate.json");
     let text = serde_json::to_string_pretty(&c).map_err(|e| Error::File(e.to_string()))?;
@@ -88,6 +101,8 @@ pub struct Verified {
     pub host: String,
     /// The optimum the certificate proves.
     pub min_sum: u32,
+    /// The bounds it relies on (`counting`, `small-cubes` or `all`).
+    pub bounds: String,
     /// Prefixes of ascending vectors below it cut by the bounds.
     pub by_bounds: u64,
     /// Vectors whose DRAT proof was checked.
@@ -131,16 +146,20 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         .iter()
         .map(|r| (r.distances.as_slice(), r))
         .collect();
-    let mut below = Vec::new();
-    let by_bounds = ascending(
-        &bounds,
-        c.min_sum,
-        torus.diameter,
-        &mut Vec::new(),
-        &mut below,
-    );
+    let mut below = Below {
+        torus: &torus,
+        bounds,
+        limit: c.min_sum,
+        small_cubes: c.bounds >= Bounds::SmallCubes,
+        ring: (sides.len() == 1 && c.bounds >= Bounds::All).then_some(torus.n as u32),
+        cubes: HashMap::new(),
+        cut: 0,
+        out: Vec::new(),
+    };
+    below.walk(&mut Vec::new());
+    let by_bounds = below.cut;
     let mut needed = Vec::new();
-    for dims in below {
+    for dims in below.out {
         match listed.get(dims.as_slice()) {
             Some(r) => needed.push(*r),
             None => {
@@ -197,6 +216,7 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         guest: c.guest,
         host: c.host,
         min_sum: c.min_sum,
+        bounds: c.bounds.name().to_string(),
         by_bounds,
         by_proofs: needed.len() as u64,
         lemmas,
@@ -241,35 +261,109 @@ fn check_embedding(t: &Torus, d: u32, c: &Certificate) -> std::result::Result<()
     Ok(())
 }
 
-/// Every ascending vector of `bounds.len()` entries from 1 to `top` with
-/// sum below `limit` whose every prefix of j entries adds up to at least
-/// `bounds[j − 1]`; returns how many prefixes the bounds cut.
-fn ascending(
-    bounds: &[u32],
+/// The enumeration of step 2: the counting bounds, and the cuts the
+/// certificate relies on.
+struct Below<'a> {
+    torus: &'a Torus,
+    /// For j = 1..=d: the least sum of j distances of a sub-cube.
+    bounds: Vec<u32>,
+    /// Only vectors with a sum below this.
     limit: u32,
-    top: u32,
-    dims: &mut Vec<u32>,
-    out: &mut Vec<Vec<u32>>,
-) -> u64 {
-    let sum: u32 = dims.iter().sum();
-    if dims.len() == bounds.len() {
-        out.push(dims.clone());
-        return 0;
-    }
-    let from = dims.last().copied().unwrap_or(1);
-    let left = (bounds.len() - dims.len()) as u32;
-    let (mut x, mut cut) = (from, 0);
-    while x <= top && sum + x * left < limit {
-        if sum + x < bounds[dims.len()] {
-            cut += 1;
-        } else {
-            dims.push(x);
-            cut += ascending(bounds, limit, top, dims, out);
-            dims.pop();
+    /// Pairs and triples of distances must embed as 2- and 3-cubes.
+    small_cubes: bool,
+    /// N, when the ring lemma applies (a ring, and `all`).
+    ring: Option<u32>,
+    /// Small cubes decided so far.
+    cubes: HashMap<Vec<u32>, bool>,
+    /// Prefixes cut.
+    cut: u64,
+    /// The vectors left.
+    out: Vec<Vec<u32>>,
+}
+
+impl Below<'_> {
+    /// Every ascending vector of `bounds.len()` entries from 1 to the
+    /// diameter with sum below `limit` that no bound or cut rules out.
+    fn walk(&mut self, dims: &mut Vec<u32>) {
+        let d = self.bounds.len();
+        let sum: u32 = dims.iter().sum();
+        if dims.len() == d {
+            if self.ring_rules_out(dims) {
+                self.cut += 1;
+            } else {
+                self.out.push(dims.clone());
+            }
+            return;
         }
-        x += 1;
+        let from = dims.last().copied().unwrap_or(1);
+        let left = (d - dims.len()) as u32;
+        let mut x = from;
+        while x <= self.torus.diameter && sum + x * left < self.limit {
+            if sum + x < self.bounds[dims.len()] || !self.small_cubes_admit(dims, x) {
+                self.cut += 1;
+            } else if self.ring_cuts_prefix(dims.len(), sum + x, x) {
+                // Every longer x cuts too.
+                self.cut += 1;
+                break;
+            } else {
+                dims.push(x);
+                self.walk(dims);
+                dims.pop();
+            }
+            x += 1;
+        }
     }
-    cut
+
+    /// The ring lemma on a whole vector: the two largest add up to less
+    /// than N/2 and the sum is below N − 1.
+    fn ring_rules_out(&self, dims: &[u32]) -> bool {
+        let (Some(n), [.., a, b]) = (self.ring, dims) else {
+            return false;
+        };
+        a + b < n / 2 && dims.iter().sum::<u32>() < n - 1
+    }
+
+    /// The ring lemma on a prefix ending in x at index k, with `sum` its
+    /// sum: when every vector here is below N − 1, the first d − 2 entries
+    /// must leave N/2 for the last two, and they add up to at least
+    /// max(sum + x·(entries still to come among them), their bound).
+    fn ring_cuts_prefix(&self, k: usize, sum: u32, x: u32) -> bool {
+        let d = self.bounds.len();
+        let Some(n) = self.ring else { return false };
+        if k + 2 >= d || self.limit > n - 1 {
+            return false;
+        }
+        let first = (sum + x * (d - 3 - k) as u32).max(self.bounds[d - 3]);
+        // The largest sum is limit − 1; the last two need N/2 of it.
+        first + n / 2 > self.limit - 1
+    }
+
+    /// Whether every pair and triple of entries of dims + [x] embeds.
+    fn small_cubes_admit(&mut self, dims: &[u32], x: u32) -> bool {
+        if !self.small_cubes {
+            return true;
+        }
+        for (i, &a) in dims.iter().enumerate() {
+            if !self.embeds(vec![a, x]) {
+                return false;
+            }
+            for &b in &dims[i + 1..] {
+                if !self.embeds(vec![a, b, x]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn embeds(&mut self, dims: Vec<u32>) -> bool {
+        if let Some(&known) = self.cubes.get(&dims) {
+            return known;
+        }
+        let known = self.torus.cube_embeds(&dims);
+        self.cubes.insert(dims, known);
+        known
+    }
 }
 
 /// The torus as the check sees it: coordinates, first axis fastest.
@@ -277,16 +371,68 @@ struct Torus {
     sides: Vec<u64>,
     n: u64,
     diameter: u32,
+    /// `spheres[r]`: the nodes at distance r from node 0.
+    spheres: Vec<Vec<u64>>,
 }
 
 impl Torus {
     fn new(sides: &[u32]) -> Torus {
         let sides: Vec<u64> = sides.iter().map(|&k| u64::from(k)).collect();
-        Torus {
+        let diameter = sides.iter().map(|&k| (k / 2) as u32).sum();
+        let mut t = Torus {
             n: sides.iter().product(),
-            diameter: sides.iter().map(|&k| (k / 2) as u32).sum(),
+            diameter,
             sides,
+            spheres: vec![Vec::new(); diameter as usize + 1],
+        };
+        for v in 0..t.n {
+            let r = t.distance(0, v) as usize;
+            t.spheres[r].push(v);
         }
+        t
+    }
+
+    /// The node at a + b, coordinates added per axis.
+    fn add(&self, mut a: u64, mut b: u64) -> u64 {
+        let (mut node, mut place) = (0, 1);
+        for &k in &self.sides {
+            node += ((a % k + b % k) % k) * place;
+            place *= k;
+            a /= k;
+            b /= k;
+        }
+        node
+    }
+
+    /// Whether the k-cube (k = `dims.len()`) embeds with dimension i at
+    /// distance `dims[i]`, by trying every placement with cube node 0 on
+    /// host node 0 (the torus is vertex-transitive); cube node v goes on a
+    /// free node at distance `dims[i]` from each placed v ⊕ 2^i.
+    fn cube_embeds(&self, dims: &[u32]) -> bool {
+        fn place(t: &Torus, dims: &[u32], at: &mut Vec<u64>) -> bool {
+            let v = at.len();
+            if v == 1 << dims.len() {
+                return true;
+            }
+            let i = v.trailing_zeros() as usize;
+            let base = at[v ^ (1 << i)];
+            for &step in &t.spheres[dims[i] as usize] {
+                let x = t.add(base, step);
+                let fits = !at.contains(&x)
+                    && (0..dims.len())
+                        .filter(|&j| v & (1 << j) != 0)
+                        .all(|j| t.distance(at[v ^ (1 << j)], x) == dims[j]);
+                if fits {
+                    at.push(x);
+                    if place(t, dims, at) {
+                        return true;
+                    }
+                    at.pop();
+                }
+            }
+            false
+        }
+        place(self, dims, &mut vec![0])
     }
 
     /// Lee distance: per axis the shorter way round.

@@ -12,6 +12,7 @@
 pub mod bijection;
 pub mod certificate;
 pub mod constant;
+pub mod cuts;
 pub mod drat;
 mod host;
 pub mod sat;
@@ -21,4 +22,5 @@ pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{
     estimate_nodes, optimal_constant, Optimum, SearchOptions, ESTIMATE_PROBES, MAX_DIMENSION,
 };
+pub use cuts::Bounds;
 pub use vectors::{optimal_by_vectors, Refuted, VectorSearch};

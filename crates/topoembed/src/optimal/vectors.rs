@@ -18,6 +18,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchOptions};
+use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
 use super::sat::{decide, Answer};
 use crate::error::{Error, Result};
@@ -61,45 +62,88 @@ pub struct VectorSearch {
     /// Ascending vectors below the optimum that the bounds ruled out without
     /// the solver are not listed: a verifier recomputes the bounds.
     pub proof_bytes: u64,
+    /// The bounds that ruled vectors out without the solver.
+    pub bounds: Bounds,
 }
 
 /// The ascending vectors with sum `s` whose every prefix meets its sub-cube
-/// bound (`prefix_bound[k]` for D_0..D_k), entries at most `top`.
-pub(super) fn vectors_with_sum(prefix_bound: &[u32], top: u32, s: u32) -> Vec<Vec<u32>> {
-    fn go(
-        bound: &[u32],
+/// bound (`prefix_bound[k]` for D_0..D_k), entries at most `top`, that the
+/// `cuts` keep.
+pub(super) fn vectors_with_sum(
+    prefix_bound: &[u32],
+    top: u32,
+    s: u32,
+    cuts: &mut Cuts,
+) -> Vec<Vec<u32>> {
+    struct Walk<'c, 'h> {
+        bound: &'c [u32],
         top: u32,
         s: u32,
-        dims: &mut Vec<u32>,
-        partial: u32,
-        out: &mut Vec<Vec<u32>>,
-    ) {
-        let (k, d) = (dims.len(), bound.len());
+        /// The most the first d − 2 entries may add up to (the ring lemma).
+        cap: u32,
+        cuts: &'c mut Cuts<'h>,
+        out: Vec<Vec<u32>>,
+    }
+    fn go(w: &mut Walk, dims: &mut Vec<u32>, partial: u32) {
+        let (k, d) = (dims.len(), w.bound.len());
         if k == d {
-            if partial == s {
-                out.push(dims.clone());
+            if partial == w.s {
+                w.out.push(dims.clone());
             }
             return;
         }
         let lowest = dims.last().copied().unwrap_or(1);
-        let need = bound[k].saturating_sub(partial).max(lowest);
+        let need = w.bound[k].saturating_sub(partial).max(lowest);
         let left = (d - k) as u32;
-        for dk in need..=top {
+        for dk in need..=w.top {
             // Every later entry is at least dk.
-            if partial + dk * left > s {
+            if partial + dk * left > w.s {
                 break;
             }
-            if k + 1 == d && partial + dk != s {
+            // The first d − 2 entries add up to at least their bound.
+            if k + 2 < d && (partial + dk * (d - 2 - k) as u32).max(w.bound[d - 3]) > w.cap {
+                break;
+            }
+            if k + 1 == d && partial + dk != w.s {
+                continue;
+            }
+            if !w.cuts.admits(dims, dk) {
                 continue;
             }
             dims.push(dk);
-            go(bound, top, s, dims, partial + dk, out);
+            go(w, dims, partial + dk);
             dims.pop();
         }
     }
-    let mut out = Vec::new();
-    go(prefix_bound, top, s, &mut Vec::new(), 0, &mut out);
-    out
+    let cap = match cuts.ring_cap(prefix_bound.len(), s) {
+        None => u32::MAX,
+        Some(None) => return Vec::new(),
+        Some(Some(cap)) => cap,
+    };
+    let mut walk = Walk {
+        bound: prefix_bound,
+        top,
+        s,
+        cap,
+        cuts,
+        out: Vec::new(),
+    };
+    go(&mut walk, &mut Vec::new(), 0);
+    walk.out
+}
+
+/// The ascending vectors below the better of xor and standard that
+/// `bounds` leave for the solver, in increasing Σ D_i: what
+/// [`optimal_by_vectors`] decides, at most.
+pub fn candidate_vectors(d: u32, host: &Spec, bounds: Bounds) -> Result<Vec<Vec<u32>>> {
+    let p = prepare(d, host)?;
+    let is_ring = super::constant::torus_sides(d, host)?.len() == 1;
+    let mut cuts = Cuts::new(&p.h, bounds, is_ring);
+    let lowest = p.prefix_bound.last().copied().unwrap_or(1);
+    let top = u32::from(p.h.diameter());
+    Ok((lowest..p.xor_sum.min(p.standard_sum))
+        .flat_map(|s| vectors_with_sum(&p.prefix_bound, top, s, &mut cuts))
+        .collect())
 }
 
 /// Whether every side of the host is even (the torus is bipartite).
@@ -128,6 +172,7 @@ pub fn optimal_by_vectors(
     options: &SearchOptions,
     certificate: Option<&Path>,
     search_budget: u64,
+    bounds: Bounds,
 ) -> Result<VectorSearch> {
     let started = Instant::now();
     let Prepared {
@@ -159,9 +204,11 @@ pub fn optimal_by_vectors(
     let mut decided = 0u64;
     let mut stopped = false;
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let is_ring = super::constant::torus_sides(d, host)?.len() == 1;
+    let mut cuts = Cuts::new(&h, bounds, is_ring);
     let levels: Vec<Vec<Vec<u32>>> = (lowest..start)
         .map(|s| {
-            let mut level = vectors_with_sum(&prefix_bound, u32::from(h.diameter()), s);
+            let mut level = vectors_with_sum(&prefix_bound, u32::from(h.diameter()), s, &mut cuts);
             level.retain(|v| !done.contains(v));
             level
         })
@@ -240,6 +287,7 @@ pub fn optimal_by_vectors(
         },
         refuted,
         proof_bytes,
+        bounds,
     })
 }
 
@@ -381,8 +429,72 @@ mod tests {
         // Bounds 1, 3, 7 on three dimensions, entries up to 4, sum 8:
         // (1, 2, 5) is out (5 > 4); (1, 3, 4) and (2, 2, 4) remain, and
         // (2, 3, 3); (1, 1, 6) fails the second bound.
-        let v = vectors_with_sum(&[1, 3, 7], 4, 8);
+        let h = SearchHost::new(&[8]);
+        let mut cuts = Cuts::new(&h, Bounds::Counting, false);
+        let v = vectors_with_sum(&[1, 3, 7], 4, 8, &mut cuts);
         assert_eq!(v, vec![vec![1, 3, 4], vec![2, 2, 4], vec![2, 3, 3]]);
-        assert!(vectors_with_sum(&[1, 3, 7], 4, 6).is_empty());
+        assert!(vectors_with_sum(&[1, 3, 7], 4, 6, &mut cuts).is_empty());
+    }
+
+    /// The vectors of every sum below `limit` under `bounds`.
+    fn all_below(sides: &[u32], limit: u32, bounds: Bounds) -> Vec<Vec<u32>> {
+        let h = SearchHost::new(sides);
+        let d = h.nodes().trailing_zeros();
+        let prefix = prepare(
+            d,
+            &Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect()),
+        )
+        .unwrap()
+        .prefix_bound;
+        let mut cuts = Cuts::new(&h, bounds, sides.len() == 1);
+        (1..limit)
+            .flat_map(|s| vectors_with_sum(&prefix, u32::from(h.diameter()), s, &mut cuts))
+            .collect()
+    }
+
+    #[test]
+    fn every_vector_the_cuts_drop_has_no_embedding() {
+        // Up to N − 1 (where the ring lemma stops), on rings and tori: what
+        // the small cubes and the ring lemma drop, the solver refutes too,
+        // and what they keep is what the counting bounds keep, less that.
+        for sides in [vec![16], vec![32], vec![4, 4], vec![8, 4], vec![4, 2, 2]] {
+            let h = SearchHost::new(&sides);
+            let n = h.nodes() as u32;
+            let even = sides.iter().all(|k| k % 2 == 0);
+            let counting = all_below(&sides, n - 1, Bounds::Counting);
+            let mut kept = all_below(&sides, n - 1, Bounds::All).into_iter().peekable();
+            let mut dropped = 0;
+            for dims in &counting {
+                if kept.peek() == Some(dims) {
+                    kept.next();
+                    continue;
+                }
+                dropped += 1;
+                let answer = decide(&h, dims, even, None).unwrap();
+                assert!(
+                    matches!(answer, Answer::Unsatisfiable { .. }),
+                    "{sides:?}: {dims:?} was cut but embeds"
+                );
+            }
+            assert!(kept.next().is_none(), "{sides:?}: a vector appeared");
+            if sides.len() == 1 {
+                assert!(dropped > 0, "{sides:?}: the cuts dropped nothing");
+            }
+        }
+    }
+
+    #[test]
+    fn on_rings_no_vector_is_left_below_xor() {
+        // Theorem 10 by the bounds alone, for every d the search takes.
+        for d in 2..=super::super::MAX_DIMENSION {
+            let n = 1u32 << d;
+            let xor = 3 * (n / 4) - 1;
+            assert!(all_below(&[n], xor, Bounds::All).is_empty(), "ring:{n}");
+        }
+        // Without the ring lemma, ring:64 has vectors left below 47
+        // (3 622 by the counting bounds, 16 after the small cubes).
+        let counting = all_below(&[64], 47, Bounds::Counting).len();
+        let small = all_below(&[64], 47, Bounds::SmallCubes).len();
+        assert!(counting > small && small > 0, "{counting} {small}");
     }
 }
