@@ -83,7 +83,29 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
     let checked = ok(&["verify-certificate", cert_arg]);
     assert!(checked.contains("certificate holds"), "{checked}");
     let v = json(&["verify-certificate", cert_arg, "--format", "json"]);
-    assert_eq!(v["min_sum"], 23);
+    assert_eq!(
+        (v["min_sum"].as_u64(), v["bounds"].as_str()),
+        (Some(23), Some("all"))
+    );
+    // With the small cubes only, the solver refutes what the ring lemma cut.
+    let small = dir.join("ring32-small");
+    let small_arg = small.to_str().unwrap();
+    let out = ok(&[
+        "optimal",
+        "cube:6",
+        "ring:64",
+        "--certificate",
+        small_arg,
+        "--bounds",
+        "small-cubes",
+    ]);
+    assert!(
+        out.contains("16 vectors decided after the `small-cubes` bounds"),
+        "{out}"
+    );
+    let checked = ok(&["verify-certificate", small_arg]);
+    assert!(checked.contains("16 vectors refuted by DRAT"), "{checked}");
+    assert_bad_input(&["optimal", "cube:5", "ring:32", "--sat", "--bounds", "some"]);
     // --sat alone decides the same without writing anything.
     let sat = json(&[
         "optimal",

@@ -16,9 +16,10 @@
 //!      string R (R the sum of its distances);
 //!    * `small-cubes`: also, every pair and triple of the distances embeds
 //!      as a 2- or 3-cube (an exhaustive search of its own, below);
-//!    * `all`: also, on a ring of N nodes, a vector whose two largest
-//!      entries add up to less than N/2 has Σ ≥ N − 1 (the ring lemma,
-//!      proved in [`super::cuts`]);
+//!    * `all`: also the axis lemmas, proved in [`super::cuts`]: for every
+//!      side k, a vector whose two largest entries add up to less than k/2
+//!      has Σ ≥ k − 1; for every two sides k_a, k_b, one whose two largest
+//!      add up to less than min(k_a, k_b)/2 has 4Σ ≥ 3(k_a + k_b − 2);
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
 //!    the formula [`super::sat::encode`] writes for the vector (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker).
@@ -26,7 +27,7 @@
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
 //! bijection, every edge of dimension i D_i long"), the DRUP checker, and,
-//! in an `all` certificate of a ring, the ring lemma's proof.
+//! in an `all` certificate, the axis lemmas' proofs.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -151,26 +152,31 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         bounds,
         limit: c.min_sum,
         small_cubes: c.bounds >= Bounds::SmallCubes,
-        ring: (sides.len() == 1 && c.bounds >= Bounds::All).then_some(torus.n as u32),
+        sides: if c.bounds >= Bounds::All {
+            sides.clone()
+        } else {
+            Vec::new()
+        },
         cubes: HashMap::new(),
         cut: 0,
         out: Vec::new(),
+        listed: &listed,
+        missing: None,
     };
     below.walk(&mut Vec::new());
-    let by_bounds = below.cut;
-    let mut needed = Vec::new();
-    for dims in below.out {
-        match listed.get(dims.as_slice()) {
-            Some(r) => needed.push(*r),
-            None => {
-                return Err(reject(format!(
-                    "distances {dims:?} (Σ {}) are below the optimum, not ruled out by the \
-                     bounds and not refuted",
-                    dims.iter().sum::<u32>()
-                )))
-            }
-        }
+    if let Some(dims) = below.missing {
+        return Err(reject(format!(
+            "distances {dims:?} (Σ {}) are below the optimum, not ruled out by the \
+             bounds and not refuted",
+            dims.iter().sum::<u32>()
+        )));
     }
+    let by_bounds = below.cut;
+    let needed: Vec<&Refuted> = below
+        .out
+        .iter()
+        .filter_map(|dims| listed.get(dims.as_slice()).copied())
+        .collect();
     let h = &super::host::SearchHost::new(&sides);
     let even = bipartite(&host);
     if dimacs {
@@ -271,14 +277,18 @@ struct Below<'a> {
     limit: u32,
     /// Pairs and triples of distances must embed as 2- and 3-cubes.
     small_cubes: bool,
-    /// N, when the ring lemma applies (a ring, and `all`).
-    ring: Option<u32>,
+    /// The sides, when the axis lemmas apply (`all`); else empty.
+    sides: Vec<u32>,
     /// Small cubes decided so far.
     cubes: HashMap<Vec<u32>, bool>,
     /// Prefixes cut.
     cut: u64,
-    /// The vectors left.
+    /// The vectors left, each listed in the certificate.
     out: Vec<Vec<u32>>,
+    /// The refutations listed.
+    listed: &'a HashMap<&'a [u32], &'a Refuted>,
+    /// The first vector left that is not listed: the walk stops there.
+    missing: Option<Vec<u32>>,
 }
 
 impl Below<'_> {
@@ -287,21 +297,26 @@ impl Below<'_> {
     fn walk(&mut self, dims: &mut Vec<u32>) {
         let d = self.bounds.len();
         let sum: u32 = dims.iter().sum();
+        if self.missing.is_some() {
+            return;
+        }
         if dims.len() == d {
-            if self.ring_rules_out(dims) {
+            if self.axis_rules_out(dims) {
                 self.cut += 1;
-            } else {
+            } else if self.listed.contains_key(dims.as_slice()) {
                 self.out.push(dims.clone());
+            } else {
+                self.missing = Some(dims.clone());
             }
             return;
         }
         let from = dims.last().copied().unwrap_or(1);
         let left = (d - dims.len()) as u32;
         let mut x = from;
-        while x <= self.torus.diameter && sum + x * left < self.limit {
+        while x <= self.torus.diameter && sum + x * left < self.limit && self.missing.is_none() {
             if sum + x < self.bounds[dims.len()] || !self.small_cubes_admit(dims, x) {
                 self.cut += 1;
-            } else if self.ring_cuts_prefix(dims.len(), sum + x, x) {
+            } else if self.axis_cuts_prefix(dims.len(), sum + x, x) {
                 // Every longer x cuts too.
                 self.cut += 1;
                 break;
@@ -314,28 +329,45 @@ impl Below<'_> {
         }
     }
 
-    /// The ring lemma on a whole vector: the two largest add up to less
-    /// than N/2 and the sum is below N − 1.
-    fn ring_rules_out(&self, dims: &[u32]) -> bool {
-        let (Some(n), [.., a, b]) = (self.ring, dims) else {
-            return false;
-        };
-        a + b < n / 2 && dims.iter().sum::<u32>() < n - 1
+    /// The axis lemmas as (the sums they rule on: below this, the least
+    /// the two largest entries must add up to).
+    fn axis_rules(&self) -> Vec<(u32, u32)> {
+        let mut rules = Vec::new();
+        for (a, &ka) in self.sides.iter().enumerate() {
+            // One side: 2·(two largest) < k and Σ < k − 1 is impossible.
+            rules.push((ka.saturating_sub(1), ka.div_ceil(2)));
+            for &kb in &self.sides[a + 1..] {
+                // Two sides: 2·(two largest) < min and 4Σ < 3(k_a + k_b − 2).
+                let below = (3 * (ka + kb).saturating_sub(2)).div_ceil(4);
+                rules.push((below, ka.min(kb).div_ceil(2)));
+            }
+        }
+        rules
     }
 
-    /// The ring lemma on a prefix ending in x at index k, with `sum` its
-    /// sum: when every vector here is below N − 1, the first d − 2 entries
-    /// must leave N/2 for the last two, and they add up to at least
-    /// max(sum + x·(entries still to come among them), their bound).
-    fn ring_cuts_prefix(&self, k: usize, sum: u32, x: u32) -> bool {
+    /// The axis lemmas on a whole vector.
+    fn axis_rules_out(&self, dims: &[u32]) -> bool {
+        let [.., a, b] = dims else { return false };
+        let sum: u32 = dims.iter().sum();
+        self.axis_rules()
+            .iter()
+            .any(|&(below, need)| sum < below && a + b < need)
+    }
+
+    /// The axis lemmas on a prefix ending in x at index i, with `sum` its
+    /// sum, by the rules that hold for every sum below the limit: the first
+    /// d − 2 entries add up to at least max(sum + x·(entries still to come
+    /// among them), their bound), and the last two get the rest.
+    fn axis_cuts_prefix(&self, i: usize, sum: u32, x: u32) -> bool {
         let d = self.bounds.len();
-        let Some(n) = self.ring else { return false };
-        if k + 2 >= d || self.limit > n - 1 {
+        if i + 2 >= d {
             return false;
         }
-        let first = (sum + x * (d - 3 - k) as u32).max(self.bounds[d - 3]);
-        // The largest sum is limit − 1; the last two need N/2 of it.
-        first + n / 2 > self.limit - 1
+        let first = (sum + x * (d - 3 - i) as u32).max(self.bounds[d - 3]);
+        let rest = (self.limit - 1).saturating_sub(first);
+        self.axis_rules()
+            .iter()
+            .any(|&(below, need)| below >= self.limit && rest < need)
     }
 
     /// Whether every pair and triple of entries of dims + [x] embeds.

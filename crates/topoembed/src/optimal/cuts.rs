@@ -7,28 +7,44 @@
 //!   here by exhaustive search on the host, and remembered) has no
 //!   embedding. On a ring this is the xor paper's Lemma 2: two equal
 //!   distances are N/4;
-//! * **the ring lemma** (rings only): with N nodes, if the two largest
-//!   distances add up to less than N/2, then Σ D_i ≥ N − 1. This is the
-//!   paper's Corollary 9 (there: every distance below N/4), proved here
-//!   more simply:
-//!   1. No two distances are equal: two equal distances D would be N/4
-//!      (Lemma 2), and then the two largest add up to N/2 or more.
-//!   2. On a ring, dimension i moves node x to x + s_i(x)·D_i, with
-//!      s_i(x) = ±1. Follow the 4-cycle x → σ_j x → σ_k σ_j x → σ_k x → x
-//!      of two dimensions j ≠ k. Its four moves α D_j, β D_k, γ D_j and
-//!      δ D_k add up to 0 mod N, and their absolute values add up to
-//!      2D_j + 2D_k < N. So the sum is 0 in ℤ: (α + γ)D_j + (β + δ)D_k = 0.
-//!      Since D_j ≠ D_k, this forces γ = −α. That says s_j(σ_k x) = s_j(x):
-//!      moving along another dimension never turns dimension j around.
-//!   3. Take any node x. The images of all 2^d cube nodes are then
-//!      x + Σ_{i∈W} s_i(x)·D_i over the subsets W. These are 2^d = N
-//!      distinct residues mod N, all lying in one interval of Σ D_i + 1
-//!      integers. So Σ D_i ≥ N − 1.
+//! * **the axis lemma**: *on a torus with an axis of side k, if the two
+//!   largest distances add up to less than k/2, then Σ D_i ≥ k − 1*. On a
+//!   ring (k = N) this is the paper's Corollary 9 (stated there for every
+//!   distance below N/4, and proved through its Lemmas 2–7). The proof here:
+//!   1. An edge of dimension i moves the axis coordinate by a step t, the
+//!      shorter way round that axis: |t| ≤ D_i < k/2, so t is unique and the
+//!      edge taken backwards steps −t.
+//!   2. Round a 4-cycle of dimensions j and l the four steps add up to 0
+//!      mod k, and their sizes to at most 2D_j + 2D_l < k: so to 0 in ℤ.
+//!   3. So the steps add up to 0 round every closed walk of the cube: its
+//!      flips can be brought to nothing by swapping neighbouring flips of
+//!      different dimensions (a 4-cycle: the sum is unchanged) and dropping
+//!      a flip repeated at once (t − t). The axis coordinate therefore lifts
+//!      to an integer F(c) on the cube nodes with F(c ⊕ e_i) − F(c) the step.
+//!   4. The images take every one of the k values of the axis, so F takes
+//!      at least k integer values: max F − min F ≥ k − 1. From the node of
+//!      the minimum to the node of the maximum, flipping each dimension they
+//!      differ in once, F changes by at most Σ D_i. So Σ D_i ≥ k − 1.
 //!
-//!   On a ring the three together rule out every vector below xor's
-//!   3·2^(d−2) − 1, for every d. Of any d − 2 distances,
-//!   Σ ≥ 2^(d−2) − 1 = N/4 − 1 (Lemma 1 as the counting bounds state it),
-//!   so a vector below that sum has D_{d−2} + D_{d−1} < N/2.
+//!   On a ring, with Lemma 1 (any d − 2 distances add up to at least
+//!   N/4 − 1, as the counting bounds state it), a vector below xor's
+//!   3N/4 − 1 has its two largest below N/2: below N − 1, it is ruled out.
+//!   So on rings nothing below xor is left, for every d. On a torus every
+//!   side gives one such rule: on torus:64x4, every vector below xor's 49
+//!   needs its two largest to reach 32.
+//! * **the two-axis lemma**: *on a torus with axes of sides k_a and k_b, if
+//!   the two largest distances add up to less than min(k_a, k_b)/2, then
+//!   Σ D_i ≥ 3(k_a + k_b − 2)/4.* Both coordinates lift as above, to F_a
+//!   and F_b, and a step of dimension i moves (F_a, F_b) by at most D_i in
+//!   the L1 norm. Take the nodes where F_a and F_b are least and greatest,
+//!   and a closed walk of the cube through the four, in some cyclic order,
+//!   each leg flipping the dimensions its ends differ in once. The walk's
+//!   image goes from the least F_a to the greatest and back, and so for
+//!   F_b: its L1 length is at least 2(k_a − 1) + 2(k_b − 1). A dimension is
+//!   flipped on 0, 2 or 4 legs, and on 4 in at most one of the three cyclic
+//!   orders (when its bit alternates round that order), so the shortest of
+//!   the three walks is at most 2Σ D_i + 2·(Σ D_i)/3 long. Hence
+//!   (k_a − 1) + (k_b − 1) ≤ (4/3)·Σ D_i.
 //!
 //! [`super::certificate`] recomputes both with code of its own. A
 //! certificate says which of them it relies on ([`Bounds`]).
@@ -58,7 +74,8 @@ pub enum Bounds {
     Counting,
     /// Also: every pair and triple of distances must embed as a 2- or 3-cube.
     SmallCubes,
-    /// Also the ring lemma (module docs), on rings.
+    /// Also the axis lemmas (module docs), on every side and every pair
+    /// of sides.
     All,
 }
 
@@ -84,21 +101,55 @@ impl std::str::FromStr for Bounds {
 }
 
 /// The cuts of one search: which pairs and triples of distances embed
-/// (computed on first use), and the ring's node count.
+/// (computed on first use), and the rules of the axis lemmas.
 pub(super) struct Cuts<'a> {
     h: &'a SearchHost,
     bounds: Bounds,
-    /// N when the host is a ring (the ring lemma applies).
-    ring: Option<u32>,
+    rules: Vec<AxisRule>,
     cubes: HashMap<Vec<u16>, bool>,
 }
 
+/// One axis lemma as a rule: a vector with a sum below `below` needs its
+/// two largest entries to add up to `need` or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct AxisRule {
+    pub below: u32,
+    pub need: u32,
+}
+
+/// The rules of the axis lemmas (module docs) on a torus of these sides:
+/// one per side k (below k − 1, need k/2) and one per pair of sides
+/// (below 3(k_a + k_b − 2)/4, need min(k_a, k_b)/2).
+pub(super) fn axis_rules(sides: &[u32]) -> Vec<AxisRule> {
+    let mut rules: Vec<AxisRule> = sides
+        .iter()
+        .map(|&k| AxisRule {
+            below: k.saturating_sub(1),
+            need: k.div_ceil(2),
+        })
+        .collect();
+    for (a, &ka) in sides.iter().enumerate() {
+        for &kb in &sides[a + 1..] {
+            rules.push(AxisRule {
+                below: (3 * (ka + kb).saturating_sub(2)).div_ceil(4),
+                need: ka.min(kb).div_ceil(2),
+            });
+        }
+    }
+    rules
+}
+
 impl<'a> Cuts<'a> {
-    pub(super) fn new(h: &'a SearchHost, bounds: Bounds, is_ring: bool) -> Cuts<'a> {
+    /// `sides`: the host's, for the axis lemmas.
+    pub(super) fn new(h: &'a SearchHost, bounds: Bounds, sides: &[u32]) -> Cuts<'a> {
         Cuts {
             h,
             bounds,
-            ring: (is_ring && bounds >= Bounds::All).then_some(h.nodes() as u32),
+            rules: if bounds >= Bounds::All {
+                axis_rules(sides)
+            } else {
+                Vec::new()
+            },
             cubes: HashMap::new(),
         }
     }
@@ -131,14 +182,20 @@ impl<'a> Cuts<'a> {
     }
 
     /// For a sum `s`: the most the first d − 2 entries may add up to (the
-    /// ring lemma: the last two must reach N/2 when s < N − 1), or None
-    /// when nothing caps them. `Some(None)`: no vector of sum s survives.
-    pub(super) fn ring_cap(&self, d: usize, s: u32) -> Option<Option<u32>> {
-        let n = self.ring?;
-        if d < 2 || s >= n - 1 {
+    /// axis lemmas: the last two must reach every `need` of a rule whose
+    /// `below` is above s), or None when nothing caps them. `Some(None)`:
+    /// no vector of sum s survives.
+    pub(super) fn axis_cap(&self, d: usize, s: u32) -> Option<Option<u32>> {
+        let need = self
+            .rules
+            .iter()
+            .filter(|r| s < r.below)
+            .map(|r| r.need)
+            .max()?;
+        if d < 2 {
             return None;
         }
-        Some(s.checked_sub(n / 2))
+        Some(s.checked_sub(need))
     }
 
     /// Whether a small cube with these distances (ascending) embeds.
@@ -258,16 +315,24 @@ mod tests {
     }
 
     #[test]
-    fn the_ring_lemma_caps_the_first_entries() {
+    fn the_axis_lemma_caps_the_first_entries() {
         let h = SearchHost::new(&[64]);
-        let cuts = Cuts::new(&h, Bounds::All, true);
-        // N = 64, d = 6, s = 40: the first four add up to at most 8.
-        assert_eq!(cuts.ring_cap(6, 40), Some(Some(8)));
-        assert_eq!(cuts.ring_cap(6, 20), Some(None));
-        assert_eq!(cuts.ring_cap(6, 63), None);
-        assert_eq!(
-            Cuts::new(&h, Bounds::SmallCubes, true).ring_cap(6, 40),
-            None
-        );
+        let cuts = Cuts::new(&h, Bounds::All, &[64]);
+        // k = 64, d = 6, s = 40: the first four add up to at most 8.
+        assert_eq!(cuts.axis_cap(6, 40), Some(Some(8)));
+        assert_eq!(cuts.axis_cap(6, 20), Some(None));
+        assert_eq!(cuts.axis_cap(6, 63), None);
+        let weaker = Cuts::new(&h, Bounds::SmallCubes, &[64]);
+        assert_eq!(weaker.axis_cap(6, 40), None);
+        // torus:32x16: the sides' rules (31, 16) and (15, 8), the pair's
+        // (3·46/4 → 35, 8).
+        let rules = axis_rules(&[32, 16]);
+        let pairs: Vec<(u32, u32)> = rules.iter().map(|r| (r.below, r.need)).collect();
+        assert_eq!(pairs, vec![(31, 16), (15, 8), (35, 8)]);
+        let h = SearchHost::new(&[32, 16]);
+        let cuts = Cuts::new(&h, Bounds::All, &[32, 16]);
+        assert_eq!(cuts.axis_cap(9, 30), Some(Some(14)));
+        assert_eq!(cuts.axis_cap(9, 33), Some(Some(25)));
+        assert_eq!(cuts.axis_cap(9, 35), None);
     }
 }

@@ -79,7 +79,7 @@ pub(super) fn vectors_with_sum(
         bound: &'c [u32],
         top: u32,
         s: u32,
-        /// The most the first d − 2 entries may add up to (the ring lemma).
+        /// The most the first d − 2 entries may add up to (the axis lemma).
         cap: u32,
         cuts: &'c mut Cuts<'h>,
         out: Vec<Vec<u32>>,
@@ -115,7 +115,7 @@ pub(super) fn vectors_with_sum(
             dims.pop();
         }
     }
-    let cap = match cuts.ring_cap(prefix_bound.len(), s) {
+    let cap = match cuts.axis_cap(prefix_bound.len(), s) {
         None => u32::MAX,
         Some(None) => return Vec::new(),
         Some(Some(cap)) => cap,
@@ -137,8 +137,7 @@ pub(super) fn vectors_with_sum(
 /// [`optimal_by_vectors`] decides, at most.
 pub fn candidate_vectors(d: u32, host: &Spec, bounds: Bounds) -> Result<Vec<Vec<u32>>> {
     let p = prepare(d, host)?;
-    let is_ring = super::constant::torus_sides(d, host)?.len() == 1;
-    let mut cuts = Cuts::new(&p.h, bounds, is_ring);
+    let mut cuts = Cuts::new(&p.h, bounds, &super::constant::torus_sides(d, host)?);
     let lowest = p.prefix_bound.last().copied().unwrap_or(1);
     let top = u32::from(p.h.diameter());
     Ok((lowest..p.xor_sum.min(p.standard_sum))
@@ -204,8 +203,8 @@ pub fn optimal_by_vectors(
     let mut decided = 0u64;
     let mut stopped = false;
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let is_ring = super::constant::torus_sides(d, host)?.len() == 1;
-    let mut cuts = Cuts::new(&h, bounds, is_ring);
+    let sides = super::constant::torus_sides(d, host)?;
+    let mut cuts = Cuts::new(&h, bounds, &sides);
     let levels: Vec<Vec<Vec<u32>>> = (lowest..start)
         .map(|s| {
             let mut level = vectors_with_sum(&prefix_bound, u32::from(h.diameter()), s, &mut cuts);
@@ -430,7 +429,7 @@ mod tests {
         // (1, 2, 5) is out (5 > 4); (1, 3, 4) and (2, 2, 4) remain, and
         // (2, 3, 3); (1, 1, 6) fails the second bound.
         let h = SearchHost::new(&[8]);
-        let mut cuts = Cuts::new(&h, Bounds::Counting, false);
+        let mut cuts = Cuts::new(&h, Bounds::Counting, &[8]);
         let v = vectors_with_sum(&[1, 3, 7], 4, 8, &mut cuts);
         assert_eq!(v, vec![vec![1, 3, 4], vec![2, 2, 4], vec![2, 3, 3]]);
         assert!(vectors_with_sum(&[1, 3, 7], 4, 6, &mut cuts).is_empty());
@@ -446,7 +445,7 @@ mod tests {
         )
         .unwrap()
         .prefix_bound;
-        let mut cuts = Cuts::new(&h, bounds, sides.len() == 1);
+        let mut cuts = Cuts::new(&h, bounds, sides);
         (1..limit)
             .flat_map(|s| vectors_with_sum(&prefix, u32::from(h.diameter()), s, &mut cuts))
             .collect()
@@ -454,15 +453,40 @@ mod tests {
 
     #[test]
     fn every_vector_the_cuts_drop_has_no_embedding() {
-        // Up to N − 1 (where the ring lemma stops), on rings and tori: what
-        // the small cubes and the ring lemma drop, the solver refutes too,
-        // and what they keep is what the counting bounds keep, less that.
-        for sides in [vec![16], vec![32], vec![4, 4], vec![8, 4], vec![4, 2, 2]] {
+        // Up to where the axis lemmas stop (and at least to xor), on rings
+        // and tori: what the small cubes and the lemmas drop, the solver
+        // refutes too, and what they keep is what the counting bounds keep,
+        // less that.
+        let (mut total_dropped, mut lemmas_dropped) = (0, Vec::new());
+        for sides in [
+            vec![16],
+            vec![32],
+            vec![8, 4],
+            vec![4, 2, 2],
+            vec![16, 2],
+            vec![16, 4],
+            vec![8, 8],
+            vec![8, 4, 2],
+        ] {
             let h = SearchHost::new(&sides);
-            let n = h.nodes() as u32;
+            let d = h.nodes().trailing_zeros();
+            let spec = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
+            let xor = prepare(d, &spec).unwrap().xor_sum;
+            let limit = super::super::cuts::axis_rules(&sides)
+                .iter()
+                .map(|r| r.below)
+                .max()
+                .unwrap()
+                .max(xor + 1);
             let even = sides.iter().all(|k| k % 2 == 0);
-            let counting = all_below(&sides, n - 1, Bounds::Counting);
-            let mut kept = all_below(&sides, n - 1, Bounds::All).into_iter().peekable();
+            let counting = all_below(&sides, limit, Bounds::Counting);
+            let all = all_below(&sides, limit, Bounds::All);
+            // The lemmas' own share, beyond the small cubes'.
+            let by_lemmas = all_below(&sides, limit, Bounds::SmallCubes).len() - all.len();
+            if by_lemmas > 0 {
+                lemmas_dropped.push(sides.len());
+            }
+            let mut kept = all.into_iter().peekable();
             let mut dropped = 0;
             for dims in &counting {
                 if kept.peek() == Some(dims) {
@@ -477,10 +501,15 @@ mod tests {
                 );
             }
             assert!(kept.next().is_none(), "{sides:?}: a vector appeared");
-            if sides.len() == 1 {
-                assert!(dropped > 0, "{sides:?}: the cuts dropped nothing");
-            }
+            total_dropped += dropped;
         }
+        // The one-side rules on a ring, the torus rules on a torus.
+        assert!(total_dropped > 0);
+        assert!(lemmas_dropped.contains(&1), "{lemmas_dropped:?}");
+        assert!(
+            lemmas_dropped.iter().any(|&axes| axes > 1),
+            "{lemmas_dropped:?}"
+        );
     }
 
     #[test]
