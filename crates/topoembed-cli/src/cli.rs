@@ -119,9 +119,11 @@ pub enum Command {
         /// `counting` (sub-cube images are distinct, near each other and in
         /// one ellipse), `small-cubes` (also: every pair and triple of
         /// distances embeds as a 2- or 3-cube, found by exhaustive search),
-        /// `all` (also, on rings, the ring lemma: if the two largest
-        /// distances add up to less than N/2, then Σ D_i ≥ N − 1). A
-        /// certificate names its bounds and the checker recomputes them.
+        /// `all` (also the axis lemmas: for a side k, if the two largest
+        /// distances add up to less than k/2, then Σ D_i ≥ k − 1 — on rings
+        /// the xor paper's Corollary 9; for two sides k_a, k_b, if they add
+        /// up to less than min(k_a, k_b)/2, then 4·Σ D_i ≥ 3(k_a + k_b − 2)).
+        /// A certificate names its bounds and the checker recomputes them.
         #[arg(long, default_value = "all", value_name = "BOUNDS")]
         bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random
@@ -778,6 +780,6 @@ to anyone (a stopped run goes on from DIR when given the same DIR):
   topoembed verify-certificate c32x4                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
-by the ring lemma of --bounds all); --bounds small-cubes leaves the rest to DRAT:
+by the axis lemma of --bounds all); --bounds small-cubes leaves the rest to DRAT:
   topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.3 s
   topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes";
