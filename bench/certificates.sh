@@ -21,7 +21,7 @@ for spec in $hosts; do
   d=${spec%%:*}; host=${spec#*:}; dir="$work/$d-$host"
   start=$(date +%s.%N)
   if ! out=$(timeout "$limit" "$bin" optimal "cube:$d" "$host" --certificate "$dir" --format json 2>/dev/null); then
-    echo "| $host | $d | not settled in ${limit} s | | | | | |"; continue
+    echo "| $host | $d | not settled in ${limit} s | | | | | |"; rm -rf "$dir"; continue
   fi
   certify=$(echo "$(date +%s.%N) - $start" | bc)
   min=$(echo "$out" | grep '"min_sum"' | tr -dc 0-9)
