@@ -122,8 +122,11 @@ pub enum Command {
         /// `all` (also the axis lemmas: for a side k, if the two largest
         /// distances add up to less than k/2, then Σ D_i ≥ k − 1 — on rings
         /// the xor paper's Corollary 9; for two sides k_a, k_b, if they add
-        /// up to less than min(k_a, k_b)/2, then 4·Σ D_i ≥ 3(k_a + k_b − 2)).
-        /// A certificate names its bounds and the checker recomputes them.
+        /// up to less than min(k_a, k_b)/2, then 4·Σ D_i ≥ 3(k_a + k_b − 2);
+        /// and, inside the SAT formulas, the winding lemma: if Σ D_i < k − 1
+        /// and exactly one pair reaches k/2, exactly, that pair moves along
+        /// that side only). A certificate names its bounds and the checker
+        /// recomputes them.
         #[arg(long, default_value = "all", value_name = "BOUNDS")]
         bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random
@@ -151,8 +154,8 @@ pub enum Command {
         /// for drat-trim or any other DRAT checker.
         #[arg(long)]
         dimacs: bool,
-        /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `lemmas`,
-        /// `proof_bytes`, `seconds`).
+        /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `by_windings`,
+        /// `lemmas`, `proof_bytes`, `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -775,9 +778,9 @@ run goes on from where it stopped:
 
 Elongated tori go faster vector by vector, and a certificate proves the answer
 to anyone (a stopped run goes on from DIR when given the same DIR):
-  topoembed optimal cube:7 torus:32x4 --sat
-  topoembed optimal cube:7 torus:32x4 --certificate c32x4   # DRAT proofs, ~100 MiB
-  topoembed verify-certificate c32x4                         # exit 0: it holds
+  topoembed optimal cube:8 torus:32x8 --sat
+  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 7 MiB
+  topoembed verify-certificate c32x8                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
 by the axis lemma of --bounds all); --bounds small-cubes leaves the rest to DRAT:

@@ -354,6 +354,13 @@ pub fn verify_certificate(
                 bytes(v.proof_bytes),
                 v.seconds
             )?;
+            if v.by_windings > 0 {
+                writeln!(
+                    out,
+                    "  {} of those formulas bind dimensions to an axis by the winding lemma",
+                    v.by_windings
+                )?;
+            }
         }
     }
     Ok(())

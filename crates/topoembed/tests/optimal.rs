@@ -609,3 +609,31 @@ fn elongated_tori_hold_by_the_axis_lemmas() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn the_winding_lemma_settles_torus_32x8_and_its_proofs_need_it() {
+    // torus:32x8: the two vectors the bounds leave below 28 both pair 8 + 8
+    // = 32/2 with Σ < 31, so their formulas move those dimensions along the
+    // long axis only (crate::optimal::windings); the proofs check against
+    // those formulas, and against the plain ones they do not.
+    let dir = scratch("certificate-windings");
+    let found = certify(8, "torus:32x8", &dir, Bounds::All);
+    assert_eq!(found.optimum.min_sum, 28);
+    assert!(found.optimum.xor_optimal);
+    assert_eq!(found.refuted.len(), 2);
+    assert!(found.refuted.iter().all(|r| r.windings && r.by == "drat"));
+    let v = certificate::verify(&dir, false).unwrap();
+    assert_eq!((v.min_sum, v.by_proofs, v.by_windings), (28, 2, 2));
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    let listed: serde_json::Value = serde_json::from_str(&original).unwrap();
+    assert_eq!(listed["refuted"][1]["windings"], true);
+    for i in 0..2 {
+        let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+        c["refuted"][i].as_object_mut().unwrap().remove("windings");
+        std::fs::write(&index, c.to_string()).unwrap();
+        let e = certificate::verify(&dir, false).unwrap_err().to_string();
+        assert!(e.contains("fails"), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,13 +21,15 @@
 //!      has Σ ≥ k − 1; for every two sides k_a, k_b, one whose two largest
 //!      add up to less than min(k_a, k_b)/2 has 4Σ ≥ 3(k_a + k_b − 2);
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
-//!    the formula [`super::sat::encode`] writes for the vector (`--dimacs`
+//!    the formula [`super::sat::encode`] writes for the vector — with the
+//!    winding lemma's axes when the refutation says `windings` (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker).
 //!
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
 //! bijection, every edge of dimension i D_i long"), the DRUP checker, and,
-//! in an `all` certificate, the axis lemmas' proofs.
+//! in an `all` certificate, the axis lemmas' proofs; in a refutation marked
+//! `windings`, the winding lemma's ([`super::windings`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -108,6 +110,8 @@ pub struct Verified {
     pub by_bounds: u64,
     /// Vectors whose DRAT proof was checked.
     pub by_proofs: u64,
+    /// Of them, those checked against the winding lemma's formula.
+    pub by_windings: u64,
     /// Lemmas checked, over all proofs.
     pub lemmas: u64,
     /// Bytes of proof read.
@@ -195,7 +199,7 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
             let file = dir.join(&r.proof);
             let proof = std::fs::read(&file)
                 .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?;
-            let cnf = super::sat::encode(h, &r.distances, even);
+            let cnf = super::sat::encode(h, &r.distances, even, r.windings);
             if dimacs {
                 let name = r
                     .proof
@@ -225,6 +229,7 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         bounds: c.bounds.name().to_string(),
         by_bounds,
         by_proofs: needed.len() as u64,
+        by_windings: needed.iter().filter(|r| r.windings).count() as u64,
         lemmas,
         proof_bytes,
         seconds: started.elapsed().as_secs_f64(),

@@ -8,6 +8,8 @@
 /// The torus of the search.
 pub struct SearchHost {
     n: usize,
+    /// The sides, first axis first.
+    sides: Vec<u32>,
     /// `dist[a * n + b]`.
     dist: Vec<u16>,
     /// `add[a * n + b]`: the node at coordinates a + b (per axis, modulo the side).
@@ -62,6 +64,7 @@ impl SearchHost {
             .collect();
         SearchHost {
             n,
+            sides: sides.to_vec(),
             dist,
             add,
             spheres,
@@ -82,6 +85,16 @@ impl SearchHost {
     #[inline]
     pub fn add(&self, a: u16, b: u16) -> u16 {
         self.add[a as usize * self.n + b as usize]
+    }
+    /// The sides, first axis first.
+    pub fn sides(&self) -> &[u32] {
+        &self.sides
+    }
+    /// Whether node v has coordinate 0 on every axis but `axis`.
+    pub fn on_axis(&self, v: u16, axis: usize) -> bool {
+        let stride: usize = self.sides[..axis].iter().map(|&k| k as usize).product();
+        let v = v as usize;
+        v % stride == 0 && v / stride < self.sides[axis] as usize
     }
     /// The largest distance.
     pub fn diameter(&self) -> u16 {

@@ -17,6 +17,7 @@ pub mod drat;
 mod host;
 pub mod sat;
 pub mod vectors;
+pub mod windings;
 
 pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{

@@ -15,11 +15,14 @@
 //!   (a sequential counter): with as many cube nodes as host nodes, that is
 //!   a bijection;
 //! * x(c, v) → ∨ x(c ⊕ e_i, u) over the u at distance D_i from v, for every
-//!   dimension i: every edge of dimension i is D_i long.
+//!   dimension i: every edge of dimension i is D_i long. With the winding
+//!   lemma ([`super::windings`]), the u of a dimension it binds to an axis
+//!   are only the two on that axis (none, bound to two axes).
 
 use std::io::Write;
 
 use super::host::SearchHost;
+use super::windings::winding_axes;
 
 /// A formula in conjunctive normal form, literals as DIMACS integers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,13 +113,19 @@ pub(super) fn orbit_representatives(h: &SearchHost, r: u32) -> Vec<u16> {
 }
 
 /// The formula for distances `dims` (any order) on `h` (module docs).
-/// `bipartite`: every side of the torus is even.
-pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Cnf {
-    formula(h, dims, bipartite).0
+/// `bipartite`: every side of the torus is even; `windings`: with the
+/// winding lemma's axes.
+pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> Cnf {
+    formula(h, dims, bipartite, windings).0
+}
+
+/// Whether the winding lemma changes the formula of `dims` on `h`.
+pub(super) fn windings_apply(h: &SearchHost, dims: &[u32]) -> bool {
+    winding_axes(h.sides(), dims).iter().any(|a| !a.is_empty())
 }
 
 /// The formula and the domains its variables stand for.
-fn formula(h: &SearchHost, dims: &[u32], bipartite: bool) -> (Cnf, Domains) {
+fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> (Cnf, Domains) {
     let n = h.nodes();
     let reps = orbit_representatives(h, dims[0]);
     let dom = domains(h, dims, bipartite, &reps);
@@ -150,14 +159,25 @@ fn formula(h: &SearchHost, dims: &[u32], bipartite: bool) -> (Cnf, Domains) {
         cnf.clauses.push(lits.clone());
         at_most_one(&mut cnf, lits);
     }
-    // Every edge of dimension i is D_i long.
+    // Every edge of dimension i is D_i long (and along its axes, if the
+    // winding lemma binds it to some).
+    let along = if windings {
+        winding_axes(h.sides(), dims)
+    } else {
+        vec![Vec::new(); dims.len()]
+    };
     for (i, &r) in dims.iter().enumerate() {
         if r > u32::from(h.diameter()) {
             // No node is that far: no cube node can be placed.
             cnf.clauses.push(Vec::new());
             continue;
         }
-        let sphere = h.sphere(r as u16);
+        let sphere: Vec<u16> = h
+            .sphere(r as u16)
+            .iter()
+            .copied()
+            .filter(|&u| along[i].iter().all(|&axis| h.on_axis(u, axis)))
+            .collect();
         for c in 0..n {
             let other = c ^ (1 << i);
             for (k, &v) in dom.nodes[c].iter().enumerate() {
@@ -249,9 +269,10 @@ pub(super) fn decide(
     h: &SearchHost,
     dims: &[u32],
     bipartite: bool,
+    windings: bool,
     proof: Option<&mut dyn Write>,
 ) -> std::result::Result<Answer, String> {
-    let (cnf, dom) = formula(h, dims, bipartite);
+    let (cnf, dom) = formula(h, dims, bipartite, windings);
     match solve(&cnf, proof)? {
         None => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,
@@ -280,7 +301,7 @@ pub fn embedding_with(
 ) -> std::result::Result<Option<Vec<u16>>, String> {
     let h = SearchHost::new(sides);
     let even = sides.iter().all(|k| k % 2 == 0);
-    match decide(&h, dims, even, None)? {
+    match decide(&h, dims, even, true, None)? {
         Answer::Embedding(place) => Ok(Some(place)),
         Answer::Unsatisfiable { .. } => Ok(None),
     }
@@ -329,7 +350,7 @@ mod tests {
             let mut dims = vec![1u32; d];
             loop {
                 let expected = exists(&h, &dims);
-                match decide(&h, &dims, true, None).unwrap() {
+                match decide(&h, &dims, true, false, None).unwrap() {
                     Answer::Embedding(place) => {
                         assert!(
                             expected,
