@@ -268,7 +268,8 @@ impl Checker {
     fn delete(&mut self, mut lits: Vec<i32>) {
         lits.sort_unstable();
         lits.dedup();
-        let Some(ids) = self.by_key.get(&key(&lits)) else {
+        let hash = key(&lits);
+        let Some(ids) = self.by_key.get(&hash) else {
             return;
         };
         let same = |id: usize| {
@@ -280,7 +281,7 @@ impl Checker {
             .iter()
             .position(|&id| !self.locked[id as usize] && same(id as usize));
         if let Some(k) = found {
-            let ids = self.by_key.get_mut(&key(&lits)).expect("looked up above");
+            let ids = self.by_key.get_mut(&hash).expect("looked up above");
             let id = ids.swap_remove(k) as usize;
             self.deleted[id] = true;
         }

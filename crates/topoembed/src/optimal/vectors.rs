@@ -193,6 +193,8 @@ pub fn optimal_by_vectors(
         })?;
     }
     let even = bipartite(host);
+    // The winding lemma shapes the formulas along with the `all` bounds.
+    let windings = bounds >= Bounds::All;
     let start = xor_sum.min(standard_sum);
     let lowest = prefix_bound.last().copied().unwrap_or(1);
     let names = (Spec::Cube(d).to_string(), host.to_string());
@@ -229,7 +231,6 @@ pub fn optimal_by_vectors(
                 if stop() {
                     return Ok(None);
                 }
-                let windings = bounds >= Bounds::All;
                 let answer = decide_one(
                     &h,
                     &prefix_bound,
