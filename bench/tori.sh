@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 18's sweep: every 2-D torus with d ≤ 10 and every 3-D torus with
-# d ≤ 9 (power-of-two sides, at least 2), each certified with `--bounds all`
-# and checked by bench/certificates.sh, which prints the Markdown table.
+# d ≤ 9 (power-of-two sides, at least 2), each certified with the default
+# bounds (`lift`) and checked by bench/certificates.sh, which prints the
+# Markdown table.
 #   bash bench/tori.sh [LIMIT_SECONDS]     # per host (default 120)
 set -euo pipefail
 cd "$(dirname "$0")"

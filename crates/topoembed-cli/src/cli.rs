@@ -119,15 +119,18 @@ pub enum Command {
         /// `counting` (sub-cube images are distinct, near each other and in
         /// one ellipse), `small-cubes` (also: every pair and triple of
         /// distances embeds as a 2- or 3-cube, found by exhaustive search),
-        /// `all` (also the axis lemmas: for a side k, if the two largest
-        /// distances add up to less than k/2, then Σ D_i ≥ k − 1 — on rings
-        /// the xor paper's Corollary 9; for two sides k_a, k_b, if they add
-        /// up to less than min(k_a, k_b)/2, then 4·Σ D_i ≥ 3(k_a + k_b − 2);
-        /// and, inside the SAT formulas, the winding lemma: if Σ D_i < k − 1
-        /// and exactly one pair reaches k/2, exactly, that pair moves along
-        /// that side only). A certificate names its bounds and the checker
-        /// recomputes them.
-        #[arg(long, default_value = "all", value_name = "BOUNDS")]
+        /// `all` (also the axis lemmas as first published: for a side k, if
+        /// the two largest distances add up to less than k/2, then
+        /// Σ D_i ≥ k − 1 — on rings the xor paper's Corollary 9; for two
+        /// sides, 4·Σ D_i ≥ 3(k_a + k_b − 2) below min(k_a, k_b)/2; and,
+        /// inside the SAT formulas, the winding lemma: if Σ D_i < k − 1 and
+        /// exactly one pair reaches k/2, exactly, that pair moves along that
+        /// side only), `lift` (the default: the lift lemma sharpens the axis
+        /// lemma to Σ D_i ≥ k − 1 + the diameter of the other sides, and
+        /// the winding lemma then holds below that, a pair reaching
+        /// k/2 + s/2 moving at most s off its side). A certificate names its
+        /// bounds and the checker recomputes them.
+        #[arg(long, default_value = "lift", value_name = "BOUNDS")]
         bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random
         /// probes, capped by --node-limit) passes the limit: 10 minutes, or
@@ -144,7 +147,7 @@ pub enum Command {
     /// without trusting the search: the embedding is a constant-distance
     /// bijection with the claimed sum, every ascending distance vector below
     /// it is cut by the bounds the certificate names (`counting`,
-    /// `small-cubes` or `all`; recomputed here) or refuted, and every
+    /// `small-cubes`, `all` or `lift`; recomputed here) or refuted, and every
     /// refutation's DRAT proof checks against the vector's formula.
     /// Exit 0 when it holds, 2 (with the reason) when not.
     VerifyCertificate {
@@ -155,7 +158,7 @@ pub enum Command {
         #[arg(long)]
         dimacs: bool,
         /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `by_windings`,
-        /// `lemmas`, `proof_bytes`, `seconds`).
+        /// `by_halving`, `lemmas`, `proof_bytes`, `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -783,6 +786,6 @@ to anyone (a stopped run goes on from DIR when given the same DIR):
   topoembed verify-certificate c32x8                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
-by the axis lemma of --bounds all); --bounds small-cubes leaves the rest to DRAT:
+by the axis lemma of the default bounds); --bounds small-cubes leaves the rest to DRAT:
   topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.3 s
   topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes";

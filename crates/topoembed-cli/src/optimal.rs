@@ -361,6 +361,13 @@ pub fn verify_certificate(
                     v.by_windings
                 )?;
             }
+            if v.by_halving > 0 {
+                writeln!(
+                    out,
+                    "  {} of those formulas halved (or quartered) by the halving lemma",
+                    v.by_halving
+                )?;
+            }
         }
     }
     Ok(())

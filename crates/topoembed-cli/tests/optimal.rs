@@ -85,7 +85,7 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
     let v = json(&["verify-certificate", cert_arg, "--format", "json"]);
     assert_eq!(
         (v["min_sum"].as_u64(), v["bounds"].as_str()),
-        (Some(23), Some("all"))
+        (Some(23), Some("lift"))
     );
     // With the small cubes only, the solver refutes what the ring lemma cut.
     let small = dir.join("ring32-small");

@@ -396,6 +396,7 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
             (SEARCH_BUDGET, Bounds::Counting),
             (0, Bounds::SmallCubes),
             (0, Bounds::All),
+            (0, Bounds::Lift),
         ] {
             let options = SearchOptions::default();
             let by = optimal_by_vectors(d, &spec, &options, None, budget, bounds).unwrap();
@@ -535,13 +536,13 @@ fn the_ring_theorem_holds_by_the_bounds_for_every_d() {
     // checker, with its own code, agrees.
     for d in 2..=12u32 {
         let dir = scratch(&format!("ring-{d}"));
-        let found = certify(d, &format!("ring:{}", 1u32 << d), &dir, Bounds::All);
+        let found = certify(d, &format!("ring:{}", 1u32 << d), &dir, Bounds::Lift);
         assert_eq!(found.optimum.min_sum, 3 * (1 << (d - 2)) - 1, "d = {d}");
         assert!(found.optimum.xor_optimal && found.refuted.is_empty());
         let v = certificate::verify(&dir, false).unwrap();
         assert_eq!(
             (v.min_sum, v.by_proofs, v.bounds.as_str()),
-            (found.optimum.min_sum, 0, "all")
+            (found.optimum.min_sum, 0, "lift")
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -551,7 +552,7 @@ fn the_ring_theorem_holds_by_the_bounds_for_every_d() {
 fn a_certificate_holds_only_with_the_bounds_it_names() {
     // ring:64: the small cubes leave 16 vectors below 47, the ring lemma none.
     let dir = scratch("certificate-bounds");
-    let found = certify(6, "ring:64", &dir, Bounds::All);
+    let found = certify(6, "ring:64", &dir, Bounds::Lift);
     assert!(found.refuted.is_empty());
     let index = dir.join("certificate.json");
     let original = std::fs::read_to_string(&index).unwrap();
@@ -573,6 +574,23 @@ fn a_certificate_holds_only_with_the_bounds_it_names() {
     assert!(!small.refuted.is_empty());
     let v = certificate::verify(&dir, false).unwrap();
     assert_eq!((v.min_sum, v.bounds.as_str()), (16, "small-cubes"));
+    // The lift lemma leaves torus:16x8 nothing to refute; the lemmas as
+    // first published leave 5, so the same certificate naming them fails.
+    let lift_dir = scratch("certificate-lift");
+    let lift = certify(7, "torus:16x8", &lift_dir, Bounds::Lift);
+    assert!(lift.optimum.xor_optimal && lift.refuted.is_empty());
+    let v = certificate::verify(&lift_dir, false).unwrap();
+    assert_eq!((v.min_sum, v.by_proofs, v.bounds.as_str()), (16, 0, "lift"));
+    let index = lift_dir.join("certificate.json");
+    let mut c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&index).unwrap()).unwrap();
+    c["bounds"] = "all".into();
+    std::fs::write(&index, c.to_string()).unwrap();
+    let e = certificate::verify(&lift_dir, false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not refuted"), "{e}");
+    let _ = std::fs::remove_dir_all(&lift_dir);
     let counting_dir = scratch("certificate-counting");
     let counting = certify(7, "torus:16x8", &counting_dir, Bounds::Counting);
     assert!(counting.refuted.len() > small.refuted.len());
@@ -582,8 +600,9 @@ fn a_certificate_holds_only_with_the_bounds_it_names() {
 
 #[test]
 fn elongated_tori_hold_by_the_axis_lemmas() {
-    // The longest side's rule leaves no vector below xor on these: each
-    // certificate lists no refutation, and the checker agrees.
+    // The longest side's rule leaves no vector below xor on these, as
+    // first published and with the lift lemma: each certificate lists no
+    // refutation, and the checker agrees.
     for (d, host) in [
         (8, "torus:64x4"),
         (9, "torus:32x4x4"),
@@ -591,7 +610,8 @@ fn elongated_tori_hold_by_the_axis_lemmas() {
         (10, "torus:256x4"),
     ] {
         let dir = scratch(&format!("elongated-{d}"));
-        let found = certify(d, host, &dir, Bounds::All);
+        let bounds = if d == 9 { Bounds::All } else { Bounds::Lift };
+        let found = certify(d, host, &dir, bounds);
         assert!(
             found.optimum.xor_optimal && found.refuted.is_empty(),
             "{host}"
@@ -624,16 +644,47 @@ fn the_winding_lemma_settles_torus_32x8_and_its_proofs_need_it() {
     assert!(found.refuted.iter().all(|r| r.windings && r.by == "drat"));
     let v = certificate::verify(&dir, false).unwrap();
     assert_eq!((v.min_sum, v.by_proofs, v.by_windings), (28, 2, 2));
+    let listed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("certificate.json")).unwrap())
+            .unwrap();
+    assert_eq!(listed["refuted"][1]["windings"], true);
+    each_proof_fails_without(&dir, "windings", 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Removing `mark` from any one of the first `count` refutations of the
+/// certificate in `dir` gets it rejected: that proof fails against the
+/// formula without the lemma the mark names. Leaves the certificate as it
+/// was.
+fn each_proof_fails_without(dir: &std::path::Path, mark: &str, count: usize) {
     let index = dir.join("certificate.json");
     let original = std::fs::read_to_string(&index).unwrap();
-    let listed: serde_json::Value = serde_json::from_str(&original).unwrap();
-    assert_eq!(listed["refuted"][1]["windings"], true);
-    for i in 0..2 {
+    for i in 0..count {
         let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
-        c["refuted"][i].as_object_mut().unwrap().remove("windings");
+        c["refuted"][i].as_object_mut().unwrap().remove(mark);
         std::fs::write(&index, c.to_string()).unwrap();
-        let e = certificate::verify(&dir, false).unwrap_err().to_string();
-        assert!(e.contains("fails"), "{e}");
+        let e = certificate::verify(dir, false).unwrap_err().to_string();
+        assert!(e.contains("fails"), "{mark} {i}: {e}");
     }
+    std::fs::write(&index, original).unwrap();
+}
+
+#[test]
+fn the_halving_lemma_quarters_torus_32x8_and_its_proofs_need_it() {
+    // torus:32x8 under the lift bounds: both vectors pair 8 + 8 = 32/2,
+    // each 32/4, so their formulas keep only the quarter of the cube with
+    // those two bits 0 (crate::optimal::halving); the proofs check against
+    // the quartered formulas, and not against the whole ones.
+    let dir = scratch("certificate-halving");
+    let found = certify(8, "torus:32x8", &dir, Bounds::Lift);
+    assert_eq!(found.optimum.min_sum, 28);
+    assert_eq!(found.refuted.len(), 2);
+    assert!(found.refuted.iter().all(|r| r.windings && r.halved));
+    let v = certificate::verify(&dir, false).unwrap();
+    assert_eq!(
+        (v.min_sum, v.by_proofs, v.by_windings, v.by_halving),
+        (28, 2, 2, 2)
+    );
+    each_proof_fails_without(&dir, "halved", 2);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -20,16 +20,21 @@
 //!      side k, a vector whose two largest entries add up to less than k/2
 //!      has Σ ≥ k − 1; for every two sides k_a, k_b, one whose two largest
 //!      add up to less than min(k_a, k_b)/2 has 4Σ ≥ 3(k_a + k_b − 2);
+//!    * `lift`: instead, the lift lemma, proved in [`super::cuts`]: for
+//!      every side k, a vector whose two largest entries add up to less
+//!      than k/2 has Σ ≥ k − 1 + Σ ⌊k_b/2⌋ over the other sides;
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
 //!    the formula [`super::sat::encode`] writes for the vector — with the
-//!    winding lemma's axes when the refutation says `windings` (`--dimacs`
+//!    winding lemma's axes when the refutation says `windings`, halved by
+//!    the halving lemma when it says `halved` (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker).
 //!
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
 //! bijection, every edge of dimension i D_i long"), the DRUP checker, and,
-//! in an `all` certificate, the axis lemmas' proofs; in a refutation marked
-//! `windings`, the winding lemma's ([`super::windings`]).
+//! in an `all` or `lift` certificate, the lemmas' proofs; in a refutation marked
+//! `windings`, the winding lemma's ([`super::windings`]); in one marked
+//! `halved`, the halving lemma's ([`super::halving`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -40,6 +45,7 @@ use rayon::prelude::*;
 use super::constant::torus_sides;
 use super::cuts::Bounds;
 use super::vectors::{bipartite, Refuted, VectorSearch};
+use super::windings::Winding;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -112,6 +118,9 @@ pub struct Verified {
     pub by_proofs: u64,
     /// Of them, those checked against the winding lemma's formula.
     pub by_windings: u64,
+    /// Of them, those checked against a formula halved (or quartered) by
+    /// the halving lemma.
+    pub by_halving: u64,
     /// Lemmas checked, over all proofs.
     pub lemmas: u64,
     /// Bytes of proof read.
@@ -161,6 +170,7 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         } else {
             Vec::new()
         },
+        lift: c.bounds >= Bounds::Lift,
         cubes: HashMap::new(),
         cut: 0,
         out: Vec::new(),
@@ -183,6 +193,13 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         .collect();
     let h = &super::host::SearchHost::new(&sides);
     let even = bipartite(&host);
+    // The form of the winding lemma a refutation marked `windings` used:
+    // the one that came with its bounds.
+    let lifted = if c.bounds >= Bounds::Lift {
+        Winding::Lifted
+    } else {
+        Winding::Tight
+    };
     if dimacs {
         std::fs::create_dir_all(dir.join("formulas"))
             .map_err(|e| Error::File(format!("{}: {e}", dir.display())))?;
@@ -199,7 +216,8 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
             let file = dir.join(&r.proof);
             let proof = std::fs::read(&file)
                 .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?;
-            let cnf = super::sat::encode(h, &r.distances, even, r.windings);
+            let winding = if r.windings { lifted } else { Winding::Off };
+            let cnf = super::sat::encode(h, &r.distances, even, winding, r.halved);
             if dimacs {
                 let name = r
                     .proof
@@ -230,6 +248,7 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         by_bounds,
         by_proofs: needed.len() as u64,
         by_windings: needed.iter().filter(|r| r.windings).count() as u64,
+        by_halving: needed.iter().filter(|r| r.halved).count() as u64,
         lemmas,
         proof_bytes,
         seconds: started.elapsed().as_secs_f64(),
@@ -282,8 +301,10 @@ struct Below<'a> {
     limit: u32,
     /// Pairs and triples of distances must embed as 2- and 3-cubes.
     small_cubes: bool,
-    /// The sides, when the axis lemmas apply (`all`); else empty.
+    /// The sides, when the axis lemmas apply (`all`, `lift`); else empty.
     sides: Vec<u32>,
+    /// The axis lemmas sharpened by the lift lemma (`lift`).
+    lift: bool,
     /// Small cubes decided so far.
     cubes: HashMap<Vec<u32>, bool>,
     /// Prefixes cut.
@@ -338,6 +359,17 @@ impl Below<'_> {
     /// the two largest entries must add up to).
     fn axis_rules(&self) -> Vec<(u32, u32)> {
         let mut rules = Vec::new();
+        if self.lift {
+            // Lift: a coordinate that lifts spans k − 1 and, over the other
+            // axes, every image is within Σ − (k − 1) of one of them, so
+            // Σ ≥ k − 1 + the other axes' diameter; it lifts when the two
+            // largest add up to less than k/2.
+            let half_sides: u32 = self.sides.iter().map(|&k| k / 2).sum();
+            for &k in &self.sides {
+                rules.push((k.saturating_sub(1) + half_sides - k / 2, k.div_ceil(2)));
+            }
+            return rules;
+        }
         for (a, &ka) in self.sides.iter().enumerate() {
             // One side: 2·(two largest) < k and Σ < k − 1 is impossible.
             rules.push((ka.saturating_sub(1), ka.div_ceil(2)));

@@ -90,11 +90,20 @@ impl SearchHost {
     pub fn sides(&self) -> &[u32] {
         &self.sides
     }
-    /// Whether node v has coordinate 0 on every axis but `axis`.
-    pub fn on_axis(&self, v: u16, axis: usize) -> bool {
-        let stride: usize = self.sides[..axis].iter().map(|&k| k as usize).product();
-        let v = v as usize;
-        v % stride == 0 && v / stride < self.sides[axis] as usize
+    /// How far node v is from the line of `axis` through node 0: its
+    /// distance from node 0 over every other axis (the shorter way round
+    /// each): 0 when v is on that line.
+    pub fn off_axis(&self, v: u16, axis: usize) -> u32 {
+        let mut rest = v as u32;
+        let mut off = 0;
+        for (a, &k) in self.sides.iter().enumerate() {
+            let x = rest % k;
+            rest /= k;
+            if a != axis {
+                off += x.min(k - x);
+            }
+        }
+        off
     }
     /// The largest distance.
     pub fn diameter(&self) -> u16 {

@@ -14,6 +14,7 @@ pub mod certificate;
 pub mod constant;
 pub mod cuts;
 pub mod drat;
+pub mod halving;
 mod host;
 pub mod sat;
 pub mod vectors;

@@ -17,12 +17,14 @@
 //! * x(c, v) → ∨ x(c ⊕ e_i, u) over the u at distance D_i from v, for every
 //!   dimension i: every edge of dimension i is D_i long. With the winding
 //!   lemma ([`super::windings`]), the u of a dimension it binds to an axis
-//!   are only the two on that axis (none, bound to two axes).
+//!   are only those at most its slack off that axis (with slack 0, the two
+//!   on the axis; none, bound to two axes with too little slack).
 
 use std::io::Write;
 
+use super::halving::{fold, Fold};
 use super::host::SearchHost;
-use super::windings::winding_axes;
+use super::windings::{winding_axes, Winding};
 
 /// A formula in conjunctive normal form, literals as DIMACS integers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -70,10 +72,21 @@ impl Domains {
 
 /// The formula "an embedding with distances `dims` exists" (module docs).
 /// `first_images`: the nodes cube node 1 may take (one per orbit).
-fn domains(h: &SearchHost, dims: &[u32], bipartite: bool, first_images: &[u16]) -> Domains {
+/// With a `fold`, the nodes outside the part it keeps get no variables.
+fn domains(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    first_images: &[u16],
+    fold: Option<Fold>,
+) -> Domains {
     let n = h.nodes();
     let mut nodes = Vec::with_capacity(n);
     for c in 0..n {
+        if !kept(fold, c) {
+            nodes.push(Vec::new());
+            continue;
+        }
         let reach: u32 = (0..dims.len())
             .filter(|&i| c >> i & 1 == 1)
             .map(|i| dims[i])
@@ -113,28 +126,68 @@ pub(super) fn orbit_representatives(h: &SearchHost, r: u32) -> Vec<u16> {
 }
 
 /// The formula for distances `dims` (any order) on `h` (module docs).
-/// `bipartite`: every side of the torus is even; `windings`: with the
-/// winding lemma's axes.
-pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> Cnf {
-    formula(h, dims, bipartite, windings).0
+/// `bipartite`: every side of the torus is even; `windings`: which form of
+/// the winding lemma binds dimensions to axes; `halve`: halved (or
+/// quartered) by the halving lemma where it applies ([`super::halving`]).
+pub(super) fn encode(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    windings: Winding,
+    halve: bool,
+) -> Cnf {
+    formula(h, dims, bipartite, windings, halve).0
 }
 
-/// Whether the winding lemma changes the formula of `dims` on `h`.
-pub(super) fn windings_apply(h: &SearchHost, dims: &[u32]) -> bool {
-    winding_axes(h.sides(), dims).iter().any(|a| !a.is_empty())
+/// Whether the winding lemma in `form` changes the formula of `dims` on `h`.
+pub(super) fn windings_apply(h: &SearchHost, dims: &[u32], form: Winding) -> bool {
+    winding_axes(h.sides(), dims, form)
+        .iter()
+        .any(|a| !a.is_empty())
+}
+
+/// The fold of `dims`' formula when halved (None: the whole cube).
+pub(super) fn folding(
+    h: &SearchHost,
+    dims: &[u32],
+    windings: Winding,
+    halve: bool,
+) -> Option<Fold> {
+    halve.then(|| fold(h.sides(), dims, windings)).flatten()
+}
+
+/// Whether cube node c has variables under `fold`.
+fn kept(fold: Option<Fold>, c: usize) -> bool {
+    fold.map_or(true, |f| f.kept(c))
+}
+
+/// The host node standing for v's class: v itself, or with a fold, v with
+/// its coordinate along the fold's axis reduced modulo the fold's modulus.
+fn class_of(h: &SearchHost, fold: Option<Fold>, v: u16) -> u16 {
+    let Some(f) = fold else { return v };
+    let stride: u32 = h.sides()[..f.axis].iter().product();
+    let x = (u32::from(v) / stride) % h.sides()[f.axis];
+    (u32::from(v) - (x - x % f.modulus()) * stride) as u16
 }
 
 /// The formula and the domains its variables stand for.
-fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> (Cnf, Domains) {
+fn formula(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    windings: Winding,
+    halve: bool,
+) -> (Cnf, Domains) {
     let n = h.nodes();
+    let fold = folding(h, dims, windings, halve);
     let reps = orbit_representatives(h, dims[0]);
-    let dom = domains(h, dims, bipartite, &reps);
+    let dom = domains(h, dims, bipartite, &reps, fold);
     let mut cnf = Cnf {
         vars: (dom.first[n - 1] - 1) as u32 + dom.nodes[n - 1].len() as u32,
         clauses: Vec::new(),
     };
     // Every cube node somewhere (an empty domain gives the empty clause).
-    for c in 0..n {
+    for c in (0..n).filter(|&c| kept(fold, c)) {
         let clause = (0..dom.nodes[c].len() as i32)
             .map(|k| dom.first[c] + k)
             .collect();
@@ -148,25 +201,28 @@ fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> (Cn
             .collect();
         at_most_one(&mut cnf, &lits);
     }
-    // Every host node taken, and by at most one cube node.
+    // Every host node taken, and by at most one cube node (with a fold:
+    // every class modulo the fold's modulus along its axis, once).
     let mut takers: Vec<Vec<i32>> = vec![Vec::new(); n];
     for c in 0..n {
         for (k, &v) in dom.nodes[c].iter().enumerate() {
-            takers[v as usize].push(dom.first[c] + k as i32);
+            takers[class_of(h, fold, v) as usize].push(dom.first[c] + k as i32);
         }
     }
-    for lits in &takers {
+    for (v, lits) in takers.iter().enumerate() {
+        if class_of(h, fold, v as u16) as usize != v {
+            continue;
+        }
         cnf.clauses.push(lits.clone());
         at_most_one(&mut cnf, lits);
     }
-    // Every edge of dimension i is D_i long (and along its axes, if the
-    // winding lemma binds it to some).
-    let along = if windings {
-        winding_axes(h.sides(), dims)
-    } else {
-        vec![Vec::new(); dims.len()]
-    };
+    // Every edge of dimension i is D_i long (and close to its axes, if the
+    // winding lemma binds it to some); a fold's own dimensions are its.
+    let along = winding_axes(h.sides(), dims, windings);
     for (i, &r) in dims.iter().enumerate() {
+        if fold.is_some_and(|f| f.folds(i)) {
+            continue;
+        }
         if r > u32::from(h.diameter()) {
             // No node is that far: no cube node can be placed.
             cnf.clauses.push(Vec::new());
@@ -176,9 +232,9 @@ fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, windings: bool) -> (Cn
             .sphere(r as u16)
             .iter()
             .copied()
-            .filter(|&u| along[i].iter().all(|&axis| h.on_axis(u, axis)))
+            .filter(|&u| along[i].iter().all(|b| h.off_axis(u, b.axis) <= b.slack))
             .collect();
-        for c in 0..n {
+        for c in (0..n).filter(|&c| kept(fold, c)) {
             let other = c ^ (1 << i);
             for (k, &v) in dom.nodes[c].iter().enumerate() {
                 let mut clause = vec![-(dom.first[c] + k as i32)];
@@ -269,27 +325,46 @@ pub(super) fn decide(
     h: &SearchHost,
     dims: &[u32],
     bipartite: bool,
-    windings: bool,
+    windings: Winding,
+    halve: bool,
     proof: Option<&mut dyn Write>,
 ) -> std::result::Result<Answer, String> {
-    let (cnf, dom) = formula(h, dims, bipartite, windings);
+    let (cnf, dom) = formula(h, dims, bipartite, windings, halve);
     match solve(&cnf, proof)? {
         None => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,
             clauses: cnf.clauses.len(),
         }),
         Some(values) => {
-            let place = (0..h.nodes())
+            let mut place: Vec<u16> = (0..h.nodes())
                 .map(|c| {
-                    let k = (0..dom.nodes[c].len())
+                    (0..dom.nodes[c].len())
                         .find(|&k| values[(dom.first[c] + k as i32) as usize])
-                        .expect("every cube node is placed in a model");
-                    dom.nodes[c][k]
+                        .map_or(0, |k| dom.nodes[c][k])
                 })
                 .collect();
+            if let Some(f) = folding(h, dims, windings, halve) {
+                f.unfold(h, &mut place);
+            }
+            if !is_embedding(h, dims, &place) {
+                return Err(format!("the model for {dims:?} is not an embedding"));
+            }
             Ok(Answer::Embedding(place))
         }
     }
+}
+
+/// Whether `place` is a bijection onto the host with every edge of
+/// dimension i `dims[i]` long.
+fn is_embedding(h: &SearchHost, dims: &[u32], place: &[u16]) -> bool {
+    let mut seen = vec![false; h.nodes()];
+    place.len() == h.nodes()
+        && place
+            .iter()
+            .all(|&v| !std::mem::replace(&mut seen[v as usize], true))
+        && (0..place.len()).all(|c| {
+            (0..dims.len()).all(|i| u32::from(h.d(place[c], place[c ^ (1 << i)])) == dims[i])
+        })
 }
 
 /// Whether an embedding of cube:d onto `sides` with exactly the distances
@@ -301,7 +376,7 @@ pub fn embedding_with(
 ) -> std::result::Result<Option<Vec<u16>>, String> {
     let h = SearchHost::new(sides);
     let even = sides.iter().all(|k| k % 2 == 0);
-    match decide(&h, dims, even, true, None)? {
+    match decide(&h, dims, even, Winding::Lifted, true, None)? {
         Answer::Embedding(place) => Ok(Some(place)),
         Answer::Unsatisfiable { .. } => Ok(None),
     }
@@ -350,7 +425,7 @@ mod tests {
             let mut dims = vec![1u32; d];
             loop {
                 let expected = exists(&h, &dims);
-                match decide(&h, &dims, true, false, None).unwrap() {
+                match decide(&h, &dims, true, Winding::Off, false, None).unwrap() {
                     Answer::Embedding(place) => {
                         assert!(
                             expected,
@@ -376,5 +451,28 @@ mod tests {
                 dims[k..].fill(value);
             }
         }
+    }
+
+    #[test]
+    fn a_dimension_bound_to_two_axes_with_too_little_slack_has_no_embedding() {
+        // torus:16x16, D = (1, 2, 2, 2, 2, 2, 4, 5): Σ = 20 is below the
+        // lift lemma's 15 + 8 on both axes and only 4 + 5 reaches 16/2, with
+        // slack 2, on both: an edge of dimension 7 moves at least 5 − 2
+        // along each axis, 6 > 5. In the lifted formula no placement of a
+        // node has a neighbour of dimension 7 (unit clauses ¬x(c, v)), so
+        // unit propagation refutes it (the solver's proof is 3 KB); that
+        // proof does not hold for the formula of the first form, which binds
+        // nothing here.
+        let h = SearchHost::new(&[16, 16]);
+        let dims = [1, 2, 2, 2, 2, 2, 4, 5];
+        let lifted = encode(&h, &dims, true, Winding::Lifted, false);
+        let tight = encode(&h, &dims, true, Winding::Tight, false);
+        let units = |f: &Cnf| f.clauses.iter().filter(|c| c.len() == 1).count();
+        assert!(units(&lifted) > units(&tight) + h.nodes());
+        let mut proof = Vec::new();
+        let answer = decide(&h, &dims, true, Winding::Lifted, false, Some(&mut proof)).unwrap();
+        assert!(matches!(answer, Answer::Unsatisfiable { .. }));
+        assert!(crate::optimal::drat::check(&lifted, &proof).is_ok());
+        assert!(crate::optimal::drat::check(&tight, &proof).is_err());
     }
 }

@@ -21,6 +21,7 @@ use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchOption
 use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
 use super::sat::{decide, Answer};
+use super::windings::Winding;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -53,6 +54,11 @@ pub struct Refuted {
     /// dimensions bound to an axis (absent in earlier certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub windings: bool,
+    /// The formula is halved by the halving lemma ([`super::halving`]): the
+    /// half of the cube a tight winding pair determines (absent in earlier
+    /// certificates).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halved: bool,
 }
 
 /// What the search by vectors found, beside the optimum.
@@ -193,8 +199,12 @@ pub fn optimal_by_vectors(
         })?;
     }
     let even = bipartite(host);
-    // The winding lemma shapes the formulas along with the `all` bounds.
-    let windings = bounds >= Bounds::All;
+    // The winding lemma shapes the formulas along with the axis lemmas.
+    let windings = match bounds {
+        Bounds::Lift => Winding::Lifted,
+        Bounds::All => Winding::Tight,
+        Bounds::Counting | Bounds::SmallCubes => Winding::Off,
+    };
     let start = xor_sum.min(standard_sum);
     let lowest = prefix_bound.last().copied().unwrap_or(1);
     let names = (Spec::Cube(d).to_string(), host.to_string());
@@ -353,13 +363,13 @@ fn write_partial(dir: &Path, names: &(String, String), refuted: &[Refuted]) -> R
 }
 
 /// Decides one vector; an UNSAT answer's proof goes under `certificate`.
-/// `(even, windings)`: the torus is bipartite; the formula may use the
-/// winding lemma.
+/// `(even, windings)`: the torus is bipartite; the form of the winding
+/// lemma the formula may use.
 fn decide_one(
     h: &SearchHost,
     prefix_bound: &[u32],
     dims: &[u32],
-    (even, windings): (bool, bool),
+    (even, windings): (bool, Winding),
     certificate: Option<&Path>,
     search_budget: u64,
 ) -> Result<Decision> {
@@ -381,12 +391,20 @@ fn decide_one(
                 clauses: 0,
                 proof_bytes: 0,
                 windings: false,
+                halved: false,
             };
             return Ok(Decision::Refuted(r));
         }
         (None, _) => {}
     }
-    let windings = windings && super::sat::windings_apply(h, dims);
+    let windings = if super::sat::windings_apply(h, dims, windings) {
+        windings
+    } else {
+        Winding::Off
+    };
+    // With the lift lemma's bounds, a tight winding pair halves the formula.
+    let halved =
+        windings == Winding::Lifted && super::sat::folding(h, dims, windings, true).is_some();
     let name = proof_name(dims);
     let path: Option<PathBuf> = certificate.map(|dir| dir.join(&name));
     let failed = |e: String| Error::File(format!("the SAT solver failed on {dims:?}: {e}"));
@@ -396,12 +414,13 @@ fn decide_one(
                 Error::File(format!("{}: cannot write the proof: {e}", p.display()))
             })?;
             let mut writer = std::io::BufWriter::new(file);
-            let answer = decide(h, dims, even, windings, Some(&mut writer)).map_err(failed)?;
+            let answer =
+                decide(h, dims, even, windings, halved, Some(&mut writer)).map_err(failed)?;
             std::io::Write::flush(&mut writer)
                 .map_err(|e| Error::File(format!("{}: {e}", p.display())))?;
             answer
         }
-        None => decide(h, dims, even, windings, None).map_err(failed)?,
+        None => decide(h, dims, even, windings, halved, None).map_err(failed)?,
     };
     match answer {
         Answer::Embedding(place) => {
@@ -423,7 +442,8 @@ fn decide_one(
                 variables,
                 clauses,
                 proof_bytes,
-                windings,
+                windings: windings != Winding::Off,
+                halved,
             }))
         }
     }
@@ -472,10 +492,11 @@ mod tests {
     #[test]
     fn every_vector_the_cuts_drop_has_no_embedding() {
         // Up to where the axis lemmas stop (and at least to xor), on rings
-        // and tori: what the small cubes and the lemmas drop, the solver
-        // refutes too, and what they keep is what the counting bounds keep,
-        // less that.
-        let (mut total_dropped, mut lemmas_dropped) = (0, Vec::new());
+        // and tori, for the lemmas as first published (`all`) and with the
+        // lift lemma (`lift`): what the small cubes and the lemmas drop, the
+        // solver refutes too, and what they keep is what the counting
+        // bounds keep, less that.
+        let (mut total_dropped, mut lemmas_dropped, mut lift_dropped) = (0, Vec::new(), 0);
         for sides in [
             vec![16],
             vec![32],
@@ -490,8 +511,9 @@ mod tests {
             let d = h.nodes().trailing_zeros();
             let spec = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
             let xor = prepare(d, &spec).unwrap().xor_sum;
-            let limit = super::super::cuts::axis_rules(&sides)
-                .iter()
+            let limit = [false, true]
+                .into_iter()
+                .flat_map(|lift| super::super::cuts::axis_rules(&sides, lift))
                 .map(|r| r.below)
                 .max()
                 .unwrap()
@@ -499,81 +521,123 @@ mod tests {
             let even = sides.iter().all(|k| k % 2 == 0);
             let counting = all_below(&sides, limit, Bounds::Counting);
             let all = all_below(&sides, limit, Bounds::All);
+            let lift = all_below(&sides, limit, Bounds::Lift);
             // The lemmas' own share, beyond the small cubes'.
             let by_lemmas = all_below(&sides, limit, Bounds::SmallCubes).len() - all.len();
             if by_lemmas > 0 {
                 lemmas_dropped.push(sides.len());
             }
-            let mut kept = all.into_iter().peekable();
-            let mut dropped = 0;
-            for dims in &counting {
-                if kept.peek() == Some(dims) {
-                    kept.next();
-                    continue;
+            assert!(lift.iter().all(|v| all.contains(v)), "{sides:?}");
+            lift_dropped += all.len() - lift.len();
+            for kept in [all, lift] {
+                let mut kept = kept.into_iter().peekable();
+                let mut dropped = 0;
+                for dims in &counting {
+                    if kept.peek() == Some(dims) {
+                        kept.next();
+                        continue;
+                    }
+                    dropped += 1;
+                    let answer = decide(&h, dims, even, Winding::Off, false, None).unwrap();
+                    assert!(
+                        matches!(answer, Answer::Unsatisfiable { .. }),
+                        "{sides:?}: {dims:?} was cut but embeds"
+                    );
                 }
-                dropped += 1;
-                let answer = decide(&h, dims, even, false, None).unwrap();
-                assert!(
-                    matches!(answer, Answer::Unsatisfiable { .. }),
-                    "{sides:?}: {dims:?} was cut but embeds"
-                );
+                assert!(kept.next().is_none(), "{sides:?}: a vector appeared");
+                total_dropped += dropped;
             }
-            assert!(kept.next().is_none(), "{sides:?}: a vector appeared");
-            total_dropped += dropped;
         }
-        // The one-side rules on a ring, the torus rules on a torus.
+        // The one-side rules on a ring, the torus rules on a torus, and
+        // the lift lemma beyond them.
         assert!(total_dropped > 0);
         assert!(lemmas_dropped.contains(&1), "{lemmas_dropped:?}");
         assert!(
             lemmas_dropped.iter().any(|&axes| axes > 1),
             "{lemmas_dropped:?}"
         );
+        assert!(lift_dropped > 0);
     }
 
     #[test]
     fn the_winding_lemma_keeps_every_embedding() {
-        // Every vector (under the counting bounds, below k − 1) whose
-        // formula the lemma changes: the solver answers alike with and
-        // without it, and an embedding found without it moves the bound
-        // dimensions along their axis only.
-        let (mut changed, mut embeddings) = (0, 0);
-        for sides in [vec![16, 2], vec![16, 4], vec![32, 2], vec![16, 2, 2]] {
+        // Every vector (under the counting bounds, below where the lemma
+        // stops) whose formula the lemma changes, in either form: the
+        // solver answers alike with and without it (and halved, where the
+        // halving lemma applies), and an embedding found
+        // without it moves the bound dimensions at most their slack off
+        // their axis (along it only, in the first form).
+        let (mut changed, mut embeddings, mut slack) = (0, 0, 0);
+        let (mut halved, mut halved_embed, mut quartered) = (0, 0, [0, 0]);
+        for sides in [
+            vec![16, 2],
+            vec![16, 4],
+            vec![32, 2],
+            vec![16, 2, 2],
+            vec![8, 4],
+        ] {
             let h = SearchHost::new(&sides);
-            let longest = sides[0];
-            for dims in all_below(&sides, longest - 1, Bounds::Counting) {
-                let along = crate::optimal::windings::winding_axes(&sides, &dims);
-                if along.iter().all(Vec::is_empty) {
-                    continue;
-                }
-                changed += 1;
-                let plain = decide(&h, &dims, true, false, None).unwrap();
-                let bound = decide(&h, &dims, true, true, None).unwrap();
-                match (plain, bound) {
-                    (Answer::Embedding(place), Answer::Embedding(_)) => {
-                        embeddings += 1;
-                        for (i, axes) in along.iter().enumerate() {
-                            for &axis in axes {
-                                for (c, &v) in place.iter().enumerate() {
-                                    // v + step = the node of c ⊕ e_i: the
-                                    // step is on the axis.
-                                    let w = place[c ^ (1 << i)];
-                                    let step =
-                                        (0..h.nodes() as u16).find(|&u| h.add(v, u) == w).unwrap();
-                                    assert!(
-                                        h.on_axis(step, axis),
-                                        "{sides:?} {dims:?}: dimension {i} leaves axis {axis}"
-                                    );
+            let limit = super::super::cuts::lift_bound(&sides, 0);
+            for dims in all_below(&sides, limit, Bounds::Counting) {
+                for form in [Winding::Tight, Winding::Lifted] {
+                    let along = crate::optimal::windings::winding_axes(&sides, &dims, form);
+                    if along.iter().all(Vec::is_empty) {
+                        continue;
+                    }
+                    changed += 1;
+                    slack += along.iter().flatten().filter(|b| b.slack > 0).count();
+                    let plain = decide(&h, &dims, true, Winding::Off, false, None).unwrap();
+                    let bound = decide(&h, &dims, true, form, false, None).unwrap();
+                    // Halved where a tight pair allows (the answer's
+                    // embedding, rebuilt from the half, is checked inside).
+                    if let Some(f) = super::super::sat::folding(&h, &dims, form, true) {
+                        halved += 1;
+                        let half = decide(&h, &dims, true, form, true, None).unwrap();
+                        let embeds = matches!(half, Answer::Embedding(_));
+                        halved_embed += usize::from(embeds);
+                        quartered[usize::from(embeds)] += usize::from(f.quarter);
+                        assert_eq!(
+                            matches!(half, Answer::Embedding(_)),
+                            matches!(bound, Answer::Embedding(_)),
+                            "{sides:?} {dims:?} {form:?}: halving changed the answer"
+                        );
+                    }
+                    match (plain, bound) {
+                        (Answer::Embedding(place), Answer::Embedding(_)) => {
+                            embeddings += 1;
+                            for (i, bindings) in along.iter().enumerate() {
+                                for b in bindings {
+                                    for (c, &v) in place.iter().enumerate() {
+                                        // v + step = the node of c ⊕ e_i.
+                                        let w = place[c ^ (1 << i)];
+                                        let step = (0..h.nodes() as u16)
+                                            .find(|&u| h.add(v, u) == w)
+                                            .unwrap();
+                                        assert!(
+                                            h.off_axis(step, b.axis) <= b.slack,
+                                            "{sides:?} {dims:?}: dimension {i} leaves {b:?}"
+                                        );
+                                    }
                                 }
                             }
                         }
+                        (Answer::Unsatisfiable { .. }, Answer::Unsatisfiable { .. }) => {}
+                        _ => panic!("{sides:?} {dims:?} {form:?}: the lemma changed the answer"),
                     }
-                    (Answer::Unsatisfiable { .. }, Answer::Unsatisfiable { .. }) => {}
-                    _ => panic!("{sides:?} {dims:?}: the lemma changed the answer"),
                 }
             }
         }
-        // 191 vectors change, 42 of them embed (measured).
-        assert!(changed > 100 && embeddings > 20, "{changed} {embeddings}");
+        // 823 formulas change, 171 of them embed; 782 bindings have slack;
+        // 432 formulas halve, 104 of them embed; 191 of the 432 quarter,
+        // 87 refuted and 104 embedding (measured). The halved ones that do
+        // not quarter all refute here: their embeddings' rebuilding is
+        // checked by `decide`, which errs rather than answer a wrong one.
+        assert!(
+            changed > 100 && embeddings > 20 && slack > 0,
+            "{changed} {embeddings} {slack}"
+        );
+        assert!(halved > 100 && halved_embed > 20, "{halved} {halved_embed}");
+        assert!(quartered[0] > 20 && quartered[1] > 20, "{quartered:?}");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The winding lemma: which dimensions of a distance vector must move along
-//! one axis only. The SAT formula of a vector ([`super::sat`]) then offers
-//! those edges only the two nodes on that axis, not the whole sphere of
-//! their distance — the same embeddings, a much smaller search.
+//! one axis only, or nearly. The SAT formula of a vector ([`super::sat`])
+//! then offers those edges only the nodes on (or near) that axis, not the
+//! whole sphere of their distance — the same embeddings, a much smaller
+//! search.
 //!
 //! *On a torus with an axis of side k, let the distances add up to less than
 //! k − 1, and let exactly one pair of dimensions {p, q} have D_p + D_q ≥ k/2.
@@ -27,21 +28,72 @@
 //!    along no other axis. Every edge of dimension p or q lies on such a
 //!    face.
 //!
+//! **The lifted form** (`--bounds lift`): *let the distances add up to
+//! less than the lift lemma's bound for the axis, k − 1 + the diameter of
+//! the other sides ([`super::cuts`]), let each be below k/2, and let
+//! exactly one pair {p, q} have D_p + D_q ≥ k/2, with slack
+//! s = 2(D_p + D_q) − k. Then every edge of dimension p or q moves at most
+//! s over the other axes.* Steps 1 and 2 are as above (each step is unique
+//! as each distance is below k/2). Step 3: if w = 0 the coordinate lifts
+//! and the lift lemma gives Σ D_i at least its bound, against the
+//! assumption; and |w| ≤ 1, as 2D_p + 2D_q < 2k. Step 4: a {p, q} face's
+//! four steps add up to ±k, so the step t of one of its p edges has
+//! |t| ≥ k − (D_q + D_p + D_q) = D_p − s; that edge is D_p long in all, of
+//! which |t| along the axis, so at most s over the others (likewise for q).
+//! With s = 0 it is the first form, under a weaker condition on Σ D_i.
+//!
 //! Two axes of the same side meet the conditions together, and then p and q
 //! cannot move along both: a vector whose dimension is bound to two axes
-//! has no embedding (its formula holds an empty clause). Composing an
+//! has no embedding (no placement of a node then has a neighbour of that
+//! dimension, and unit propagation refutes the formula); in the lifted
+//! form, an edge bound to two axes with slacks s_a and s_b moves at least
+//! D − s_a along one and D − s_b along the other, so none exists when
+//! D > s_a + s_b. Composing an
 //! embedding with a symmetry of the torus keeps its distances, so the
 //! lemma holds for the composed one too: the formula's symmetry breaking
 //! stays sound.
 
+use super::cuts::lift_bound;
+
+/// Which form of the winding lemma a formula uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winding {
+    /// None: every dimension may move anywhere on its sphere.
+    Off,
+    /// As first published (`--bounds all`): Σ D_i < k − 1 and the pair adds
+    /// up to exactly k/2; the pair moves along the axis only.
+    Tight,
+    /// With the lift lemma (`--bounds lift`): Σ D_i below its bound and the
+    /// pair adds up to k/2 + s/2 for some slack s ≥ 0; the pair moves at
+    /// most s off the axis (module docs).
+    Lifted,
+}
+
+/// One binding of a dimension by the winding lemma: its edges move at most
+/// `slack` off the line of `axis` (0: along it only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// The axis.
+    pub axis: usize,
+    /// The most an edge moves over the other axes.
+    pub slack: u32,
+}
+
 /// For each dimension of `dims` (a distance vector on a torus of `sides`),
-/// the axes its edges must move along only, by the winding lemma (module
-/// docs); most dimensions have none.
-pub fn winding_axes(sides: &[u32], dims: &[u32]) -> Vec<Vec<usize>> {
+/// the axes its edges must keep close to, by the winding lemma in `form`
+/// (module docs); most dimensions have none.
+pub fn winding_axes(sides: &[u32], dims: &[u32], form: Winding) -> Vec<Vec<Binding>> {
     let mut along = vec![Vec::new(); dims.len()];
     let total: u32 = dims.iter().sum();
     for (axis, &k) in sides.iter().enumerate() {
-        if total + 1 >= k {
+        let applies = match form {
+            Winding::Off => false,
+            Winding::Tight => total + 1 < k,
+            // Every step unique (each distance below k/2), and the
+            // coordinate cannot lift: Σ below the lift lemma's bound.
+            Winding::Lifted => total < lift_bound(sides, axis) && dims.iter().all(|&x| 2 * x < k),
+        };
+        if !applies {
             continue;
         }
         let mut winding = Vec::new();
@@ -53,9 +105,10 @@ pub fn winding_axes(sides: &[u32], dims: &[u32]) -> Vec<Vec<usize>> {
             }
         }
         if let [(p, q)] = winding[..] {
-            if 2 * (dims[p] + dims[q]) == k {
-                along[p].push(axis);
-                along[q].push(axis);
+            let slack = 2 * (dims[p] + dims[q]) - k;
+            if slack == 0 || form == Winding::Lifted {
+                along[p].push(Binding { axis, slack });
+                along[q].push(Binding { axis, slack });
             }
         }
     }
@@ -66,32 +119,56 @@ pub fn winding_axes(sides: &[u32], dims: &[u32]) -> Vec<Vec<usize>> {
 mod tests {
     use super::*;
 
+    fn on(axis: usize, slack: u32) -> Vec<Binding> {
+        vec![Binding { axis, slack }]
+    }
+
+    fn none(along: &[Vec<Binding>]) -> bool {
+        along.iter().all(Vec::is_empty)
+    }
+
     #[test]
     fn the_lemma_binds_the_tight_pair_only() {
         // torus:64x8, Σ = 51 < 63, only 16 + 16 reaches 32: both bound to
-        // the long axis; the short one (k = 8) has Σ above 7.
+        // the long axis; the short one (k = 8) has Σ above 7 + 32.
         let dims = [1, 1, 2, 2, 2, 3, 8, 16, 16];
-        let along = winding_axes(&[64, 8], &dims);
-        assert_eq!(along[7], vec![0]);
-        assert_eq!(along[8], vec![0]);
-        assert!(along[..7].iter().all(Vec::is_empty));
-        // Not tight (17 + 16 > 32), or three pairs reaching k/2 (16 + 16
-        // thrice): nothing.
-        assert!(winding_axes(&[64, 8], &[1, 1, 2, 2, 2, 3, 7, 16, 17])
-            .iter()
-            .all(Vec::is_empty));
-        assert!(winding_axes(&[64, 8], &[1, 1, 2, 2, 2, 3, 16, 16, 16])
-            .iter()
-            .all(Vec::is_empty));
-        // Σ at k − 1 or more: nothing.
-        assert!(winding_axes(&[32], &[4, 4, 4, 4, 7, 8, 8])
-            .iter()
-            .all(Vec::is_empty));
+        for form in [Winding::Tight, Winding::Lifted] {
+            let along = winding_axes(&[64, 8], &dims, form);
+            assert_eq!(along[7], on(0, 0));
+            assert_eq!(along[8], on(0, 0));
+            assert!(none(&along[..7]));
+        }
+        assert!(none(&winding_axes(&[64, 8], &dims, Winding::Off)));
+        // Not tight (17 + 16 > 32): the lifted form only, slack 2; three
+        // pairs reaching k/2 (16 + 16 thrice): nothing.
+        let loose = [1, 1, 2, 2, 2, 3, 7, 16, 17];
+        assert!(none(&winding_axes(&[64, 8], &loose, Winding::Tight)));
+        let along = winding_axes(&[64, 8], &loose, Winding::Lifted);
+        assert_eq!((along[7].clone(), along[8].clone()), (on(0, 2), on(0, 2)));
+        for form in [Winding::Tight, Winding::Lifted] {
+            let three = [1, 1, 2, 2, 2, 3, 16, 16, 16];
+            assert!(none(&winding_axes(&[64, 8], &three, form)));
+        }
+        // Σ = k − 1 on torus:32x16: beyond the first form, within the
+        // lifted one (below 31 + 8).
+        let dims = [1, 1, 2, 2, 2, 3, 4, 8, 8];
+        assert!(none(&winding_axes(&[32, 16], &dims, Winding::Tight)));
+        let along = winding_axes(&[32, 16], &dims, Winding::Lifted);
+        assert_eq!(along[8], on(0, 0));
+        // Σ at the lift lemma's bound: nothing.
+        let dims = [1, 1, 2, 2, 2, 3, 4, 8, 16];
+        assert_eq!(dims.iter().sum::<u32>(), 39);
+        assert!(none(&winding_axes(&[32, 16], &dims, Winding::Lifted)));
+        // A distance of k/2 or more makes steps ambiguous: nothing (d = 2).
+        assert!(none(&winding_axes(&[8, 2], &[4, 1], Winding::Lifted)));
         // Two equal sides both bind the pair: no embedding.
-        let along = winding_axes(
-            &[64, 64],
-            &[1; 10].into_iter().chain([16, 16]).collect::<Vec<_>>(),
-        );
-        assert_eq!(along[10], vec![0, 1]);
+        let dims: Vec<u32> = [1; 10].into_iter().chain([16, 16]).collect();
+        for form in [Winding::Tight, Winding::Lifted] {
+            let along = winding_axes(&[64, 64], &dims, form);
+            assert_eq!(
+                along[10],
+                vec![Binding { axis: 0, slack: 0 }, Binding { axis: 1, slack: 0 }]
+            );
+        }
     }
 }
