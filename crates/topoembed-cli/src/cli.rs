@@ -782,10 +782,10 @@ run goes on from where it stopped:
 Elongated tori go faster vector by vector, and a certificate proves the answer
 to anyone (a stopped run goes on from DIR when given the same DIR):
   topoembed optimal cube:8 torus:32x8 --sat
-  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 7 MiB
+  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 291 KiB
   topoembed verify-certificate c32x8                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
 by the axis lemma of the default bounds); --bounds small-cubes leaves the rest to DRAT:
-  topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.3 s
+  topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.4 s
   topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes";
