@@ -84,7 +84,7 @@ impl Fold {
     /// lemma's "if" does: f(c ⊕ e_p) = f(c) + (k/4)·e_a when quartered,
     /// then f(c ⊕ e_q) = f(c ⊕ e_p) + (k/2)·e_a.
     pub fn unfold(&self, h: &SearchHost, place: &mut [u16]) {
-        let stride: u32 = h.sides()[..self.axis].iter().product();
+        let stride = h.stride(self.axis);
         if self.quarter {
             let shift = (self.half / 2 * stride) as u16;
             for c in

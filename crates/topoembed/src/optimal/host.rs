@@ -90,6 +90,11 @@ impl SearchHost {
     pub fn sides(&self) -> &[u32] {
         &self.sides
     }
+    /// How far apart neighbours along `axis` are numbered (the product of
+    /// the sides before it: the first axis is fastest).
+    pub fn stride(&self, axis: usize) -> u32 {
+        self.sides[..axis].iter().product()
+    }
     /// How far node v is from the line of `axis` through node 0: its
     /// distance from node 0 over every other axis (the shorter way round
     /// each): 0 when v is on that line.

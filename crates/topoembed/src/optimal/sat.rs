@@ -55,6 +55,8 @@ impl Cnf {
 
 /// Where each cube node may sit, and its variables.
 struct Domains {
+    /// The part of the cube the formula keeps (None: all of it).
+    fold: Option<Fold>,
     /// `nodes[c]`: the host nodes c may sit on, ascending.
     nodes: Vec<Vec<u16>>,
     /// `first[c]`: the variable of (c, nodes[c][0]); the others follow.
@@ -109,7 +111,7 @@ fn domains(
         first.push(next);
         next += allowed.len() as i32;
     }
-    Domains { nodes, first }
+    Domains { fold, nodes, first }
 }
 
 /// The nodes at distance `r` from node 0 that are the least of their orbit
@@ -165,7 +167,7 @@ fn kept(fold: Option<Fold>, c: usize) -> bool {
 /// its coordinate along the fold's axis reduced modulo the fold's modulus.
 fn class_of(h: &SearchHost, fold: Option<Fold>, v: u16) -> u16 {
     let Some(f) = fold else { return v };
-    let stride: u32 = h.sides()[..f.axis].iter().product();
+    let stride = h.stride(f.axis);
     let x = (u32::from(v) / stride) % h.sides()[f.axis];
     (u32::from(v) - (x - x % f.modulus()) * stride) as u16
 }
@@ -343,7 +345,7 @@ pub(super) fn decide(
                         .map_or(0, |k| dom.nodes[c][k])
                 })
                 .collect();
-            if let Some(f) = folding(h, dims, windings, halve) {
+            if let Some(f) = dom.fold {
                 f.unfold(h, &mut place);
             }
             if !is_embedding(h, dims, &place) {
