@@ -174,8 +174,9 @@ fn main() -> ExitCode {
         Command::VerifyCertificate {
             dir,
             dimacs,
+            checker,
             format,
-        } => optimal::verify_certificate(&dir, dimacs, format, &mut out),
+        } => optimal::verify_certificate(&dir, dimacs, checker.as_deref(), format, &mut out),
         Command::Optimal {
             guest,
             host,

@@ -318,10 +318,34 @@ fn bytes(n: u64) -> String {
 pub fn verify_certificate(
     dir: &Path,
     dimacs: bool,
+    checker: Option<&str>,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
-    let v: Verified = certificate::verify(dir, dimacs)?;
+    let checker: Option<Vec<String>> =
+        checker.map(|c| c.split_whitespace().map(str::to_string).collect());
+    if checker.as_ref().is_some_and(Vec::is_empty) {
+        return Err(Error::Parameter(
+            "--checker: give a command, as `rate` or `drat-trim`".to_string(),
+        )
+        .into());
+    }
+    let progress = Arc::new(Progress::new());
+    let v: Verified = {
+        let _bar = Bar::start(
+            progress.clone(),
+            format!("verify {}: proofs checked", dir.display()),
+            format == Format::Table,
+        );
+        certificate::verify_with(
+            dir,
+            &certificate::CheckOptions {
+                dimacs,
+                checker,
+                progress: Some(&progress),
+            },
+        )?
+    };
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &v).map_err(io_error)?;
@@ -346,14 +370,25 @@ pub fn verify_certificate(
                 "  {} vector prefixes cut by the bounds (`{}`, recomputed)",
                 v.by_bounds, v.bounds
             )?;
-            writeln!(
-                out,
-                "  {} vectors refuted by DRAT proofs ({} lemmas, {} checked), {:.2} s",
-                v.by_proofs,
-                v.lemmas,
-                bytes(v.proof_bytes),
-                v.seconds
-            )?;
+            if v.checker == certificate::BUILT_IN {
+                writeln!(
+                    out,
+                    "  {} vectors refuted by DRAT proofs ({} lemmas, {} checked), {:.2} s",
+                    v.by_proofs,
+                    v.lemmas,
+                    bytes(v.proof_bytes),
+                    v.seconds
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "  {} vectors refuted by DRAT proofs ({} checked by `{}`), {:.2} s",
+                    v.by_proofs,
+                    bytes(v.proof_bytes),
+                    v.checker,
+                    v.seconds
+                )?;
+            }
             if v.by_windings > 0 {
                 writeln!(
                     out,

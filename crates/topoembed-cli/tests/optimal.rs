@@ -105,6 +105,29 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
     );
     let checked = ok(&["verify-certificate", small_arg]);
     assert!(checked.contains("16 vectors refuted by DRAT"), "{checked}");
+    // An external checker: none named, or one that is not there, exits 2;
+    // rate (when on PATH; .ci/run installs it) checks the same 16 proofs.
+    assert_bad_input(&["verify-certificate", small_arg, "--checker", " "]);
+    assert_bad_input(&[
+        "verify-certificate",
+        small_arg,
+        "--checker",
+        "no-such-drat-checker",
+    ]);
+    let rate = std::process::Command::new("rate").arg("--version").output();
+    if rate.is_ok_and(|o| o.status.success()) {
+        let checked = ok(&["verify-certificate", small_arg, "--checker", "rate"]);
+        assert!(
+            checked.contains("16 vectors refuted by DRAT proofs (")
+                && checked.contains("checked by `rate`"),
+            "{checked}"
+        );
+    } else {
+        assert!(
+            std::env::var_os("TOPOEMBED_REQUIRE_RATE").is_none(),
+            "rate is not on PATH"
+        );
+    }
     assert_bad_input(&["optimal", "cube:5", "ring:32", "--sat", "--bounds", "some"]);
     // --sat alone decides the same without writing anything.
     let sat = json(&[

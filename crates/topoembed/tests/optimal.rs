@@ -688,3 +688,83 @@ fn the_halving_lemma_quarters_torus_32x8_and_its_proofs_need_it() {
     each_proof_fails_without(&dir, "halved", 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `rate` (krobelus/rate, `cargo install rate`), an independent backward
+/// DRAT checker, when on PATH; `.ci/run` installs it and sets
+/// TOPOEMBED_REQUIRE_RATE, so that there its absence fails the test.
+fn rate() -> Option<String> {
+    let found = std::process::Command::new("rate")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found && std::env::var_os("TOPOEMBED_REQUIRE_RATE").is_some() {
+        panic!("rate is not on PATH (cargo install rate)");
+    }
+    found.then(|| "rate".to_string())
+}
+
+#[test]
+fn an_external_checker_checks_the_proofs_and_its_verdict_is_required() {
+    use certificate::{verify_with, CheckOptions};
+    let dir = scratch("certificate-external");
+    let found = certify(8, "torus:32x8", &dir, Bounds::Lift);
+    assert_eq!(found.refuted.len(), 2);
+    let with = |command: &[&str]| {
+        verify_with(
+            &dir,
+            &CheckOptions {
+                checker: Some(command.iter().map(|s| s.to_string()).collect()),
+                ..CheckOptions::default()
+            },
+        )
+    };
+    // A checker that says nothing, one that fails, and one that is not
+    // there: rejected, and the formulas written for them removed again.
+    let e = with(&["true"]).unwrap_err().to_string();
+    assert!(e.contains("fails") && e.contains("no verdict"), "{e}");
+    let e = with(&["sh", "-c", "echo s VERIFIED; exit 1", "sh"])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("exit status: 1"), "{e}");
+    let e = with(&["no-such-drat-checker"]).unwrap_err().to_string();
+    assert!(
+        e.contains("cannot run the DRAT checker") && !e.contains("rejected"),
+        "{e}"
+    );
+    assert!(!dir.join("formulas").exists());
+    // The checker gets the formula and the proof, in that order: a script
+    // that verifies only when the first is DIMACS and the second is the
+    // proof the certificate names passes.
+    let shape = "head -c 6 \"$1\" | grep -q '^p cnf ' && cmp -s \"$2\" \"$0\"/proofs/$(basename \"$1\" .cnf).drat && echo 's VERIFIED'";
+    let v = with(&["sh", "-c", shape, dir.to_str().unwrap()]).unwrap();
+    assert_eq!((v.by_proofs, v.lemmas), (2, 0));
+    assert!(v.checker.starts_with("sh -c"));
+    let Some(rate) = rate() else {
+        eprintln!("rate not on PATH: the check by rate itself is skipped");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    };
+    // rate accepts both quartered proofs, and names itself.
+    let v = with(&[&rate]).unwrap();
+    assert_eq!((v.min_sum, v.by_proofs, v.by_halving), (28, 2, 2));
+    assert_eq!(v.checker, "rate");
+    assert_eq!(v.proof_bytes, found.proof_bytes);
+    // A proof cut short, or one checked against the whole formula (the
+    // halving mark removed): rate rejects it too.
+    let proof = dir.join(&found.refuted[0].proof);
+    let bytes = std::fs::read(&proof).unwrap();
+    std::fs::write(&proof, &bytes[..bytes.len() / 2]).unwrap();
+    let e = with(&[&rate]).unwrap_err().to_string();
+    assert!(e.contains("fails"), "{e}");
+    std::fs::write(&proof, &bytes).unwrap();
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+    c["refuted"][0].as_object_mut().unwrap().remove("halved");
+    std::fs::write(&index, c.to_string()).unwrap();
+    let e = with(&[&rate]).unwrap_err().to_string();
+    assert!(e.contains("fails"), "{e}");
+    std::fs::write(&index, original).unwrap();
+    assert!(with(&[&rate]).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

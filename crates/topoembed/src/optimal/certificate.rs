@@ -27,11 +27,15 @@
 //!    the formula [`super::sat::encode`] writes for the vector — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
 //!    the halving lemma when it says `halved` (`--dimacs`
-//!    writes those formulas out, for drat-trim or any other checker).
+//!    writes those formulas out, for drat-trim or any other checker) — or,
+//!    with [`CheckOptions::checker`], by an external DRAT checker (such as
+//!    `rate`, a backward checker that checks only the lemmas the refutation
+//!    uses) on those formulas.
 //!
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
-//! bijection, every edge of dimension i D_i long"), the DRUP checker, and,
+//! bijection, every edge of dimension i D_i long"), the DRUP checker (or
+//! the external one named), and,
 //! in an `all` or `lift` certificate, the lemmas' proofs; in a refutation marked
 //! `windings`, the winding lemma's ([`super::windings`]); in one marked
 //! `halved`, the halving lemma's ([`super::halving`]).
@@ -47,6 +51,7 @@ use super::cuts::Bounds;
 use super::vectors::{bipartite, Refuted, VectorSearch};
 use super::windings::Winding;
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use crate::spec::Spec;
 
 /// The format tag of `certificate.json`.
@@ -121,17 +126,47 @@ pub struct Verified {
     /// Of them, those checked against a formula halved (or quartered) by
     /// the halving lemma.
     pub by_halving: u64,
-    /// Lemmas checked, over all proofs.
+    /// Lemmas checked, over all proofs (0 with an external checker).
     pub lemmas: u64,
     /// Bytes of proof read.
     pub proof_bytes: u64,
+    /// Which checker checked the proofs: [`BUILT_IN`], or the external
+    /// command.
+    pub checker: String,
     /// Wall time of the check.
     pub seconds: f64,
 }
 
-/// Checks the certificate in `dir` (module docs); with `dimacs`, also writes
-/// each refuted vector's formula to `DIR/formulas/`.
+/// How [`verify_with`] checks a certificate.
+#[derive(Default)]
+pub struct CheckOptions<'a> {
+    /// Also write each refuted vector's formula to `DIR/formulas/`.
+    pub dimacs: bool,
+    /// Check the proofs with this external DRAT checker instead of the
+    /// built-in one: the command and its arguments, to which the formula's
+    /// and the proof's paths are appended (`rate`, `drat-trim`). A proof
+    /// passes when the checker exits 0 and prints the line `s VERIFIED`.
+    pub checker: Option<Vec<String>>,
+    /// Counts the bytes of proof checked (total: all of them).
+    pub progress: Option<&'a Progress>,
+}
+
+/// Checks the certificate in `dir` (module docs) with the built-in checker;
+/// with `dimacs`, also writes each refuted vector's formula to
+/// `DIR/formulas/`.
 pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
+    verify_with(
+        dir,
+        &CheckOptions {
+            dimacs,
+            ..CheckOptions::default()
+        },
+    )
+}
+
+/// Checks the certificate in `dir` (module docs) as `options` say.
+pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
+    let dimacs = options.dimacs;
     let started = Instant::now();
     let path = dir.join("certificate.json");
     let text = std::fs::read_to_string(&path)
@@ -200,9 +235,31 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
     } else {
         Winding::Tight
     };
-    if dimacs {
+    let external = options.checker.as_deref().filter(|c| !c.is_empty());
+    if let Some(command) = external {
+        // A checker that cannot start is the machine's fault, not the
+        // certificate's: say so before any proof.
+        let mut probe = std::process::Command::new(&command[0])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                Error::File(format!(
+                    "cannot run the DRAT checker {:?}: {e} (install it, e.g. `cargo install rate`, \
+                     or name another with --checker)",
+                    command[0]
+                ))
+            })?;
+        let _ = probe.kill();
+        let _ = probe.wait();
+    }
+    if dimacs || external.is_some() {
         std::fs::create_dir_all(dir.join("formulas"))
             .map_err(|e| Error::File(format!("{}: {e}", dir.display())))?;
+    }
+    if let Some(p) = options.progress {
+        p.add_total(needed.iter().map(|r| r.proof_bytes).sum());
     }
     let checked: Vec<std::result::Result<(u64, u64), String>> = needed
         .par_iter()
@@ -214,26 +271,52 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
                 ));
             }
             let file = dir.join(&r.proof);
-            let proof = std::fs::read(&file)
-                .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?;
             let winding = if r.windings { lifted } else { Winding::Off };
             let cnf = super::sat::encode(h, &r.distances, even, winding, r.halved);
-            if dimacs {
-                let name = r
-                    .proof
+            let formula = dir.join("formulas").join(
+                r.proof
                     .trim_start_matches("proofs/")
-                    .replace(".drat", ".cnf");
-                let out = dir.join("formulas").join(name);
-                let f =
-                    std::fs::File::create(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-                cnf.write_dimacs(&mut std::io::BufWriter::new(f))
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                    .replace(".drat", ".cnf"),
+            );
+            if dimacs || external.is_some() {
+                let f = std::fs::File::create(&formula)
+                    .map_err(|e| format!("{}: {e}", formula.display()))?;
+                let mut out = std::io::BufWriter::new(f);
+                cnf.write_dimacs(&mut out)
+                    .and_then(|()| std::io::Write::flush(&mut out))
+                    .map_err(|e| format!("{}: {e}", formula.display()))?;
             }
-            let done = super::drat::check(&cnf, &proof)
-                .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances))?;
-            Ok((done.lemmas, proof.len() as u64))
+            let checked = match external {
+                Some(command) => {
+                    let bytes = std::fs::metadata(&file)
+                        .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?
+                        .len();
+                    let verdict = run_checker(command, &formula, &file)
+                        .map(|()| (0, bytes))
+                        .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances));
+                    if !dimacs {
+                        let _ = std::fs::remove_file(&formula);
+                    }
+                    verdict?
+                }
+                None => {
+                    let proof = std::fs::read(&file)
+                        .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?;
+                    let done = super::drat::check(&cnf, &proof)
+                        .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances))?;
+                    (done.lemmas, proof.len() as u64)
+                }
+            };
+            if let Some(p) = options.progress {
+                p.advance(r.proof_bytes);
+            }
+            Ok(checked)
         })
         .collect();
+    if external.is_some() && !dimacs {
+        // Only the formulas written for the checker were there.
+        let _ = std::fs::remove_dir(dir.join("formulas"));
+    }
     let (mut lemmas, mut proof_bytes) = (0u64, 0u64);
     for result in checked {
         let (l, b) = result.map_err(reject)?;
@@ -251,8 +334,51 @@ pub fn verify(dir: &Path, dimacs: bool) -> Result<Verified> {
         by_halving: needed.iter().filter(|r| r.halved).count() as u64,
         lemmas,
         proof_bytes,
+        checker: external.map_or_else(|| BUILT_IN.to_string(), |c| c.join(" ")),
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The name [`Verified::checker`] gives the built-in checker.
+pub const BUILT_IN: &str = "built-in DRUP checker";
+
+/// Runs an external DRAT checker on `formula` and `proof`: Ok when it exits
+/// 0 having printed `s VERIFIED` (what drat-trim and rate print on
+/// success), else what it said.
+fn run_checker(
+    command: &[String],
+    formula: &Path,
+    proof: &Path,
+) -> std::result::Result<(), String> {
+    let output = std::process::Command::new(&command[0])
+        .args(&command[1..])
+        .arg(formula)
+        .arg(proof)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run the checker {:?}: {e}", command[0]))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let verified = stdout.lines().any(|l| l.trim() == "s VERIFIED");
+    if output.status.success() && verified {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said: Vec<&str> = stdout
+        .lines()
+        .chain(stderr.lines())
+        .filter(|l| !l.starts_with("c ") && !l.trim().is_empty())
+        .take(3)
+        .collect();
+    Err(format!(
+        "{} answered {} ({})",
+        command.join(" "),
+        output.status,
+        if said.is_empty() {
+            "no verdict".to_string()
+        } else {
+            said.join("; ")
+        }
+    ))
 }
 
 /// Step 1: the certificate's map is a constant-distance bijection with the
