@@ -389,6 +389,13 @@ pub fn verify_certificate(
                     v.seconds
                 )?;
             }
+            if v.by_propagation > 0 {
+                writeln!(
+                    out,
+                    "  {} of those formulas refuted by unit propagation alone (checked here, no proof needed)",
+                    v.by_propagation
+                )?;
+            }
             if v.by_windings > 0 {
                 writeln!(
                     out,

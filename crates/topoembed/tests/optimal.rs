@@ -768,3 +768,35 @@ fn an_external_checker_checks_the_proofs_and_its_verdict_is_required() {
     assert!(with(&[&rate]).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn formulas_unit_propagation_refutes_need_no_external_checker_and_every_failure_is_counted() {
+    use certificate::{verify_with, CheckOptions};
+    // ring:32 with the counting bounds only: 52 refutations, of which 48
+    // formulas unit propagation refutes by themselves (their proofs add no
+    // lemma; rate 0.3.0 panics on such formulas), and 4 need their proofs.
+    let dir = scratch("certificate-propagation");
+    let found = certify(5, "ring:32", &dir, Bounds::Counting);
+    assert_eq!(found.refuted.len(), 52);
+    let with = |command: &str| {
+        verify_with(
+            &dir,
+            &CheckOptions {
+                checker: Some(vec![command.to_string()]),
+                ..CheckOptions::default()
+            },
+        )
+    };
+    // A checker that rejects everything: the 4 it is asked about fail, and
+    // the message counts them all.
+    let e = with("false").unwrap_err().to_string();
+    assert!(e.contains("(and 3 more of the 52 proofs fail)"), "{e}");
+    // The built-in checker takes them all, with lemmas for the 4 only.
+    let built_in = certificate::verify(&dir, false).unwrap();
+    assert_eq!((built_in.by_proofs, built_in.by_propagation), (52, 0));
+    if let Some(rate) = rate() {
+        let v = with(&rate).unwrap();
+        assert_eq!((v.by_proofs, v.by_propagation, v.lemmas), (52, 48, 0));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
