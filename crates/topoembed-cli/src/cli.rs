@@ -168,7 +168,8 @@ pub enum Command {
         #[arg(long, value_name = "COMMAND")]
         checker: Option<String>,
         /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `by_windings`,
-        /// `by_halving`, `lemmas`, `proof_bytes`, `checker`, `seconds`).
+        /// `by_halving`, `by_band`, `lemmas`, `proof_bytes`, `checker`,
+        /// `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -792,7 +793,7 @@ run goes on from where it stopped:
 Elongated tori go faster vector by vector, and a certificate proves the answer
 to anyone (a stopped run goes on from DIR when given the same DIR):
   topoembed optimal cube:8 torus:32x8 --sat
-  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 291 KiB
+  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 5.9 KiB
   topoembed verify-certificate c32x8                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,

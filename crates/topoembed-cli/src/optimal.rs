@@ -410,6 +410,13 @@ pub fn verify_certificate(
                     v.by_halving
                 )?;
             }
+            if v.by_band > 0 {
+                writeln!(
+                    out,
+                    "  {} of those formulas in a band of the torus by the window lemma",
+                    v.by_band
+                )?;
+            }
         }
     }
     Ok(())

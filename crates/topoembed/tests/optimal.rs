@@ -670,22 +670,50 @@ fn each_proof_fails_without(dir: &std::path::Path, mark: &str, count: usize) {
 }
 
 #[test]
-fn the_halving_lemma_quarters_torus_32x8_and_its_proofs_need_it() {
+fn the_halving_and_window_lemmas_shrink_torus_32x8_and_its_proofs_need_them() {
     // torus:32x8 under the lift bounds: both vectors pair 8 + 8 = 32/2,
     // each 32/4, so their formulas keep only the quarter of the cube with
-    // those two bits 0 (crate::optimal::halving); the proofs check against
-    // the quartered formulas, and not against the whole ones.
+    // those two bits 0 (crate::optimal::halving), and the quarter's sum,
+    // less the diameter of the 8-cycle, is 12 − 4 = 8 − 1: it fills a band
+    // of 8 columns of the torus (crate::optimal::band). The proofs check
+    // against the band formulas, not against the quartered ones; a
+    // refutation marked `banded` but not `halved` is inconsistent.
     let dir = scratch("certificate-halving");
     let found = certify(8, "torus:32x8", &dir, Bounds::Lift);
     assert_eq!(found.optimum.min_sum, 28);
     assert_eq!(found.refuted.len(), 2);
-    assert!(found.refuted.iter().all(|r| r.windings && r.halved));
+    assert!(found
+        .refuted
+        .iter()
+        .all(|r| r.windings && r.halved && r.banded));
     let v = certificate::verify(&dir, false).unwrap();
     assert_eq!(
-        (v.min_sum, v.by_proofs, v.by_windings, v.by_halving),
-        (28, 2, 2, 2)
+        (
+            v.min_sum,
+            v.by_proofs,
+            v.by_windings,
+            v.by_halving,
+            v.by_band
+        ),
+        (28, 2, 2, 2, 2)
     );
+    each_proof_fails_without(&dir, "banded", 2);
     each_proof_fails_without(&dir, "halved", 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn torus_128x8_is_settled_by_the_window_lemma() {
+    // The 983 vectors the lift lemma leaves below xor's 100 all quarter
+    // (32 + 32 = 128/2) with W = 35 − 4 = 32 − 1: each quarter fills the
+    // cylinder P_32 x C_8, node 0 in a corner, and unit propagation
+    // refutes every formula (before the window lemma, 2 to 370 s each).
+    let dir = scratch("certificate-128x8");
+    let found = certify(10, "torus:128x8", &dir, Bounds::Lift);
+    assert_eq!((found.optimum.min_sum, found.refuted.len()), (100, 983));
+    assert!(found.optimum.xor_optimal && found.refuted.iter().all(|r| r.banded));
+    let v = certificate::verify(&dir, false).unwrap();
+    assert_eq!((v.min_sum, v.by_proofs, v.by_band), (100, 983, 983));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -706,9 +734,11 @@ fn rate() -> Option<String> {
 #[test]
 fn an_external_checker_checks_the_proofs_and_its_verdict_is_required() {
     use certificate::{verify_with, CheckOptions};
+    // torus:16x8x2: one vector below xor's 17, its band formula (see
+    // crate::optimal::band) refuted by a proof of 3 465 lemmas.
     let dir = scratch("certificate-external");
-    let found = certify(8, "torus:32x8", &dir, Bounds::Lift);
-    assert_eq!(found.refuted.len(), 2);
+    let found = certify(8, "torus:16x8x2", &dir, Bounds::Lift);
+    assert_eq!(found.refuted.len(), 1);
     let with = |command: &[&str]| {
         verify_with(
             &dir,
@@ -737,20 +767,20 @@ fn an_external_checker_checks_the_proofs_and_its_verdict_is_required() {
     // proof the certificate names passes.
     let shape = "head -c 6 \"$1\" | grep -q '^p cnf ' && cmp -s \"$2\" \"$0\"/proofs/$(basename \"$1\" .cnf).drat && echo 's VERIFIED'";
     let v = with(&["sh", "-c", shape, dir.to_str().unwrap()]).unwrap();
-    assert_eq!((v.by_proofs, v.lemmas), (2, 0));
+    assert_eq!((v.by_proofs, v.lemmas, v.by_propagation), (1, 0, 0));
     assert!(v.checker.starts_with("sh -c"));
     let Some(rate) = rate() else {
         eprintln!("rate not on PATH: the check by rate itself is skipped");
         let _ = std::fs::remove_dir_all(&dir);
         return;
     };
-    // rate accepts both quartered proofs, and names itself.
+    // rate accepts the proof, and names itself.
     let v = with(&[&rate]).unwrap();
-    assert_eq!((v.min_sum, v.by_proofs, v.by_halving), (28, 2, 2));
+    assert_eq!((v.min_sum, v.by_proofs, v.by_band), (17, 1, 1));
     assert_eq!(v.checker, "rate");
     assert_eq!(v.proof_bytes, found.proof_bytes);
-    // A proof cut short, or one checked against the whole formula (the
-    // halving mark removed): rate rejects it too.
+    // A proof cut short, or one checked against the quartered formula (the
+    // window lemma's mark removed): rate rejects it too.
     let proof = dir.join(&found.refuted[0].proof);
     let bytes = std::fs::read(&proof).unwrap();
     std::fs::write(&proof, &bytes[..bytes.len() / 2]).unwrap();
@@ -760,7 +790,7 @@ fn an_external_checker_checks_the_proofs_and_its_verdict_is_required() {
     let index = dir.join("certificate.json");
     let original = std::fs::read_to_string(&index).unwrap();
     let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
-    c["refuted"][0].as_object_mut().unwrap().remove("halved");
+    c["refuted"][0].as_object_mut().unwrap().remove("banded");
     std::fs::write(&index, c.to_string()).unwrap();
     let e = with(&[&rate]).unwrap_err().to_string();
     assert!(e.contains("fails"), "{e}");

@@ -26,7 +26,8 @@
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
 //!    the formula [`super::sat::encode`] writes for the vector — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
-//!    the halving lemma when it says `halved` (`--dimacs`
+//!    the halving lemma when it says `halved`, or the window lemma's band
+//!    formula ([`super::band::encode`]) when it says `banded` (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker) — or,
 //!    with [`CheckOptions::checker`], by an external DRAT checker (such as
 //!    `rate`, a backward checker that checks only the lemmas the refutation
@@ -38,7 +39,8 @@
 //! the external one named), and,
 //! in an `all` or `lift` certificate, the lemmas' proofs; in a refutation marked
 //! `windings`, the winding lemma's ([`super::windings`]); in one marked
-//! `halved`, the halving lemma's ([`super::halving`]).
+//! `halved`, the halving lemma's ([`super::halving`]); in one marked
+//! `banded`, the window lemma's ([`super::band`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -126,6 +128,8 @@ pub struct Verified {
     /// Of them, those checked against a formula halved (or quartered) by
     /// the halving lemma.
     pub by_halving: u64,
+    /// Of them, those checked against the window lemma's band formula.
+    pub by_band: u64,
     /// Lemmas checked, over all proofs (0 with an external checker).
     pub lemmas: u64,
     /// Bytes of proof read.
@@ -281,7 +285,23 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
             }
             let file = dir.join(&r.proof);
             let winding = if r.windings { lifted } else { Winding::Off };
-            let cnf = super::sat::encode(h, &r.distances, even, winding, r.halved);
+            if r.banded && !(r.halved && r.windings) {
+                return Err(format!(
+                    "the refutation of {:?} fails: it is marked `banded` but not `halved` and \
+                     `windings`, and the window lemma's formula is folded by both",
+                    r.distances
+                ));
+            }
+            let cnf = if r.banded {
+                super::band::encode(h, &r.distances, even).ok_or_else(|| {
+                    format!(
+                        "{:?} is marked `banded` but the window lemma does not apply to it",
+                        r.distances
+                    )
+                })?
+            } else {
+                super::sat::encode(h, &r.distances, even, winding, r.halved)
+            };
             let formula = dir.join("formulas").join(
                 r.proof
                     .trim_start_matches("proofs/")
@@ -359,6 +379,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         by_proofs: needed.len() as u64,
         by_windings: needed.iter().filter(|r| r.windings).count() as u64,
         by_halving: needed.iter().filter(|r| r.halved).count() as u64,
+        by_band: needed.iter().filter(|r| r.banded).count() as u64,
         lemmas,
         proof_bytes,
         checker: external.map_or_else(|| BUILT_IN.to_string(), |c| c.join(" ")),

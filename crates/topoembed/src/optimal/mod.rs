@@ -9,6 +9,7 @@
 //! * [`bijection`]: the least CC time over all bijections, waiting
 //!   included, for small d.
 
+pub mod band;
 pub mod bijection;
 pub mod certificate;
 pub mod constant;

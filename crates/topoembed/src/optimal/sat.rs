@@ -254,7 +254,7 @@ fn formula(
 
 /// At most one of `lits` true: Sinz's sequential counter (s_k: one of the
 /// first k + 1 is true), 3n clauses and n − 1 new variables.
-fn at_most_one(cnf: &mut Cnf, lits: &[i32]) {
+pub(super) fn at_most_one(cnf: &mut Cnf, lits: &[i32]) {
     if lits.len() < 2 {
         return;
     }
@@ -288,7 +288,7 @@ pub enum Answer {
 /// Decides `cnf` with varisat; when `proof` is given an UNSAT answer's
 /// binary DRAT proof is written to it. `n`, `first` let the model be read
 /// back as a placement (see [`decide`]).
-fn solve(
+pub(super) fn solve(
     cnf: &Cnf,
     proof: Option<&mut dyn Write>,
 ) -> std::result::Result<Option<Vec<bool>>, String> {
@@ -358,7 +358,7 @@ pub(super) fn decide(
 
 /// Whether `place` is a bijection onto the host with every edge of
 /// dimension i `dims[i]` long.
-fn is_embedding(h: &SearchHost, dims: &[u32], place: &[u16]) -> bool {
+pub(super) fn is_embedding(h: &SearchHost, dims: &[u32], place: &[u16]) -> bool {
     let mut seen = vec![false; h.nodes()];
     place.len() == h.nodes()
         && place
@@ -378,7 +378,10 @@ pub fn embedding_with(
 ) -> std::result::Result<Option<Vec<u16>>, String> {
     let h = SearchHost::new(sides);
     let even = sides.iter().all(|k| k % 2 == 0);
-    match decide(&h, dims, even, Winding::Lifted, true, None)? {
+    // The window lemma's formula where it applies, else the folded one.
+    let answer = super::band::decide(&h, dims, even, None)
+        .unwrap_or_else(|| decide(&h, dims, even, Winding::Lifted, true, None))?;
+    match answer {
         Answer::Embedding(place) => Ok(Some(place)),
         Answer::Unsatisfiable { .. } => Ok(None),
     }

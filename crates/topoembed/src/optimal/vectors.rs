@@ -59,6 +59,11 @@ pub struct Refuted {
     /// certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub halved: bool,
+    /// The formula is the window lemma's ([`super::band`]): the folded part
+    /// as a bijection onto a band of the torus (absent in earlier
+    /// certificates).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub banded: bool,
 }
 
 /// What the search by vectors found, beside the optimum.
@@ -392,6 +397,7 @@ fn decide_one(
                 proof_bytes: 0,
                 windings: false,
                 halved: false,
+                banded: false,
             };
             return Ok(Decision::Refuted(r));
         }
@@ -405,6 +411,14 @@ fn decide_one(
     // With the lift lemma's bounds, a tight winding pair halves the formula.
     let halved =
         windings == Winding::Lifted && super::sat::folding(h, dims, windings, true).is_some();
+    // And a folded part at the lift bound's equality fills a band of the
+    // torus.
+    let banded = halved && super::band::applies(h, dims);
+    let decide = |proof: Option<&mut dyn std::io::Write>| match banded {
+        true => super::band::decide(h, dims, even, proof)
+            .unwrap_or_else(|| Err("the window lemma does not apply".to_string())),
+        false => decide(h, dims, even, windings, halved, proof),
+    };
     let name = proof_name(dims);
     let path: Option<PathBuf> = certificate.map(|dir| dir.join(&name));
     let failed = |e: String| Error::File(format!("the SAT solver failed on {dims:?}: {e}"));
@@ -414,13 +428,12 @@ fn decide_one(
                 Error::File(format!("{}: cannot write the proof: {e}", p.display()))
             })?;
             let mut writer = std::io::BufWriter::new(file);
-            let answer =
-                decide(h, dims, even, windings, halved, Some(&mut writer)).map_err(failed)?;
+            let answer = decide(Some(&mut writer)).map_err(failed)?;
             std::io::Write::flush(&mut writer)
                 .map_err(|e| Error::File(format!("{}: {e}", p.display())))?;
             answer
         }
-        None => decide(h, dims, even, windings, halved, None).map_err(failed)?,
+        None => decide(None).map_err(failed)?,
     };
     match answer {
         Answer::Embedding(place) => {
@@ -444,6 +457,7 @@ fn decide_one(
                 proof_bytes,
                 windings: windings != Winding::Off,
                 halved,
+                banded,
             }))
         }
     }
@@ -458,7 +472,7 @@ enum Decision {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::optimal) mod tests {
     use super::*;
 
     #[test]
@@ -474,7 +488,15 @@ mod tests {
     }
 
     /// The vectors of every sum below `limit` under `bounds`.
-    fn all_below(sides: &[u32], limit: u32, bounds: Bounds) -> Vec<Vec<u32>> {
+    /// Five small tori on which the lemmas bind, fold and embed often.
+    pub(in crate::optimal) const SMALL_TORI: [&[u32]; 5] =
+        [&[16, 2], &[16, 4], &[32, 2], &[16, 2, 2], &[8, 4]];
+
+    pub(in crate::optimal) fn all_below(
+        sides: &[u32],
+        limit: u32,
+        bounds: Bounds,
+    ) -> Vec<Vec<u32>> {
         let h = SearchHost::new(sides);
         let d = h.nodes().trailing_zeros();
         let prefix = prepare(
@@ -569,13 +591,7 @@ mod tests {
         // their axis (along it only, in the first form).
         let (mut changed, mut embeddings, mut slack) = (0, 0, 0);
         let (mut halved, mut halved_embed, mut quartered) = (0, 0, [0, 0]);
-        for sides in [
-            vec![16, 2],
-            vec![16, 4],
-            vec![32, 2],
-            vec![16, 2, 2],
-            vec![8, 4],
-        ] {
+        for sides in SMALL_TORI.map(<[u32]>::to_vec) {
             let h = SearchHost::new(&sides);
             let limit = super::super::cuts::lift_bound(&sides, 0);
             for dims in all_below(&sides, limit, Bounds::Counting) {
