@@ -168,7 +168,7 @@ pub enum Command {
         #[arg(long, value_name = "COMMAND")]
         checker: Option<String>,
         /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `by_windings`,
-        /// `by_halving`, `by_band`, `lemmas`, `proof_bytes`, `checker`,
+        /// `by_halving`, `by_band`, `by_pin`, `lemmas`, `proof_bytes`, `checker`,
         /// `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,

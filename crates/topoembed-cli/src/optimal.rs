@@ -417,6 +417,13 @@ pub fn verify_certificate(
                     v.by_band
                 )?;
             }
+            if v.by_pin > 0 {
+                writeln!(
+                    out,
+                    "  {} of those formulas pin half the cube to a window by the slack window",
+                    v.by_pin
+                )?;
+            }
         }
     }
     Ok(())

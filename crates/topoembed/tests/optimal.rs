@@ -699,6 +699,14 @@ fn the_halving_and_window_lemmas_shrink_torus_32x8_and_its_proofs_need_them() {
     );
     each_proof_fails_without(&dir, "banded", 2);
     each_proof_fails_without(&dir, "halved", 2);
+    // Marked `pinned` as well: the slack window is for unfolded formulas.
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
+    c["refuted"][0]["pinned"] = serde_json::Value::Bool(true);
+    std::fs::write(&index, c.to_string()).unwrap();
+    let e = certificate::verify(&dir, false).unwrap_err().to_string();
+    assert!(e.contains("marked `pinned` and `halved`"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -27,7 +27,9 @@
 //!    the formula [`super::sat::encode`] writes for the vector — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
 //!    the halving lemma when it says `halved`, or the window lemma's band
-//!    formula ([`super::band::encode`]) when it says `banded` (`--dimacs`
+//!    formula ([`super::band::encode`]) when it says `banded`, with half
+//!    the cube pinned to a window ([`super::pin`]) when it says `pinned`
+//!    (`--dimacs`
 //!    writes those formulas out, for drat-trim or any other checker) — or,
 //!    with [`CheckOptions::checker`], by an external DRAT checker (such as
 //!    `rate`, a backward checker that checks only the lemmas the refutation
@@ -40,7 +42,8 @@
 //! in an `all` or `lift` certificate, the lemmas' proofs; in a refutation marked
 //! `windings`, the winding lemma's ([`super::windings`]); in one marked
 //! `halved`, the halving lemma's ([`super::halving`]); in one marked
-//! `banded`, the window lemma's ([`super::band`]).
+//! `banded`, the window lemma's ([`super::band`]); in one marked `pinned`,
+//! the slack window's ([`super::pin`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -130,6 +133,8 @@ pub struct Verified {
     pub by_halving: u64,
     /// Of them, those checked against the window lemma's band formula.
     pub by_band: u64,
+    /// Of them, those checked against the slack window's formula.
+    pub by_pin: u64,
     /// Lemmas checked, over all proofs (0 with an external checker).
     pub lemmas: u64,
     /// Bytes of proof read.
@@ -292,7 +297,22 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                     r.distances
                 ));
             }
-            let cnf = if r.banded {
+            if r.pinned && (r.halved || !r.windings) {
+                return Err(format!(
+                    "the refutation of {:?} fails: it is marked `pinned` and `halved`, or \
+                     `pinned` without `windings`; the slack window is for an unfolded formula \
+                     with the winding lemma",
+                    r.distances
+                ));
+            }
+            let cnf = if r.pinned {
+                super::sat::encode_pinned(h, &r.distances, even).ok_or_else(|| {
+                    format!(
+                        "{:?} is marked `pinned` but the slack window does not apply to it",
+                        r.distances
+                    )
+                })?
+            } else if r.banded {
                 super::band::encode(h, &r.distances, even).ok_or_else(|| {
                     format!(
                         "{:?} is marked `banded` but the window lemma does not apply to it",
@@ -380,6 +400,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         by_windings: needed.iter().filter(|r| r.windings).count() as u64,
         by_halving: needed.iter().filter(|r| r.halved).count() as u64,
         by_band: needed.iter().filter(|r| r.banded).count() as u64,
+        by_pin: needed.iter().filter(|r| r.pinned).count() as u64,
         lemmas,
         proof_bytes,
         checker: external.map_or_else(|| BUILT_IN.to_string(), |c| c.join(" ")),

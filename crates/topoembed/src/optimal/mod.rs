@@ -17,6 +17,7 @@ pub mod cuts;
 pub mod drat;
 pub mod halving;
 mod host;
+pub mod pin;
 pub mod sat;
 pub mod vectors;
 pub mod windings;

@@ -24,6 +24,7 @@ use std::io::Write;
 
 use super::halving::{fold, Fold};
 use super::host::SearchHost;
+use super::pin::Pin;
 use super::windings::{winding_axes, Winding};
 
 /// A formula in conjunctive normal form, literals as DIMACS integers.
@@ -74,13 +75,15 @@ impl Domains {
 
 /// The formula "an embedding with distances `dims` exists" (module docs).
 /// `first_images`: the nodes cube node 1 may take (one per orbit).
-/// With a `fold`, the nodes outside the part it keeps get no variables.
+/// With a `fold`, the nodes outside the part it keeps get no variables;
+/// with a `pin`, the nodes it pins sit in its window.
 fn domains(
     h: &SearchHost,
     dims: &[u32],
     bipartite: bool,
     first_images: &[u16],
     fold: Option<Fold>,
+    pin: Option<Pin>,
 ) -> Domains {
     let n = h.nodes();
     let mut nodes = Vec::with_capacity(n);
@@ -101,6 +104,7 @@ fn domains(
                     let r = u32::from(h.d(0, v));
                     r <= reach && (!bipartite || (reach - r) % 2 == 0)
                 })
+                .filter(|&v| pin.map_or(true, |p| !p.pins(c) || p.admits(h, v)))
                 .collect(),
         };
         nodes.push(allowed);
@@ -116,14 +120,23 @@ fn domains(
 
 /// The nodes at distance `r` from node 0 that are the least of their orbit
 /// under the symmetries fixing node 0.
-pub(super) fn orbit_representatives(h: &SearchHost, r: u32) -> Vec<u16> {
+/// With a `pin`: least of their orbit under the symmetries that
+/// also keep its axis's direction ([`super::pin`]), and in its window
+/// when it pins cube node 1.
+fn representatives(h: &SearchHost, r: u32, pin: Option<Pin>) -> Vec<u16> {
     if r > u32::from(h.diameter()) {
         return Vec::new();
     }
+    let symmetries: Vec<&Vec<u16>> = h
+        .symmetries()
+        .iter()
+        .filter(|g| pin.map_or(true, |p| p.keeps(h, g)))
+        .collect();
     h.sphere(r as u16)
         .iter()
         .copied()
-        .filter(|&u| !h.symmetries().iter().any(|g| g[u as usize] < u))
+        .filter(|&u| pin.map_or(true, |p| !p.pins(1) || p.admits(h, u)))
+        .filter(|&u| !symmetries.iter().any(|g| g[u as usize] < u))
         .collect()
 }
 
@@ -180,10 +193,23 @@ fn formula(
     windings: Winding,
     halve: bool,
 ) -> (Cnf, Domains) {
+    formula_in(h, dims, bipartite, windings, halve, None)
+}
+
+/// The formula, with the nodes a `pin` pins in its window (and cube node
+/// 1's orbits under the symmetries it allows).
+fn formula_in(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    windings: Winding,
+    halve: bool,
+    pin: Option<Pin>,
+) -> (Cnf, Domains) {
     let n = h.nodes();
     let fold = folding(h, dims, windings, halve);
-    let reps = orbit_representatives(h, dims[0]);
-    let dom = domains(h, dims, bipartite, &reps, fold);
+    let reps = representatives(h, dims[0], pin);
+    let dom = domains(h, dims, bipartite, &reps, fold, pin);
     let mut cnf = Cnf {
         vars: (dom.first[n - 1] - 1) as u32 + dom.nodes[n - 1].len() as u32,
         clauses: Vec::new(),
@@ -323,6 +349,7 @@ pub(super) fn solve(
 
 /// Decides whether an embedding with distances `dims` exists on `h`; an
 /// UNSAT answer's DRAT proof goes to `proof` when given.
+#[cfg(test)]
 pub(super) fn decide(
     h: &SearchHost,
     dims: &[u32],
@@ -331,7 +358,27 @@ pub(super) fn decide(
     halve: bool,
     proof: Option<&mut dyn Write>,
 ) -> std::result::Result<Answer, String> {
-    let (cnf, dom) = formula(h, dims, bipartite, windings, halve);
+    decide_in(h, dims, bipartite, (windings, halve, None), proof)
+}
+
+/// The formula of the slack window ([`super::pin`]) for `dims` on `h`,
+/// if the lemma applies (lifted windings, not folded). The checker
+/// regenerates a refutation marked `pinned` with this.
+pub(super) fn encode_pinned(h: &SearchHost, dims: &[u32], bipartite: bool) -> Option<Cnf> {
+    let pin = super::pin::pin(h.sides(), dims)?;
+    Some(formula_in(h, dims, bipartite, Winding::Lifted, false, Some(pin)).0)
+}
+
+/// Decides `dims` as [`decide`] does, the formula's form given by
+/// `(windings, halve, pin)`.
+pub(super) fn decide_in(
+    h: &SearchHost,
+    dims: &[u32],
+    bipartite: bool,
+    (windings, halve, pin): (Winding, bool, Option<Pin>),
+    proof: Option<&mut dyn Write>,
+) -> std::result::Result<Answer, String> {
+    let (cnf, dom) = formula_in(h, dims, bipartite, windings, halve, pin);
     match solve(&cnf, proof)? {
         None => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,
@@ -378,9 +425,11 @@ pub fn embedding_with(
 ) -> std::result::Result<Option<Vec<u16>>, String> {
     let h = SearchHost::new(sides);
     let even = sides.iter().all(|k| k % 2 == 0);
-    // The window lemma's formula where it applies, else the folded one.
+    // The window lemma's formula where it applies, else the folded one, or
+    // the slack window's.
+    let pin = super::pin::pin(sides, dims);
     let answer = super::band::decide(&h, dims, even, None)
-        .unwrap_or_else(|| decide(&h, dims, even, Winding::Lifted, true, None))?;
+        .unwrap_or_else(|| decide_in(&h, dims, even, (Winding::Lifted, true, pin), None))?;
     match answer {
         Answer::Embedding(place) => Ok(Some(place)),
         Answer::Unsatisfiable { .. } => Ok(None),
@@ -456,6 +505,28 @@ mod tests {
                 dims[k..].fill(value);
             }
         }
+    }
+
+    #[test]
+    fn the_slack_window_pins_half_the_cube() {
+        // torus:64x16, 16 + 17 with slack 2: the half with bit 9 = 0 sits
+        // in columns 0..=33 (W = 39 − (8 − 2)); node 1 (distance 1) on one
+        // node per orbit of the reflection of the 16-cycle only, in the
+        // window: (1, 0) and (0, 1).
+        let h = SearchHost::new(&[64, 16]);
+        let dims = [1, 1, 2, 2, 2, 3, 4, 8, 16, 17];
+        let pin = super::super::pin::pin(h.sides(), &dims).unwrap();
+        assert_eq!((pin.axis, pin.drop, pin.width), (0, 9, 33));
+        assert_eq!(representatives(&h, 1, Some(pin)), vec![1, 64]);
+        let pinned = encode_pinned(&h, &dims, true).unwrap();
+        let free = encode(&h, &dims, true, Winding::Lifted, false);
+        // Fewer variables (909 226 against 1 104 418, measured).
+        assert!(pinned.vars < free.vars, "{} {}", pinned.vars, free.vars);
+        // Folded vectors (slack 0) and unbound ones are not pinned.
+        assert!(encode_pinned(&h, &[1, 1, 2, 2, 2, 3, 4, 8, 16, 16], true).is_none());
+        assert!(encode_pinned(&h, &[1, 1, 2, 2, 2, 3, 4, 8, 8, 8], true).is_none());
+        // Column 33 is in the window, column 34 not, nor column 63 (−1).
+        assert!(pin.admits(&h, 33) && !pin.admits(&h, 34) && !pin.admits(&h, 63));
     }
 
     #[test]
