@@ -128,8 +128,12 @@ pub enum Command {
         /// side only), `lift` (the default: the lift lemma sharpens the axis
         /// lemma to Σ D_i ≥ k − 1 + the diameter of the other sides, and
         /// the winding lemma then holds below that, a pair reaching
-        /// k/2 + s/2 moving at most s off its side). A certificate names its
-        /// bounds and the checker recomputes them.
+        /// k/2 + s/2 moving at most s off its side; and the winding
+        /// cocycle: with several pairs reaching half a side, some face of
+        /// the sub-cube of their dimensions winds round every such side —
+        /// a small search rules out the vectors where no placement of that
+        /// sub-cube can). A certificate names its bounds and the checker
+        /// recomputes them.
         #[arg(long, default_value = "lift", value_name = "BOUNDS")]
         bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random

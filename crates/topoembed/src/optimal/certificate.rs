@@ -22,7 +22,10 @@
 //!      add up to less than min(k_a, k_b)/2 has 4Σ ≥ 3(k_a + k_b − 2);
 //!    * `lift`: instead, the lift lemma, proved in [`super::cuts`]: for
 //!      every side k, a vector whose two largest entries add up to less
-//!      than k/2 has Σ ≥ k − 1 + Σ ⌊k_b/2⌋ over the other sides;
+//!      than k/2 has Σ ≥ k − 1 + Σ ⌊k_b/2⌋ over the other sides; and the
+//!      winding cocycle ([`super::cocycle`]), decided by that module's
+//!      own search, which the check runs again (it is trusted as the
+//!      lemma is);
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
 //!    the formula [`super::sat::encode`] writes for the vector — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
@@ -39,7 +42,8 @@
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
 //! bijection, every edge of dimension i D_i long"), the DRUP checker (or
 //! the external one named), and,
-//! in an `all` or `lift` certificate, the lemmas' proofs; in a refutation marked
+//! in an `all` or `lift` certificate, the lemmas' proofs (in a `lift` one,
+//! the winding cocycle's search too); in a refutation marked
 //! `windings`, the winding lemma's ([`super::windings`]); in one marked
 //! `halved`, the halving lemma's ([`super::halving`]); in one marked
 //! `banded`, the window lemma's ([`super::band`]); in one marked `pinned`,
@@ -220,6 +224,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         },
         lift: c.bounds >= Bounds::Lift,
         cubes: HashMap::new(),
+        cocycles: HashMap::new(),
         cut: 0,
         out: Vec::new(),
         listed: &listed,
@@ -503,6 +508,8 @@ struct Below<'a> {
     lift: bool,
     /// Small cubes decided so far.
     cubes: HashMap<Vec<u32>, bool>,
+    /// The winding cocycle's verdicts so far (`lift`).
+    cocycles: HashMap<super::cocycle::Key, bool>,
     /// Prefixes cut.
     cut: u64,
     /// The vectors left, each listed in the certificate.
@@ -523,7 +530,7 @@ impl Below<'_> {
             return;
         }
         if dims.len() == d {
-            if self.axis_rules_out(dims) {
+            if self.axis_rules_out(dims) || self.cocycle_rules_out(dims) {
                 self.cut += 1;
             } else if self.listed.contains_key(dims.as_slice()) {
                 self.out.push(dims.clone());
@@ -576,6 +583,23 @@ impl Below<'_> {
             }
         }
         rules
+    }
+
+    /// The winding cocycle on a whole vector (`lift`): the lemma's own
+    /// search ([`super::cocycle`]), trusted as the lemma is.
+    fn cocycle_rules_out(&mut self, dims: &[u32]) -> bool {
+        if !self.lift {
+            return false;
+        }
+        let Some(key) = super::cocycle::key(&self.sides, dims) else {
+            return false;
+        };
+        if let Some(&cut) = self.cocycles.get(&key) {
+            return cut;
+        }
+        let cut = key.rules_out();
+        self.cocycles.insert(key, cut);
+        cut
     }
 
     /// The axis lemmas on a whole vector.

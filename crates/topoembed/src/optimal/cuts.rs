@@ -68,7 +68,11 @@
 //!   as much, so `lift` uses the one-side rules only. On torus:32x16 it
 //!   leaves 98 of the 879 vectors `all` leaves; on 16x8, none of 5.
 //!
-//! [`super::certificate`] recomputes them with code of its own. A
+//! * **the winding cocycle** (`lift`, on whole vectors): the winding lemma
+//!   for several pairs reaching half a side, in [`super::cocycle`].
+//!
+//! [`super::certificate`] recomputes them with code of its own (the
+//! winding cocycle with that module's search). A
 //! certificate says which of them it relies on ([`Bounds`]).
 
 use std::collections::HashMap;
@@ -100,8 +104,9 @@ pub enum Bounds {
     /// of sides, and the winding lemma in its first form, exactly as
     /// certificates of earlier versions name them.
     All,
-    /// The axis lemmas sharpened by the lift lemma (module docs), and the
-    /// winding lemma in its lifted form: the default.
+    /// The axis lemmas sharpened by the lift lemma (module docs), the
+    /// winding lemma in its lifted form, and the winding cocycle on whole
+    /// vectors ([`super::cocycle`]): the default.
     Lift,
 }
 
@@ -139,6 +144,8 @@ pub(super) struct Cuts<'a> {
     bounds: Bounds,
     rules: Vec<AxisRule>,
     cubes: HashMap<Vec<u16>, bool>,
+    /// The winding cocycle's verdicts so far ([`super::cocycle`]).
+    cocycles: HashMap<super::cocycle::Key, bool>,
 }
 
 /// One axis lemma as a rule: a vector with a sum below `below` needs its
@@ -207,7 +214,25 @@ impl<'a> Cuts<'a> {
                 Vec::new()
             },
             cubes: HashMap::new(),
+            cocycles: HashMap::new(),
         }
+    }
+
+    /// Whether a whole vector (ascending) survives the cuts that need all
+    /// of it: with `lift`, the winding cocycle ([`super::cocycle`]).
+    pub(super) fn admits_vector(&mut self, dims: &[u32]) -> bool {
+        if self.bounds < Bounds::Lift {
+            return true;
+        }
+        let Some(key) = super::cocycle::key(self.h.sides(), dims) else {
+            return true;
+        };
+        if let Some(&cut) = self.cocycles.get(&key) {
+            return !cut;
+        }
+        let cut = key.rules_out();
+        self.cocycles.insert(key, cut);
+        !cut
     }
 
     /// Whether appending `next` (not below any entry) to the ascending

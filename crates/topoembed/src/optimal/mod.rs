@@ -12,6 +12,7 @@
 pub mod band;
 pub mod bijection;
 pub mod certificate;
+pub mod cocycle;
 pub mod constant;
 pub mod cuts;
 pub mod drat;

@@ -106,7 +106,7 @@ pub(super) fn vectors_with_sum(
     fn go(w: &mut Walk, dims: &mut Vec<u32>, partial: u32) {
         let (k, d) = (dims.len(), w.bound.len());
         if k == d {
-            if partial == w.s {
+            if partial == w.s && w.cuts.admits_vector(dims) {
                 w.out.push(dims.clone());
             }
             return;
@@ -591,6 +591,35 @@ pub(in crate::optimal) mod tests {
             "{lemmas_dropped:?}"
         );
         assert!(lift_dropped > 0);
+    }
+
+    #[test]
+    fn the_winding_cocycle_cuts_no_embedding() {
+        // Every vector the counting bounds leave below the lift bound on
+        // small tori that the lemma cuts, the solver (no lemma in the
+        // formula) refutes too.
+        let mut cut = Vec::new();
+        for sides in [&[8, 8][..], &[8, 8, 2], &[8, 4, 4], &[16, 4]] {
+            let h = SearchHost::new(sides);
+            let limit = (0..sides.len())
+                .map(|a| super::super::cuts::lift_bound(sides, a))
+                .max()
+                .unwrap();
+            for dims in all_below(sides, limit, Bounds::Counting) {
+                if !super::super::cocycle::rules_out(sides, &dims) {
+                    continue;
+                }
+                let answer = decide(&h, &dims, true, Winding::Off, false, None).unwrap();
+                assert!(
+                    matches!(answer, Answer::Unsatisfiable { .. }),
+                    "{sides:?}: {dims:?} was cut but embeds"
+                );
+                cut.push(sides.len());
+            }
+        }
+        // Measured: cuts on 2-D and 3-D tori.
+        let cut_3d = cut.iter().filter(|&&axes| axes == 3).count();
+        assert_eq!((cut.len(), cut_3d), (30, 1), "{cut:?}");
     }
 
     #[test]

@@ -1,0 +1,580 @@
+//! The winding cocycle: the winding lemma for any number of pairs.
+//!
+//! The winding lemma ([`super::windings`]) speaks when exactly one pair of
+//! dimensions reaches half an axis. With several such pairs its argument
+//! still says which faces of the cube may wind, and how: this module turns
+//! that into a cut, decided by a small exhaustive search.
+//!
+//! *Let A be the axes a of the torus (side k_a) on which every distance is
+//! below k_a/2 and Σ D_i is below the lift lemma's bound
+//! ([`super::cuts::lift_bound`]), H_a the dimensions that pair with
+//! another to reach k_a/2 (D_i + D_j ≥ k_a/2), H the union of the H_a, and
+//! X = Σ_{b ∉ A} ⌊k_b/2⌋ the diameter of the other axes. If an embedding
+//! exists, the |H|-cube Q_H has a map p into the torus T_A of the axes in A
+//! with p(0) = 0, every edge of dimension i between D_i − X and D_i long,
+//! and, for every axis a in A, a face whose four steps along a (each the
+//! shorter way round, unique as D_i < k_a/2) do not add up to 0.*
+//!
+//! Proof. Let f be the embedding and p the projection onto T_A of f on the
+//! copy of Q_H through node 0 (every dimension outside H zero), translated
+//! so that p(0) = 0: an edge of dimension i is D_i long in the torus, the
+//! sum of its lengths along the axes, of which at most X lie outside A.
+//! Fix a in A. Round a face of dimensions i, j, f's four steps along a add
+//! up to w·k_a for an integer w, the face's winding, with
+//! |w|·k_a ≤ 2(D_i + D_j): a face of a pair below k_a/2 winds 0. Round a
+//! 3-cube the six faces' windings, oriented as its boundary, add up to 0
+//! (every edge's step is counted once each way); if m is outside H_a, the
+//! four faces with m wind 0, so the two faces of {i, j} wind alike: a
+//! face's winding does not change along a dimension outside H_a. If every
+//! face wound 0, the coordinate would lift to the integers (steps 1–3 of
+//! the axis lemma, [`super::cuts`]) and the lift lemma would give Σ D_i at
+//! least its bound: so some face winds, its two dimensions in H_a, and
+//! moved along the dimensions outside H (outside H_a) to the copy of Q_H
+//! through node 0 it still winds. There p's steps are f's. ∎
+//!
+//! The search then looks for p, and where none exists the vector has no
+//! embedding. Translating the cube by a node of Q_H (and the torus by its
+//! image) keeps every distance and turns a winding face into one through
+//! node 0, so the first axis of A winds on a face through node 0: the
+//! search tries each pair of H that reaches its half, first placing that
+//! face (the torus's reflections fix node 1's image up to sign), and then
+//! every other node of Q_H next to those already placed. What it finds
+//! out is how the faces share edges: a winding face needs its four edges
+//! to move k_a along a between them, a pair adding up to k_a/2 leaves
+//! no room to move elsewhere, and every axis needs such a face. On
+//! torus:16x16x2, (1, 1, 1, 1, 2, 2, 4, 4, 4) — three pairs of 4 + 4 = 8
+//! — is cut so: two faces of its 3-cube wind round each of the two long
+//! axes (the windings round a 3-cube add up to 0), moving their edges
+//! along that axis only, and two such faces of different axes always share
+//! an edge.
+//!
+//! The search is exhaustive within [`NODE_BUDGET`] placements; past it,
+//! the vector is not cut (so the answer never depends on the machine).
+
+use std::rc::Rc;
+
+use super::cuts::lift_bound;
+
+/// The most placements the search for p makes before it gives up and
+/// leaves the vector to the solver.
+pub const NODE_BUDGET: u64 = 1 << 18;
+
+/// The most dimensions in H the search takes on.
+pub const MAX_HEAVY: usize = 6;
+
+/// The most axes in A the search takes on.
+pub const MAX_AXES: usize = 4;
+
+/// What the lemma needs of a vector (module docs): the axes A, the
+/// distances of H, and X. Vectors with the same key are cut alike.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The sides of the axes in A.
+    sides: Vec<u16>,
+    /// The distances of the dimensions in H, ascending.
+    heavy: Vec<u32>,
+    /// The diameter of the axes outside A.
+    rest: u32,
+    /// Whether H is empty for some axis of A (the lift lemma cuts then).
+    lifts: bool,
+}
+
+/// The lemma's view of `dims` on a torus of `sides`; None where it says
+/// nothing (no axis in A, or H too large to search).
+pub fn key(sides: &[u32], dims: &[u32]) -> Option<Key> {
+    let total: u32 = dims.iter().sum();
+    let axes: Vec<usize> = (0..sides.len())
+        .filter(|&a| total < lift_bound(sides, a) && dims.iter().all(|&x| 2 * x < sides[a]))
+        .collect();
+    if axes.is_empty() {
+        return None;
+    }
+    let mut in_heavy = vec![false; dims.len()];
+    let mut lifts = false;
+    for &a in &axes {
+        let mut any = false;
+        for p in 0..dims.len() {
+            for q in p + 1..dims.len() {
+                if 2 * (dims[p] + dims[q]) >= sides[a] {
+                    in_heavy[p] = true;
+                    in_heavy[q] = true;
+                    any = true;
+                }
+            }
+        }
+        lifts |= !any;
+    }
+    let mut heavy: Vec<u32> = (0..dims.len())
+        .filter(|&i| in_heavy[i])
+        .map(|i| dims[i])
+        .collect();
+    heavy.sort_unstable();
+    if heavy.len() > MAX_HEAVY || axes.len() > MAX_AXES {
+        return None;
+    }
+    let rest = (0..sides.len())
+        .filter(|b| !axes.contains(b))
+        .map(|b| sides[b] / 2)
+        .sum();
+    Some(Key {
+        sides: axes.iter().map(|&a| sides[a] as u16).collect(),
+        heavy,
+        rest,
+        lifts,
+    })
+}
+
+/// Whether the lemma rules out every embedding of `dims` on a torus of
+/// `sides` (module docs).
+pub fn rules_out(sides: &[u32], dims: &[u32]) -> bool {
+    key(sides, dims).is_some_and(|k| k.rules_out())
+}
+
+/// What the search for p found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// No map p: the vector has no embedding.
+    Cut,
+    /// A map p (the position of every node of Q_H, one coordinate per
+    /// axis of A): the lemma does not cut the vector.
+    Maps(Vec<Vec<u32>>),
+    /// The search passed [`NODE_BUDGET`] placements.
+    Unknown,
+}
+
+impl Key {
+    /// Whether no map p exists (module docs): [`Verdict::Cut`] only when
+    /// the search, exhaustive within [`NODE_BUDGET`] placements, ends
+    /// without one.
+    pub fn rules_out(&self) -> bool {
+        self.search() == Verdict::Cut
+    }
+
+    /// The search for p (module docs).
+    pub fn search(&self) -> Verdict {
+        if self.lifts {
+            return Verdict::Cut;
+        }
+        let mut search = Search::new(self);
+        let k0 = u32::from(self.sides[0]);
+        let h = self.heavy.len();
+        let mut tried = Vec::new();
+        for i in 0..h {
+            for j in i + 1..h {
+                let pair = (self.heavy[i], self.heavy[j]);
+                // Dimensions of equal distances can be swapped (a symmetry
+                // of the cube keeping every distance): one face per pair of
+                // distances.
+                if 2 * (pair.0 + pair.1) < k0 || tried.contains(&pair) {
+                    continue;
+                }
+                tried.push(pair);
+                match search.with_face_at_zero(i, j) {
+                    Some(false) => {}
+                    Some(true) => {
+                        let axes = self.sides.len();
+                        return Verdict::Maps(
+                            search
+                                .at
+                                .iter()
+                                .map(|p| p[..axes].iter().map(|&c| u32::from(c)).collect())
+                                .collect(),
+                        );
+                    }
+                    None => return Verdict::Unknown,
+                }
+            }
+        }
+        Verdict::Cut
+    }
+}
+
+/// A position in T_A (coordinates, unused ones 0) and an offset.
+type Point = [u16; MAX_AXES];
+type Offset = [i16; MAX_AXES];
+
+/// A face of Q_H: its nodes in cyclic order, and the dimension of each
+/// edge from one to the next.
+struct Face {
+    cycle: [usize; 4],
+    dims: [usize; 4],
+}
+
+/// The search for p on one key.
+struct Search<'k> {
+    key: &'k Key,
+    /// Node of Q_H → its position, while placed.
+    at: Vec<Point>,
+    /// The order nodes are placed in.
+    order: Vec<usize>,
+    /// Whether a node is placed.
+    placed: Vec<bool>,
+    /// Per dimension of Q_H: the offsets an edge may take (Lee length over
+    /// A between D_i − X and D_i).
+    shells: Vec<Rc<Vec<Offset>>>,
+    faces: Vec<Face>,
+    nodes: u64,
+}
+
+impl<'k> Search<'k> {
+    fn new(key: &'k Key) -> Search<'k> {
+        let h = key.heavy.len();
+        let n = 1usize << h;
+        let shells = key
+            .heavy
+            .iter()
+            .map(|&r| Rc::new(shell(&key.sides, r.saturating_sub(key.rest), r)))
+            .collect();
+        let mut faces = Vec::new();
+        for i in 0..h {
+            for j in i + 1..h {
+                for x in (0..n).filter(|x| x >> i & 1 == 0 && x >> j & 1 == 0) {
+                    faces.push(Face {
+                        cycle: [x, x | 1 << i, x | 1 << i | 1 << j, x | 1 << j],
+                        dims: [i, j, i, j],
+                    });
+                }
+            }
+        }
+        Search {
+            key,
+            at: vec![[0; MAX_AXES]; n],
+            order: Vec::new(),
+            placed: vec![false; n],
+            shells,
+            faces,
+            nodes: 0,
+        }
+    }
+
+    /// Lee distance over A.
+    fn distance(&self, x: &Point, y: &Point) -> u32 {
+        let mut total = 0;
+        for (a, &k) in self.key.sides.iter().enumerate() {
+            let gap = x[a].abs_diff(y[a]);
+            total += u32::from(gap.min(k - gap));
+        }
+        total
+    }
+
+    /// The step from x to y along axis a, the shorter way round.
+    fn step(&self, a: usize, x: &Point, y: &Point) -> i32 {
+        let k = i32::from(self.key.sides[a]);
+        let t = (i32::from(y[a]) - i32::from(x[a])).rem_euclid(k);
+        if 2 * t > k {
+            t - k
+        } else {
+            t
+        }
+    }
+
+    /// Whether `face` winds along axis a (every node placed).
+    fn winds(&self, a: usize, face: &Face) -> bool {
+        let c = &face.cycle;
+        (0..4)
+            .map(|e| self.step(a, &self.at[c[e]], &self.at[c[(e + 1) % 4]]))
+            .sum::<i32>()
+            != 0
+    }
+
+    /// Whether `face` can still wind along axis a: wound already, or not
+    /// yet placed and its edges able to move k_a along a between them
+    /// (placed edges by their steps, the others by their distances).
+    fn may_wind(&self, a: usize, face: &Face) -> bool {
+        let c = &face.cycle;
+        if c.iter().all(|&v| self.placed[v]) {
+            return self.winds(a, face);
+        }
+        let reach: u32 = (0..4)
+            .map(|e| {
+                let (u, v) = (c[e], c[(e + 1) % 4]);
+                if self.placed[u] && self.placed[v] {
+                    self.step(a, &self.at[u], &self.at[v]).unsigned_abs()
+                } else {
+                    self.key.heavy[face.dims[e]]
+                }
+            })
+            .sum();
+        reach >= u32::from(self.key.sides[a])
+    }
+
+    /// Whether every axis of A can still have a winding face.
+    fn every_axis_may_wind(&self) -> bool {
+        (0..self.key.sides.len()).all(|a| self.faces.iter().any(|f| self.may_wind(a, f)))
+    }
+
+    /// Whether p exists with the face {i, j} at node 0 winding along the
+    /// first axis; None past the budget.
+    fn with_face_at_zero(&mut self, i: usize, j: usize) -> Option<bool> {
+        let n = self.placed.len();
+        let face = [0, 1 << i, 1 << i | 1 << j, 1 << j];
+        self.order = vec![0, 1 << i, 1 << j, 1 << i | 1 << j];
+        self.order.extend((0..n).filter(|v| !face.contains(v)));
+        self.placed.iter_mut().for_each(|p| *p = false);
+        self.at[0] = [0; MAX_AXES];
+        self.placed[0] = true;
+        let first = Face {
+            cycle: face,
+            dims: [i, j, i, j],
+        };
+        self.place(1, &first)
+    }
+
+    /// Places `order[k..]`: whether p exists, None past the budget.
+    fn place(&mut self, k: usize, first: &Face) -> Option<bool> {
+        if k == self.order.len() {
+            // Every face placed: may_wind is winds.
+            return Some(self.every_axis_may_wind());
+        }
+        let v = self.order[k];
+        let h = self.key.heavy.len();
+        let below: Vec<usize> = (0..h)
+            .filter(|&l| v >> l & 1 == 1 && self.placed[v ^ 1 << l])
+            .collect();
+        let l0 = below[0];
+        let base = self.at[v ^ 1 << l0];
+        let shell = Rc::clone(&self.shells[l0]);
+        for off in shell.iter() {
+            // Node 1 of the face: one of each set of mirror images (the
+            // reflections of T_A fix node 0 and keep every winding's being
+            // nonzero).
+            if k == 1 && off.iter().any(|&c| c < 0) {
+                continue;
+            }
+            let mut pos = [0; MAX_AXES];
+            for (a, &side) in self.key.sides.iter().enumerate() {
+                pos[a] =
+                    (i32::from(base[a]) + i32::from(off[a])).rem_euclid(i32::from(side)) as u16;
+            }
+            let fits = below[1..].iter().all(|&l| {
+                let r = self.distance(&pos, &self.at[v ^ 1 << l]);
+                r <= self.key.heavy[l] && r + self.key.rest >= self.key.heavy[l]
+            });
+            if !fits {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes > NODE_BUDGET {
+                return None;
+            }
+            self.at[v] = pos;
+            self.placed[v] = true;
+            // The face through node 0 winds along the first axis, and
+            // every axis can still have a winding face.
+            let ok = if k == 3 { self.winds(0, first) } else { true } && self.every_axis_may_wind();
+            let found = if ok {
+                self.place(k + 1, first)
+            } else {
+                Some(false)
+            };
+            self.placed[v] = false;
+            if found != Some(false) {
+                return found;
+            }
+        }
+        Some(false)
+    }
+}
+
+/// The offsets of T_A (signed, each coordinate in (−k/2, k/2]) whose Lee
+/// length is in [lo, hi].
+fn shell(sides: &[u16], lo: u32, hi: u32) -> Vec<Offset> {
+    let mut out: Vec<(Offset, u32)> = vec![([0; MAX_AXES], 0)];
+    for (a, &k) in sides.iter().enumerate() {
+        let half = i32::from(k / 2);
+        let mut next = Vec::new();
+        for &(prefix, used) in &out {
+            for c in (1 - half)..=half {
+                let len = used + c.unsigned_abs();
+                if len <= hi {
+                    let mut p = prefix;
+                    p[a] = c as i16;
+                    next.push((p, len));
+                }
+            }
+        }
+        out = next;
+    }
+    out.into_iter()
+        .filter(|&(_, len)| len >= lo)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every map p of the key's cube by brute force (node 0 at 0, then
+    /// every node on every point of T_A within its edges' lengths of its
+    /// placed neighbours), without the search's symmetries or pruning:
+    /// whether one winds along every axis.
+    fn some_map_by_brute_force(key: &Key) -> bool {
+        let sides: Vec<u32> = key.sides.iter().map(|&k| u32::from(k)).collect();
+        let points: Vec<Vec<u32>> = (0..sides.iter().product::<u32>())
+            .map(|mut x| {
+                sides
+                    .iter()
+                    .map(|&k| {
+                        let c = x % k;
+                        x /= k;
+                        c
+                    })
+                    .collect()
+            })
+            .collect();
+        let lee = |x: &[u32], y: &[u32]| -> u32 {
+            sides
+                .iter()
+                .zip(x.iter().zip(y))
+                .map(|(&k, (&a, &b))| a.abs_diff(b).min(k - a.abs_diff(b)))
+                .sum()
+        };
+        let step = |k: u32, a: u32, b: u32| -> i64 {
+            let t = (i64::from(b) - i64::from(a)).rem_euclid(i64::from(k));
+            if 2 * t > i64::from(k) {
+                t - i64::from(k)
+            } else {
+                t
+            }
+        };
+        fn go(
+            v: usize,
+            at: &mut Vec<usize>,
+            key: &Key,
+            points: &[Vec<u32>],
+            lee: &dyn Fn(&[u32], &[u32]) -> u32,
+            done: &dyn Fn(&[usize]) -> bool,
+        ) -> bool {
+            let h = key.heavy.len();
+            if v == 1 << h {
+                return done(at);
+            }
+            for x in 0..points.len() {
+                let fits = (0..h).filter(|&l| v >> l & 1 == 1).all(|l| {
+                    let r = lee(&points[x], &points[at[v ^ 1 << l]]);
+                    r <= key.heavy[l] && r + key.rest >= key.heavy[l]
+                });
+                if fits {
+                    at.push(x);
+                    if go(v + 1, at, key, points, lee, done) {
+                        return true;
+                    }
+                    at.pop();
+                }
+            }
+            false
+        }
+        let h = key.heavy.len();
+        let done = |at: &[usize]| -> bool {
+            (0..sides.len()).all(|a| {
+                (0..h).any(|i| {
+                    (i + 1..h).any(|j| {
+                        (0..1usize << h)
+                            .filter(|x| x >> i & 1 == 0 && x >> j & 1 == 0)
+                            .any(|x| {
+                                let c = [x, x | 1 << i, x | 1 << i | 1 << j, x | 1 << j, x];
+                                c.windows(2)
+                                    .map(|w| {
+                                        step(sides[a], points[at[w[0]]][a], points[at[w[1]]][a])
+                                    })
+                                    .sum::<i64>()
+                                    != 0
+                            })
+                    })
+                })
+            })
+        };
+        go(1, &mut vec![0], key, &points, &lee, &done)
+    }
+
+    #[test]
+    fn the_search_answers_as_brute_force() {
+        // Every key of two or three distances below k/2 on 8x8 and 8x4
+        // (and with X = 1 on 8x8): the search finds a map exactly when
+        // brute force does, and the map it gives holds.
+        let mut seen = [0usize; 2]; // cut, maps
+        for (sides, rest) in [(vec![8u16, 8], 0), (vec![8, 8], 1), (vec![8, 4], 0)] {
+            let top = u32::from(*sides.iter().min().unwrap() / 2) - 1;
+            let top = top.max(u32::from(sides[0] / 2) - 1);
+            for h in 2..=3usize {
+                let mut heavy = vec![1u32; h];
+                loop {
+                    let key = Key {
+                        sides: sides.clone(),
+                        heavy: heavy.clone(),
+                        rest,
+                        lifts: false,
+                    };
+                    let heavy_enough = (0..h).any(|i| {
+                        (i + 1..h).any(|j| 2 * (heavy[i] + heavy[j]) >= u32::from(sides[0]))
+                    });
+                    if heavy_enough {
+                        let verdict = key.search();
+                        assert_ne!(verdict, Verdict::Unknown, "{key:?}");
+                        let maps = some_map_by_brute_force(&key);
+                        assert_eq!(matches!(verdict, Verdict::Maps(_)), maps, "{key:?}");
+                        seen[usize::from(maps)] += 1;
+                    }
+                    // The next ascending vector of h entries up to top.
+                    let Some(i) = (0..h).rev().find(|&i| heavy[i] < top) else {
+                        break;
+                    };
+                    let x = heavy[i] + 1;
+                    heavy[i..].iter_mut().for_each(|e| *e = x);
+                }
+            }
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn three_pairs_of_half_an_axis_on_two_axes_are_cut() {
+        // The module docs' example: torus:16x16x2, three pairs 4 + 4 = 8.
+        let dims = [1, 1, 1, 1, 2, 2, 4, 4, 4];
+        let key = key(&[16, 16, 2], &dims).unwrap();
+        assert_eq!(
+            key,
+            Key {
+                sides: vec![16, 16],
+                heavy: vec![4, 4, 4],
+                rest: 1,
+                lifts: false
+            }
+        );
+        assert_eq!(key.search(), Verdict::Cut);
+        // With one long axis only (16x8x4: the 8 has Σ = 20 above its
+        // lift bound 7 + 8 + 2), one axis must wind: a map exists.
+        assert!(!rules_out(&[16, 8, 4], &dims));
+    }
+
+    #[test]
+    fn xor_is_never_cut() {
+        // xor's own vectors, below the lift bound on these tori: each has
+        // a map, and the search finds it or runs out of its budget first
+        // (16x16x2, where an edge may be 3 or 4 long over A, and 32x32:
+        // the search is quick to refute, slower to find).
+        for (sides, dims, found) in [
+            (vec![16, 16], vec![1, 1, 2, 2, 4, 4, 4, 4], true),
+            (vec![16, 16, 2], vec![1, 1, 1, 2, 2, 4, 4, 4, 4], false),
+            (vec![32, 32], vec![1, 1, 2, 2, 4, 4, 8, 8, 8, 8], false),
+            (vec![8, 8], vec![1, 1, 2, 2, 2, 2], true),
+        ] {
+            let key = key(&sides, &dims).unwrap();
+            let verdict = key.search();
+            assert_eq!(matches!(verdict, Verdict::Maps(_)), found, "{sides:?}");
+            assert_ne!(verdict, Verdict::Cut, "{sides:?}");
+        }
+    }
+
+    #[test]
+    fn no_axis_or_too_many_dimensions_says_nothing() {
+        // Σ at the lift bound on every axis: no A.
+        assert_eq!(key(&[16, 16], &[1, 1, 2, 2, 4, 4, 4, 8]), None);
+        // A distance of k/2 on the only long axis: no A.
+        assert_eq!(key(&[16, 4], &[1, 1, 2, 8, 1, 1]), None);
+        // Every pair below k/2 on an axis of A: the lift lemma's case.
+        let k = key(&[64, 4], &[1, 1, 1, 1, 1, 1, 1, 2]).unwrap();
+        assert!(k.lifts && k.rules_out());
+    }
+}
