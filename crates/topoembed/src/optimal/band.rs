@@ -280,21 +280,17 @@ impl BandFormula {
 /// formula, or one empty clause when no window fits. The checker
 /// regenerates a refutation marked `banded` with this.
 pub(super) fn encode(h: &SearchHost, dims: &[u32], bipartite: bool) -> Option<Cnf> {
-    let fold = super::sat::folding(h, dims, Winding::Lifted, true)?;
-    match window(h.sides(), dims, fold)? {
-        Window::Empty => Some(Cnf {
-            vars: 0,
-            clauses: vec![Vec::new()],
-        }),
+    match window_of(h, dims)? {
+        Window::Empty => Some(Cnf::unsatisfiable()),
         Window::Band(band) => Some(formula(h, dims, bipartite, &band).cnf),
     }
 }
 
-/// Whether the window lemma applies to `dims` on `h` (module docs).
-pub(super) fn applies(h: &SearchHost, dims: &[u32]) -> bool {
-    super::sat::folding(h, dims, Winding::Lifted, true)
-        .and_then(|fold| window(h.sides(), dims, fold))
-        .is_some()
+/// The window of `dims` on `h` (with the lifted winding lemma and the
+/// halving lemma's fold), if the window lemma applies (module docs).
+pub(super) fn window_of(h: &SearchHost, dims: &[u32]) -> Option<Window> {
+    let fold = super::sat::folding(h, dims, Winding::Lifted, true)?;
+    window(h.sides(), dims, fold)
 }
 
 /// Decides `dims` on `h` by the window lemma's formula, if it applies
@@ -305,22 +301,25 @@ pub(super) fn decide(
     bipartite: bool,
     proof: Option<&mut dyn std::io::Write>,
 ) -> Option<std::result::Result<Answer, String>> {
-    let fold = super::sat::folding(h, dims, Winding::Lifted, true)?;
-    let window = window(h.sides(), dims, fold)?;
-    Some(decide_window(h, dims, bipartite, &window, proof))
+    Some(decide_window(
+        h,
+        dims,
+        bipartite,
+        &window_of(h, dims)?,
+        proof,
+    ))
 }
 
-fn decide_window(
+/// Decides `dims` on `h` by the window lemma's formula in `window`; an
+/// UNSAT answer's DRAT proof goes to `proof`.
+pub(super) fn decide_window(
     h: &SearchHost,
     dims: &[u32],
     bipartite: bool,
     window: &Window,
     proof: Option<&mut dyn std::io::Write>,
 ) -> std::result::Result<Answer, String> {
-    let empty = Cnf {
-        vars: 0,
-        clauses: vec![Vec::new()],
-    };
+    let empty = Cnf::unsatisfiable();
     let built = match window {
         Window::Empty => None,
         Window::Band(band) => Some((formula(h, dims, bipartite, band), band)),
@@ -429,13 +428,7 @@ mod tests {
                     continue;
                 }
                 empty += 1;
-                assert_eq!(
-                    encode(&h, &dims, true),
-                    Some(Cnf {
-                        vars: 0,
-                        clauses: vec![Vec::new()]
-                    })
-                );
+                assert_eq!(encode(&h, &dims, true), Some(Cnf::unsatisfiable()));
                 let folded =
                     super::super::sat::decide(&h, &dims, true, Winding::Lifted, true, None)
                         .unwrap();

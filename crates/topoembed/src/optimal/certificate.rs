@@ -224,7 +224,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         },
         lift: c.bounds >= Bounds::Lift,
         cubes: HashMap::new(),
-        cocycles: HashMap::new(),
+        cocycles: super::cocycle::Verdicts::default(),
         cut: 0,
         out: Vec::new(),
         listed: &listed,
@@ -509,7 +509,7 @@ struct Below<'a> {
     /// Small cubes decided so far.
     cubes: HashMap<Vec<u32>, bool>,
     /// The winding cocycle's verdicts so far (`lift`).
-    cocycles: HashMap<super::cocycle::Key, bool>,
+    cocycles: super::cocycle::Verdicts,
     /// Prefixes cut.
     cut: u64,
     /// The vectors left, each listed in the certificate.
@@ -588,18 +588,7 @@ impl Below<'_> {
     /// The winding cocycle on a whole vector (`lift`): the lemma's own
     /// search ([`super::cocycle`]), trusted as the lemma is.
     fn cocycle_rules_out(&mut self, dims: &[u32]) -> bool {
-        if !self.lift {
-            return false;
-        }
-        let Some(key) = super::cocycle::key(&self.sides, dims) else {
-            return false;
-        };
-        if let Some(&cut) = self.cocycles.get(&key) {
-            return cut;
-        }
-        let cut = key.rules_out();
-        self.cocycles.insert(key, cut);
-        cut
+        self.lift && self.cocycles.rules_out(&self.sides, dims)
     }
 
     /// The axis lemmas on a whole vector.

@@ -145,7 +145,7 @@ pub(super) struct Cuts<'a> {
     rules: Vec<AxisRule>,
     cubes: HashMap<Vec<u16>, bool>,
     /// The winding cocycle's verdicts so far ([`super::cocycle`]).
-    cocycles: HashMap<super::cocycle::Key, bool>,
+    cocycles: super::cocycle::Verdicts,
 }
 
 /// One axis lemma as a rule: a vector with a sum below `below` needs its
@@ -214,25 +214,14 @@ impl<'a> Cuts<'a> {
                 Vec::new()
             },
             cubes: HashMap::new(),
-            cocycles: HashMap::new(),
+            cocycles: super::cocycle::Verdicts::default(),
         }
     }
 
     /// Whether a whole vector (ascending) survives the cuts that need all
     /// of it: with `lift`, the winding cocycle ([`super::cocycle`]).
     pub(super) fn admits_vector(&mut self, dims: &[u32]) -> bool {
-        if self.bounds < Bounds::Lift {
-            return true;
-        }
-        let Some(key) = super::cocycle::key(self.h.sides(), dims) else {
-            return true;
-        };
-        if let Some(&cut) = self.cocycles.get(&key) {
-            return !cut;
-        }
-        let cut = key.rules_out();
-        self.cocycles.insert(key, cut);
-        !cut
+        self.bounds < Bounds::Lift || !self.cocycles.rules_out(self.h.sides(), dims)
     }
 
     /// Whether appending `next` (not below any entry) to the ascending

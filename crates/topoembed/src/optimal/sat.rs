@@ -37,6 +37,15 @@ pub struct Cnf {
 }
 
 impl Cnf {
+    /// The formula of one empty clause: no model, refuted by the empty
+    /// proof.
+    pub fn unsatisfiable() -> Cnf {
+        Cnf {
+            vars: 0,
+            clauses: vec![Vec::new()],
+        }
+    }
+
     fn fresh(&mut self) -> i32 {
         self.vars += 1;
         self.vars as i32

@@ -414,20 +414,23 @@ fn decide_one(
         Winding::Off
     };
     // With the lift lemma's bounds, a tight winding pair halves the formula.
-    let halved =
-        windings == Winding::Lifted && super::sat::folding(h, dims, windings, true).is_some();
+    let fold = match windings {
+        Winding::Lifted => super::sat::folding(h, dims, windings, true),
+        _ => None,
+    };
+    let halved = fold.is_some();
     // And a folded part at the lift bound's equality fills a band of the
     // torus.
-    let banded = halved && super::band::applies(h, dims);
+    let window = fold.and_then(|f| super::band::window(h.sides(), dims, f));
+    let banded = window.is_some();
     // A winding pair with slack pins half the cube to a window instead.
     let pin = match windings {
         Winding::Lifted => super::pin::pin(h.sides(), dims),
         _ => None,
     };
-    let decide = |proof: Option<&mut dyn std::io::Write>| match banded {
-        true => super::band::decide(h, dims, even, proof)
-            .unwrap_or_else(|| Err("the window lemma does not apply".to_string())),
-        false => super::sat::decide_in(h, dims, even, (windings, halved, pin), proof),
+    let decide = |proof: Option<&mut dyn std::io::Write>| match &window {
+        Some(window) => super::band::decide_window(h, dims, even, window, proof),
+        None => super::sat::decide_in(h, dims, even, (windings, halved, pin), proof),
     };
     let name = proof_name(dims);
     let path: Option<PathBuf> = certificate.map(|dir| dir.join(&name));
