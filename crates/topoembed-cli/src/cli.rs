@@ -803,4 +803,9 @@ to anyone (a stopped run goes on from DIR when given the same DIR):
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,
 by the axis lemma of the default bounds); --bounds small-cubes leaves the rest to DRAT:
   topoembed optimal cube:12 ring:4096 --certificate r12      # 0 vectors, 0.4 s
-  topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes";
+  topoembed optimal cube:6 ring:64 --certificate r6 --bounds small-cubes
+
+The `cited` row is not proved here: it is what the published least wirelength of a
+cube on a ring (Liu & Tang 2023) or torus (Tang 2023, a preprint) implies, since a
+constant-distance embedding's wirelength is 2^(d-1)·Σ D_i and a bijection's CC time
+is at least 2·wirelength/2^d. The searches never use it.";

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::vectors::SEARCH_BUDGET;
 use topoembed::optimal::{
-    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds, Optimum,
-    SearchOptions, ESTIMATE_PROBES,
+    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds, Literature,
+    Optimum, SearchOptions, ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
@@ -58,10 +58,10 @@ pub fn bijections(
             writeln!(out)?;
         }
         Format::Csv => {
-            writeln!(out, "guest,host,min_communication,constant_min,beats_constant,proved,nodes_searched,seconds")?;
+            writeln!(out, "guest,host,min_communication,constant_min,beats_constant,proved,nodes_searched,seconds,cited_min")?;
             writeln!(
                 out,
-                "{},{},{},{},{},{},{},{:.3}",
+                "{},{},{},{},{},{},{},{:.3},{}",
                 found.guest,
                 found.host,
                 found.min_communication,
@@ -69,7 +69,8 @@ pub fn bijections(
                 found.beats_constant,
                 found.proved,
                 found.nodes_searched,
-                found.seconds
+                found.seconds,
+                found.literature.min_sum
             )?;
         }
         Format::Table => {
@@ -80,6 +81,7 @@ pub fn bijections(
                 found.min_communication
             )?;
             writeln!(out, "  constant distances (best) {}", found.constant_min)?;
+            cited(out, "cited                     ", &found.literature)?;
             let verdict = match (found.proved, found.beats_constant) {
                 (true, false) => {
                     "proved: no bijection beats the best constant-distance embedding".to_string()
@@ -170,11 +172,11 @@ fn report(
             writeln!(out)?;
         }
         Format::Csv => {
-            writeln!(out, "guest,host,min_sum,distances,xor_sum,standard_sum,xor_optimal,proved,nodes_searched,seconds")?;
+            writeln!(out, "guest,host,min_sum,distances,xor_sum,standard_sum,xor_optimal,proved,nodes_searched,seconds,cited_min_sum")?;
             let dims: Vec<String> = found.distances.iter().map(u32::to_string).collect();
             writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{:.3}",
+                "{},{},{},{},{},{},{},{},{},{:.3},{}",
                 found.guest,
                 found.host,
                 found.min_sum,
@@ -184,7 +186,8 @@ fn report(
                 found.xor_optimal,
                 found.proved,
                 found.nodes_searched,
-                found.seconds
+                found.seconds,
+                found.literature.min_sum
             )?;
         }
         Format::Table => {
@@ -210,11 +213,22 @@ fn report(
             )?;
             writeln!(out, "  xor       {}", found.xor_sum)?;
             writeln!(out, "  standard  {}", found.standard_sum)?;
+            cited(out, "cited     ", &found.literature)?;
             writeln!(out, "  {verdict}")?;
             writeln!(out, "  {size}")?;
         }
     }
     Ok(())
+}
+
+/// The published least wirelength's bound on the row `label`, marked as
+/// cited (see `topoembed::optimal::wirelength`).
+fn cited(out: Out, label: &str, literature: &Literature) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  {label}≥ {}: least wirelength {} over all bijections ({}; not checked here)",
+        literature.min_sum, literature.min_wirelength, literature.source
+    )
 }
 
 /// The verdict and the search's size, last in both tables.

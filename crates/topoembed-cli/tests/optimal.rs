@@ -16,6 +16,37 @@ fn json_has_the_optimum_and_the_comparison() {
     assert_eq!(v["distances"].as_array().unwrap().len(), 6);
     assert_eq!(v["map"].as_array().unwrap().len(), 64);
     assert!(v["nodes_searched"].as_u64().unwrap() > 0);
+    // The cited bound: least wirelength 2 · 2^3·(3·2^3 − 2^2) = 320 = 2^5 · 10.
+    assert_eq!(v["literature"]["min_wirelength"], 320);
+    assert_eq!(v["literature"]["min_sum"], 10);
+    assert!(v["literature"]["source"]
+        .as_str()
+        .unwrap()
+        .contains("arXiv:2302.13237"));
+}
+
+/// A search that stops proves nothing, and the table keeps it apart from
+/// the cited bound, which holds whether or not the search completes.
+#[test]
+fn the_cited_bound_is_marked_as_cited_and_proves_nothing() {
+    let stopped = ok(&["optimal", "cube:10", "torus:32x32", "--node-limit", "1024"]);
+    assert!(
+        stopped.contains("cited     ≥ 46: least wirelength 23552 over all bijections"),
+        "{stopped}"
+    );
+    assert!(stopped.contains("not checked here"), "{stopped}");
+    assert!(stopped.contains("not proved"), "{stopped}");
+    let ring = ok(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--all-bijections",
+        "--node-limit",
+        "1000",
+    ]);
+    assert!(ring.contains("≥ 23: least wirelength 368"), "{ring}");
+    assert!(ring.contains("Acta Math. Sci."), "{ring}");
+    assert!(ring.contains("not proved"), "{ring}");
 }
 
 #[test]

@@ -9,15 +9,24 @@
 //! same from every cube node), cube node 1 on one node per orbit of the
 //! symmetries fixing 0, the others in binary order onto every unused node.
 //! A placement is cut when a bound reaches the best known (the constant
-//! distance optimum's Σ D_i first): every node n ends with I(n) ≥ Σ_i D_i(n)
-//! (each stage adds its own distance), an edge not placed yet counting 1;
-//! and once the sub-cube of dimensions 0..=k is placed its stages are exact
-//! and every later stage adds at least 1.
+//! distance optimum's Σ D_i first):
+//! * every node n ends with I(n) ≥ Σ_i D_i(n) (each stage adds its own
+//!   distance): a placed node's unplaced neighbours take distinct free host
+//!   nodes, so they add at least its distances to the nearest free ones,
+//!   and an unplaced node goes to the free node best for its placed
+//!   neighbours (checked first for the node just placed and its
+//!   neighbours, the part that placing it changes most);
+//! * the recurrence itself only grows with the edges' lengths, so it run
+//!   on a lower bound of every length (exact where both ends are placed,
+//!   the nearest free node's distance where one is, 1 where none is)
+//!   bounds every completion — every chain of stages, the sub-cubes already
+//!   complete among them.
 
 use std::time::Instant;
 
 use super::constant::{optimal_constant, torus_sides, SearchOptions};
 use super::host::SearchHost;
+use super::wirelength::{literature, Literature};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -47,6 +56,10 @@ pub struct BestBijection {
     pub nodes_searched: u64,
     /// Wall time.
     pub seconds: f64,
+    /// What the published least wirelength implies: every bijection takes
+    /// at least `literature.min_sum` (module docs of [`super::wirelength`];
+    /// cited, not used by the search).
+    pub literature: Literature,
 }
 
 /// The least communication time of a CC d-cube algorithm over all
@@ -74,6 +87,7 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
         node_limit: options.node_limit,
         aborted: false,
         stages: vec![0u64; n],
+        lengths: vec![0u64; n * d as usize],
     };
     search.place[0] = 0;
     search.used[0] = true;
@@ -92,6 +106,7 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
         proved: !search.aborted,
         nodes_searched: search.nodes,
         seconds: started.elapsed().as_secs_f64(),
+        literature: literature(d, host)?,
     })
 }
 
@@ -127,6 +142,9 @@ struct Search<'a> {
     aborted: bool,
     /// Scratch for the recurrence.
     stages: Vec<u64>,
+    /// Scratch for the bound: a lower bound on every edge's length, by
+    /// node m and dimension i at m·d + i.
+    lengths: Vec<u64>,
 }
 
 impl Search<'_> {
@@ -158,7 +176,8 @@ impl Search<'_> {
             }
             self.place[v] = u;
             self.used[u as usize] = true;
-            if self.bound(v) < self.best {
+
+            if self.quick_bound(v) < self.best && self.bound(v) < self.best {
                 self.descend(v + 1);
             }
             self.used[u as usize] = false;
@@ -170,28 +189,193 @@ impl Search<'_> {
     }
 
     /// A lower bound on the communication time of any completion once
-    /// nodes 0..=v are placed.
+    /// nodes 0..=v are placed. Every edge gets a lower bound on its length
+    /// (exact when both ends are placed; with one end placed, the distance
+    /// from it to the nearest free host node; else 1), and since the
+    /// recurrence only grows with the lengths, running it on those bounds
+    /// bounds every completion (this holds every chain of stages, the
+    /// sub-cubes already complete among them). Beside it, every node n ends
+    /// with I(n) ≥ Σ_i D_i(n): a placed node's unplaced neighbours take
+    /// distinct free nodes (at least the nearest ones), and an unplaced
+    /// node goes to some free node (the best of them for its placed
+    /// neighbours, 1 for each other).
     fn bound(&mut self, v: usize) -> u64 {
+        let n = self.place.len();
         let mut bound = 0u64;
-        // Σ_i D_i(m) for every placed m, unplaced edges counting 1.
-        for m in 0..=v {
-            let mut sum = 0u64;
+        for m in 0..n {
+            let unplaced = (0..self.d)
+                .filter(|&i| self.place[m ^ (1 << i)] == u16::MAX)
+                .count();
+            let placed_sum = |at: u16| -> u64 {
+                (0..self.d)
+                    .filter_map(|i| match self.place[m ^ (1 << i)] {
+                        u16::MAX => None,
+                        w => Some(u64::from(self.h.d(at, w))),
+                    })
+                    .sum()
+            };
+            let (node_sum, nearest) = if m <= v {
+                let at = self.place[m];
+                let near = self.nearest_free(at, unplaced);
+                let nearest = near.first().copied().unwrap_or(1);
+                (placed_sum(at) + near.iter().sum::<u64>(), nearest)
+            } else if unplaced == self.d {
+                (self.d as u64, 1)
+            } else {
+                let best_spot = (0..n as u16)
+                    .filter(|&x| !self.used[x as usize])
+                    .map(placed_sum)
+                    .min()
+                    .unwrap_or(0);
+                (best_spot + unplaced as u64, 1)
+            };
+            bound = bound.max(node_sum);
             for i in 0..self.d {
                 let w = m ^ (1 << i);
-                sum += match self.place[w] {
-                    u16::MAX => 1,
-                    at => u64::from(self.h.d(self.place[m], at)),
+                self.lengths[m * self.d + i] = match (m <= v, w <= v) {
+                    (true, true) => u64::from(self.h.d(self.place[m], self.place[w])),
+                    (true, false) => nearest,
+                    (false, true) => 0, // set from w's side below
+                    (false, false) => 1,
                 };
             }
-            bound = bound.max(sum);
         }
-        // A complete sub-cube of dimensions 0..=k: exact stages, then ≥ 1 each.
-        let placed = v + 1;
-        if placed.is_power_of_two() && placed >= 2 {
-            let dims = placed.trailing_zeros() as usize;
-            let exact = recurrence(self.h, &self.place, dims, &mut self.stages);
-            bound = bound.max(exact + (self.d - dims) as u64);
+        // Edges seen from their unplaced end take the placed end's value.
+        for m in v + 1..n {
+            for i in 0..self.d {
+                let w = m ^ (1 << i);
+                if w <= v {
+                    self.lengths[m * self.d + i] = self.lengths[w * self.d + i];
+                }
+            }
         }
-        bound
+        bound.max(recurrence_of_lengths(
+            &self.lengths,
+            self.d,
+            &mut self.stages,
+        ))
+    }
+
+    /// The node sums of v, just placed, and of its placed neighbours (the
+    /// part of [`Self::bound`] that placing v changes most): cheap, and it
+    /// cuts most placements before the whole bound is computed.
+    fn quick_bound(&self, v: usize) -> u64 {
+        (0..=self.d)
+            .map(|i| if i == self.d { v } else { v ^ (1 << i) })
+            .filter(|&m| m <= v)
+            .map(|m| {
+                let at = self.place[m];
+                let mut sum = 0u64;
+                let mut unplaced = 0;
+                for i in 0..self.d {
+                    match self.place[m ^ (1 << i)] {
+                        u16::MAX => unplaced += 1,
+                        w => sum += u64::from(self.h.d(at, w)),
+                    }
+                }
+                sum + self.nearest_free(at, unplaced).iter().sum::<u64>()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The distances from host node `at` to its `k` nearest free nodes,
+    /// ascending (fewer when fewer are free), sphere by sphere.
+    fn nearest_free(&self, at: u16, k: usize) -> Vec<u64> {
+        let mut near = Vec::with_capacity(k);
+        for r in 1..=self.h.diameter() {
+            for &s in self.h.sphere(r) {
+                if near.len() == k {
+                    return near;
+                }
+                if !self.used[self.h.add(at, s) as usize] {
+                    near.push(u64::from(r));
+                }
+            }
+        }
+        near
+    }
+}
+
+/// The recurrence's maximum on a whole cube of `d` dimensions whose edge
+/// from node m along dimension i is `lengths[m·d + i]` long.
+fn recurrence_of_lengths(lengths: &[u64], d: usize, scratch: &mut [u64]) -> u64 {
+    let m = 1usize << d;
+    scratch[..m].fill(0);
+    for i in 0..d {
+        for v in 0..m {
+            let w = v ^ (1 << i);
+            if v < w {
+                let t = scratch[v].max(scratch[w]) + lengths[v * d + i];
+                scratch[v] = t;
+                scratch[w] = t;
+            }
+        }
+    }
+    scratch[..m].iter().copied().max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A search state holding the first `placed` nodes of the bijection
+    /// `map` (cube node → host node), nothing found yet.
+    fn state<'a>(h: &'a SearchHost, d: usize, map: &[u16], placed: usize) -> Search<'a> {
+        let n = map.len();
+        let mut search = Search {
+            h,
+            d,
+            place: vec![u16::MAX; n],
+            used: vec![false; n],
+            best: u64::MAX,
+            found: None,
+            nodes: 0,
+            node_limit: 0,
+            aborted: false,
+            stages: vec![0u64; n],
+            lengths: vec![0u64; n * d],
+        };
+        for (m, &at) in map.iter().enumerate().take(placed) {
+            search.place[m] = at;
+            search.used[at as usize] = true;
+        }
+        search
+    }
+
+    proptest! {
+        /// Both bounds, at every prefix of a random bijection, stay at or
+        /// below the communication time of that bijection (so no cut
+        /// loses a completion), and with every node placed the bound is
+        /// that time exactly.
+        #[test]
+        fn the_bounds_never_exceed_a_completion(
+            host in prop::sample::select(vec![vec![16u32], vec![4, 4], vec![8, 2], vec![32], vec![16, 2]]),
+            seed in any::<u64>(),
+        ) {
+            let h = SearchHost::new(&host);
+            let n = h.nodes();
+            let d = n.trailing_zeros() as usize;
+            // A shuffle of the host nodes by a small LCG from the seed.
+            let mut map: Vec<u16> = (0..n as u16).collect();
+            let mut x = seed | 1;
+            for i in (1..n).rev() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                map.swap(i, (x >> 33) as usize % (i + 1));
+            }
+            let mut scratch = vec![0u64; n];
+            let time = recurrence(&h, &map, d, &mut scratch);
+            for placed in 1..=n {
+                let mut s = state(&h, d, &map, placed);
+                let v = placed - 1;
+                prop_assert!(s.quick_bound(v) <= time, "quick, {placed} placed");
+                let bound = s.bound(v);
+                prop_assert!(bound <= time, "{bound} > {time} with {placed} placed");
+                if placed == n {
+                    prop_assert_eq!(bound, time);
+                }
+            }
+        }
     }
 }

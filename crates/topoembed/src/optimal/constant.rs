@@ -36,6 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::host::SearchHost;
+use super::wirelength::{literature, Literature};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::spec::Spec;
@@ -69,6 +70,10 @@ pub struct Optimum {
     pub nodes_searched: u64,
     /// Wall time of the search.
     pub seconds: f64,
+    /// What the published least wirelength of a cube on this host implies
+    /// (cited beside the search's answer, never used by it; see
+    /// [`super::wirelength`]).
+    pub literature: Literature,
 }
 
 /// How long the search may run, and where it saves itself.
@@ -276,6 +281,7 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
         proved,
         nodes_searched,
         seconds: started.elapsed().as_secs_f64(),
+        literature: literature(d, host)?,
     })
 }
 

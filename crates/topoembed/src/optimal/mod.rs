@@ -7,7 +7,9 @@
 //!   tables, spheres, the symmetries that fix a node);
 //! * [`constant`]: branch and bound over distance vectors and placements;
 //! * [`bijection`]: the least CC time over all bijections, waiting
-//!   included, for small d.
+//!   included, for small d;
+//! * [`wirelength`]: what the published least wirelength of a cube on a
+//!   ring or torus implies for both (cited beside the proofs, not used).
 
 pub mod band;
 pub mod bijection;
@@ -22,6 +24,7 @@ pub mod pin;
 pub mod sat;
 pub mod vectors;
 pub mod windings;
+pub mod wirelength;
 
 pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{
@@ -29,3 +32,4 @@ pub use constant::{
 };
 pub use cuts::Bounds;
 pub use vectors::{optimal_by_vectors, Refuted, VectorSearch};
+pub use wirelength::{literature, Literature};

@@ -315,6 +315,7 @@ pub fn optimal_by_vectors(
             proved: !stopped,
             nodes_searched: decided,
             seconds: started.elapsed().as_secs_f64(),
+            literature: super::wirelength::literature(d, host)?,
         },
         refuted,
         proof_bytes,

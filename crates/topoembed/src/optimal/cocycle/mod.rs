@@ -222,19 +222,26 @@ impl Key {
 mod tests {
     use super::*;
 
+    /// The step from `from` to `to` round a cycle of k points, the shorter
+    /// way (in (−k/2, k/2]). Written here, apart from the search's own, so
+    /// that the oracles below do not lean on the code they check.
+    fn signed_step(k: i64, from: i64, to: i64) -> i64 {
+        let t = (to - from).rem_euclid(k);
+        if 2 * t > k {
+            t - k
+        } else {
+            t
+        }
+    }
+
     /// Whether `map` is a map p of the key (module docs), checked from
     /// scratch: node 0 at 0, every edge of dimension i between D_i − X
     /// and D_i long over A, and a face winding round every axis.
     fn holds(key: &Key, map: &[Vec<u32>]) -> bool {
         let sides: Vec<i64> = key.sides.iter().map(|&k| i64::from(k)).collect();
         let h = key.heavy.len();
-        let step = |a: usize, x: usize, y: usize| -> i64 {
-            let t = (i64::from(map[y][a]) - i64::from(map[x][a])).rem_euclid(sides[a]);
-            if 2 * t > sides[a] {
-                t - sides[a]
-            } else {
-                t
-            }
+        let step = |a: usize, x: usize, y: usize| {
+            signed_step(sides[a], i64::from(map[x][a]), i64::from(map[y][a]))
         };
         let edges_fit = (0..1usize << h).all(|x| {
             (0..h).all(|i| {
@@ -284,14 +291,7 @@ mod tests {
                 .map(|(&k, (&a, &b))| a.abs_diff(b).min(k - a.abs_diff(b)))
                 .sum()
         };
-        let step = |k: u32, a: u32, b: u32| -> i64 {
-            let t = (i64::from(b) - i64::from(a)).rem_euclid(i64::from(k));
-            if 2 * t > i64::from(k) {
-                t - i64::from(k)
-            } else {
-                t
-            }
-        };
+        let step = |k: u32, a: u32, b: u32| signed_step(k.into(), a.into(), b.into());
         fn go(
             v: usize,
             at: &mut Vec<usize>,
