@@ -208,20 +208,10 @@ impl Search<'_> {
         let n = self.place.len();
         let mut bound = 0u64;
         for m in 0..n {
-            let unplaced = (0..self.d)
-                .filter(|&i| self.place[m ^ (1 << i)] == u16::MAX)
-                .count();
             let (node_sum, nearest) = if m <= v {
                 self.placed_node(m)
-            } else if unplaced == self.d {
-                (self.d as u64, 1)
             } else {
-                let best_spot = (0..n as u16)
-                    .filter(|&x| !self.used[x as usize])
-                    .map(|at| self.distances_to_placed(m, at).0)
-                    .min()
-                    .unwrap_or(0);
-                (best_spot + unplaced as u64, 1)
+                (self.unplaced_node(m), 1)
             };
             bound = bound.max(node_sum);
             for i in 0..self.d {
@@ -272,6 +262,25 @@ impl Search<'_> {
         let (placed, unplaced) = self.distances_to_placed(m, at);
         let (free_sum, nearest) = self.nearest_free(at, unplaced);
         (placed + free_sum, nearest)
+    }
+
+    /// For unplaced cube node m (while some host node is free): a lower
+    /// bound on its final Σ_i D_i(m). It goes to some free node, so its
+    /// placed neighbours are at least as far as from the best free node
+    /// for them, and each unplaced neighbour at least 1 away.
+    fn unplaced_node(&self, m: usize) -> u64 {
+        let mut spots = (0..self.place.len() as u16)
+            .filter(|&at| !self.used[at as usize])
+            .map(|at| self.distances_to_placed(m, at));
+        // Every spot sees the same unplaced neighbours: count them once.
+        let Some((first, unplaced)) = spots.next() else {
+            return 0;
+        };
+        if unplaced == self.d {
+            return self.d as u64;
+        }
+        let best_spot = spots.map(|(sum, _)| sum).fold(first, u64::min);
+        best_spot + unplaced as u64
     }
 
     /// Cube node m's placed neighbours' distances from host node `at`,
