@@ -143,7 +143,9 @@ pub enum Command {
         force: bool,
         /// table: the optimum beside xor and standard; json: `min_sum`,
         /// `distances`, `map` (host node of every cube node), `xor_sum`,
-        /// `standard_sum`, `xor_optimal`, `proved`, `nodes_searched`, `seconds`.
+        /// `standard_sum`, `xor_optimal`, `proved`, `lower_bound` (the least
+        /// Σ D_i still possible: `min_sum` when proved; a stopped --sat run's
+        /// first sum with a vector undecided), `nodes_searched`, `seconds`.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },

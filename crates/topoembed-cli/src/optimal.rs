@@ -172,11 +172,11 @@ fn report(
             writeln!(out)?;
         }
         Format::Csv => {
-            writeln!(out, "guest,host,min_sum,distances,xor_sum,standard_sum,xor_optimal,proved,nodes_searched,seconds,cited_min_sum")?;
+            writeln!(out, "guest,host,min_sum,distances,xor_sum,standard_sum,xor_optimal,proved,nodes_searched,seconds,cited_min_sum,lower_bound")?;
             let dims: Vec<String> = found.distances.iter().map(u32::to_string).collect();
             writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{:.3},{}",
+                "{},{},{},{},{},{},{},{},{},{:.3},{},{}",
                 found.guest,
                 found.host,
                 found.min_sum,
@@ -187,7 +187,8 @@ fn report(
                 found.proved,
                 found.nodes_searched,
                 found.seconds,
-                found.literature.min_sum
+                found.literature.min_sum,
+                found.lower_bound
             )?;
         }
         Format::Table => {
@@ -211,6 +212,13 @@ fn report(
                 found.min_sum,
                 dims.join(", ")
             )?;
+            if !found.proved {
+                writeln!(
+                    out,
+                    "  at least  {}: no constant-distance embedding has a smaller Σ D_i (proved so far)",
+                    found.lower_bound
+                )?;
+            }
             writeln!(out, "  xor       {}", found.xor_sum)?;
             writeln!(out, "  standard  {}", found.standard_sum)?;
             cited(out, "cited     ", &found.literature)?;

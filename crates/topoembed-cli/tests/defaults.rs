@@ -179,6 +179,58 @@ fn work_beyond_the_limit_is_refused_without_force() {
     assert!(err.contains("TOPOEMBED_WORK_LIMIT=soon"), "{err}");
 }
 
+/// The `at least` row of a stopped `optimal` table.
+fn at_least(table: &str) -> u64 {
+    table
+        .split("at least  ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no `at least` row in {table}"))
+}
+
+/// A stopped search by vectors states the same proved lower bound in every
+/// format: the table's `at least` row, JSON's `lower_bound`, CSV's last
+/// column (the library's tests check the value against the candidate list).
+#[test]
+fn a_stopped_optimal_states_its_lower_bound_in_every_format() {
+    let args = |format: &'static str| {
+        [
+            "optimal",
+            "cube:8",
+            "torus:16x16",
+            "--sat",
+            "--bounds",
+            "counting",
+            "--node-limit",
+            "10",
+            "--format",
+            format,
+        ]
+    };
+    let (code, table, err) = run(&args("table"));
+    assert_eq!(code, 0, "{err}");
+    let least = at_least(&table);
+    assert!(least < 22 && table.contains("not proved"), "{table}");
+    let (_, json, _) = run(&args("json"));
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["lower_bound"], least, "{json}");
+    assert_eq!(v["proved"], false, "{json}");
+    let (_, csv, _) = run(&args("csv"));
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",lower_bound"), "{csv}");
+    assert!(
+        lines.next().unwrap().ends_with(&format!(",{least}")),
+        "{csv}"
+    );
+    // Run to the end, the bound is the optimum and the row is gone.
+    let (_, whole, _) = run(&["optimal", "cube:8", "torus:16x16", "--sat"]);
+    assert!(
+        !whole.contains("at least") && whole.contains("proved:"),
+        "{whole}"
+    );
+}
+
 /// `optimal` estimates its search tree (Knuth's random probes) and refuses
 /// one beyond the limit; --force runs it, --node-limit caps the estimate.
 #[test]
@@ -209,6 +261,8 @@ fn optimal_estimates_its_search_and_refuses_beyond_the_limit() {
     let (code, out, err) = run_limited("0.01", &capped);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("not proved"), "{out}");
+    // ... and says what it did prove: the counting bound, below xor's 22.
+    assert!(at_least(&out) < 22, "{out}");
     // --force runs the whole search past the limit.
     let mut forced = search.to_vec();
     forced.push("--force");

@@ -180,6 +180,49 @@ fn a_stopped_search_is_not_proved() {
     // Still a valid embedding: the best known (xor's).
     assert_eq!(found.min_sum, found.xor_sum);
     check_embedding(7, "torus:16x8", &found);
+    // What it proved is the counting bound, below the optimum 16, which a
+    // whole search states as its bound.
+    assert!(found.lower_bound >= 1 && found.lower_bound < 16);
+    assert_eq!(search(7, "torus:16x8").lower_bound, 16);
+}
+
+/// A stopped search states what it did prove: the search by vectors, that
+/// every ascending vector below the first one it left undecided has no
+/// embedding (the oracle: the candidate list, taken in order, as many as it
+/// decided). Never above the optimum, and the optimum itself once proved
+/// (the branch and bound's: `a_stopped_search_is_not_proved`).
+#[test]
+fn a_stopped_search_states_its_proved_lower_bound() {
+    for (d, host, optimum) in [(8, "torus:16x16", 22), (6, "ring:64", 47)] {
+        let spec: Spec = host.parse().unwrap();
+        let candidates =
+            topoembed::optimal::vectors::candidate_vectors(d, &spec, Bounds::Counting).unwrap();
+        let mut last = 0;
+        for limit in [1, 2, 3, 5, 10, 20, 30, 50, 100, 0] {
+            let options = SearchOptions {
+                node_limit: limit,
+                ..SearchOptions::default()
+            };
+            let found =
+                optimal_by_vectors(d, &spec, &options, None, SEARCH_BUDGET, Bounds::Counting)
+                    .unwrap()
+                    .optimum;
+            let decided = found.nodes_searched as usize;
+            let expected = match candidates.get(decided) {
+                Some(first_undecided) if !found.proved => first_undecided.iter().sum(),
+                _ => optimum,
+            };
+            assert_eq!(found.lower_bound, expected, "{host}, limit {limit}");
+            assert!(found.lower_bound <= optimum && found.lower_bound >= last);
+            assert_eq!(
+                found.proved,
+                found.lower_bound == optimum,
+                "{host}, limit {limit}"
+            );
+            last = found.lower_bound;
+        }
+        assert_eq!(last, optimum);
+    }
 }
 
 #[test]

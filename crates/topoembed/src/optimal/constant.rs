@@ -66,6 +66,12 @@ pub struct Optimum {
     /// True when the search ran to completion: `min_sum` is the least over
     /// all constant-distance embeddings.
     pub proved: bool,
+    /// The least Σ D_i still possible, as far as the search got: `min_sum`
+    /// when `proved`; for a stopped search by vectors, the sum below which
+    /// every ascending vector is cut by the bounds or refuted; for a
+    /// stopped branch and bound, the counting bound (it proves nothing
+    /// sum by sum).
+    pub lower_bound: u32,
     /// Placements tried (nodes of the search tree).
     pub nodes_searched: u64,
     /// Wall time of the search.
@@ -261,6 +267,7 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
         let _ = std::fs::remove_file(path);
     }
     let nodes_searched = search.nodes;
+    let counting_bound = search.prefix_bound.last().copied().unwrap_or(1);
     let (min_sum, distances, map) = match search.found {
         Some((dims, place)) => (
             dims.iter().sum(),
@@ -279,6 +286,11 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
         standard_sum,
         xor_optimal: xor_sum == min_sum,
         proved,
+        lower_bound: if proved {
+            min_sum
+        } else {
+            counting_bound.min(min_sum)
+        },
         nodes_searched,
         seconds: started.elapsed().as_secs_f64(),
         literature: literature(d, host)?,

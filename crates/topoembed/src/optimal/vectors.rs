@@ -240,7 +240,16 @@ pub fn optimal_by_vectors(
     if let Some(p) = options.progress {
         p.add_total(levels.iter().map(|l| l.len() as u64).sum());
     }
-    'sums: for level in levels {
+    // The first level (by index, its sum lowest + index) with a vector left
+    // undecided when the search stops: every smaller sum is settled.
+    let nonempty: Vec<bool> = levels.iter().map(|l| !l.is_empty()).collect();
+    let first_open_from = |index: usize| {
+        (index..levels.len())
+            .find(|&i| nonempty[i])
+            .unwrap_or(levels.len())
+    };
+    let mut open = levels.len();
+    'sums: for (index, level) in levels.iter().enumerate() {
         // Both cores decide vectors of one sum; the first embedding found
         // ends the search (every smaller sum is refuted).
         // None: stopped (Ctrl-C) before this vector was decided.
@@ -265,6 +274,7 @@ pub fn optimal_by_vectors(
         for (dims, answer) in level.iter().zip(answers) {
             let Some(decision) = answer? else {
                 stopped = true;
+                open = index;
                 break 'sums;
             };
             decided += 1;
@@ -282,8 +292,13 @@ pub fn optimal_by_vectors(
         if let Some(dir) = certificate {
             write_partial(dir, &names, &refuted)?;
         }
-        if options.node_limit > 0 && decided >= options.node_limit {
+        // The limit stops the search only while a vector is left to decide.
+        if options.node_limit > 0
+            && decided >= options.node_limit
+            && first_open_from(index + 1) < levels.len()
+        {
             stopped = true;
+            open = first_open_from(index + 1);
             break;
         }
     }
@@ -313,6 +328,13 @@ pub fn optimal_by_vectors(
             standard_sum,
             xor_optimal: xor_sum == min_sum,
             proved: !stopped,
+            // Found: that level's sum; else the first level left open (or
+            // every level below the start refuted).
+            lower_bound: if stopped {
+                (lowest + open as u32).min(min_sum)
+            } else {
+                min_sum
+            },
             nodes_searched: decided,
             seconds: started.elapsed().as_secs_f64(),
             literature: super::wirelength::literature(d, host)?,
