@@ -240,15 +240,14 @@ pub fn optimal_by_vectors(
     if let Some(p) = options.progress {
         p.add_total(levels.iter().map(|l| l.len() as u64).sum());
     }
-    // The first level (by index, its sum lowest + index) with a vector left
-    // undecided when the search stops: every smaller sum is settled.
-    let nonempty: Vec<bool> = levels.iter().map(|l| !l.is_empty()).collect();
+    // The sum of the first level from `index` on with a vector to decide
+    // (`start` if none): where a stopped search's proved bound lies.
     let first_open_from = |index: usize| {
         (index..levels.len())
-            .find(|&i| nonempty[i])
-            .unwrap_or(levels.len())
+            .find(|&i| !levels[i].is_empty())
+            .map_or(start, |i| lowest + i as u32)
     };
-    let mut open = levels.len();
+    let mut open = start;
     'sums: for (index, level) in levels.iter().enumerate() {
         // Both cores decide vectors of one sum; the first embedding found
         // ends the search (every smaller sum is refuted).
@@ -274,7 +273,7 @@ pub fn optimal_by_vectors(
         for (dims, answer) in level.iter().zip(answers) {
             let Some(decision) = answer? else {
                 stopped = true;
-                open = index;
+                open = lowest + index as u32;
                 break 'sums;
             };
             decided += 1;
@@ -293,13 +292,12 @@ pub fn optimal_by_vectors(
             write_partial(dir, &names, &refuted)?;
         }
         // The limit stops the search only while a vector is left to decide.
-        if options.node_limit > 0
-            && decided >= options.node_limit
-            && first_open_from(index + 1) < levels.len()
-        {
-            stopped = true;
+        if options.node_limit > 0 && decided >= options.node_limit {
             open = first_open_from(index + 1);
-            break;
+            if open < start {
+                stopped = true;
+                break;
+            }
         }
     }
     if let (Some(dir), false) = (certificate, stopped) {
@@ -330,11 +328,7 @@ pub fn optimal_by_vectors(
             proved: !stopped,
             // Found: that level's sum; else the first level left open (or
             // every level below the start refuted).
-            lower_bound: if stopped {
-                (lowest + open as u32).min(min_sum)
-            } else {
-                min_sum
-            },
+            lower_bound: if stopped { open.min(min_sum) } else { min_sum },
             nodes_searched: decided,
             seconds: started.elapsed().as_secs_f64(),
             literature: super::wirelength::literature(d, host)?,
