@@ -105,8 +105,10 @@ pub enum Command {
         all_bijections: bool,
         /// Decide distance vector by distance vector instead: vectors in
         /// increasing Σ D_i; each one the sub-cube bounds leave goes to the
-        /// branch and bound for 2^22 nodes, then to a SAT solver (varisat);
-        /// the first with an embedding is optimal.
+        /// branch and bound and a SAT solver (varisat) in turns, 2^22 nodes
+        /// and 4 MiB of proof first, four times as much each turn, until one
+        /// decides it; the first with an embedding is optimal. Ctrl-C stops
+        /// it within seconds, inside a solve too.
         #[arg(long, conflicts_with_all = ["checkpoint", "all_bijections"])]
         sat: bool,
         /// Write a certificate to DIR (implies --sat, every vector by the

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use topoembed::optimal::certificate::{self, Verified};
-use topoembed::optimal::vectors::SEARCH_BUDGET;
+use topoembed::optimal::Turns;
 use topoembed::optimal::{
     estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds, Literature,
     Optimum, SearchOptions, ESTIMATE_PROBES,
@@ -288,9 +288,9 @@ pub fn by_vectors(
             // A certificate's refutations are all DRAT proofs, so that none
             // rests on the branch and bound.
             if certificate.is_some() {
-                0
+                Turns::SOLVER_ONLY
             } else {
-                SEARCH_BUDGET
+                Turns::DEFAULT
             },
             bounds,
         )?

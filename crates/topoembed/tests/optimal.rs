@@ -4,8 +4,8 @@
 //! theorem (xor optimal, xor paper Theorem 10), embeddings that really have
 //! the distances reported, and bad input.
 
-use topoembed::optimal::vectors::SEARCH_BUDGET;
-use topoembed::optimal::{certificate, optimal_by_vectors, Bounds};
+use topoembed::optimal::vectors::PROOF_BUDGET;
+use topoembed::optimal::{certificate, optimal_by_vectors, Bounds, Turns};
 use topoembed::optimal::{estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
@@ -204,7 +204,7 @@ fn a_stopped_search_states_its_proved_lower_bound() {
                 ..SearchOptions::default()
             };
             let found =
-                optimal_by_vectors(d, &spec, &options, None, SEARCH_BUDGET, Bounds::Counting)
+                optimal_by_vectors(d, &spec, &options, None, Turns::DEFAULT, Bounds::Counting)
                     .unwrap()
                     .optimum;
             let decided = found.nodes_searched as usize;
@@ -463,14 +463,39 @@ fn certify(
     bounds: Bounds,
 ) -> topoembed::optimal::VectorSearch {
     let host: Spec = host.parse().unwrap();
-    let found =
-        optimal_by_vectors(d, &host, &SearchOptions::default(), Some(dir), 0, bounds).unwrap();
+    let found = optimal_by_vectors(
+        d,
+        &host,
+        &SearchOptions::default(),
+        Some(dir),
+        Turns::SOLVER_ONLY,
+        bounds,
+    )
+    .unwrap();
     certificate::write(dir, &found).unwrap();
     found
 }
 
 #[test]
 fn the_solver_by_vectors_equals_the_branch_and_bound() {
+    // Turns too small for either to decide at first: both take several
+    // turns, with budgets growing until one decides.
+    let tight = Turns {
+        search_nodes: 1,
+        proof_bytes: 1,
+    };
+    // The branch and bound's turns only (the solver may write no proof).
+    let searching = Turns {
+        search_nodes: 1,
+        proof_bytes: 0,
+    };
+    // The solver's first turn decides what one search node cannot.
+    let solving = Turns {
+        search_nodes: 1,
+        proof_bytes: PROOF_BUDGET,
+    };
+    // How each set of turns refuted vectors: "search" or "drat".
+    let mut refuted_by = std::collections::HashSet::new();
     for (d, host) in [
         (3, "ring:8"),
         (4, "ring:16"),
@@ -485,20 +510,31 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
         let spec: Spec = host.parse().unwrap();
         let expected = search(d, host).min_sum;
         for (budget, bounds) in [
-            (0, Bounds::Counting),
-            (SEARCH_BUDGET, Bounds::Counting),
-            (0, Bounds::SmallCubes),
-            (0, Bounds::All),
-            (0, Bounds::Lift),
+            (Turns::SOLVER_ONLY, Bounds::Counting),
+            (Turns::DEFAULT, Bounds::Counting),
+            (tight, Bounds::Counting),
+            (searching, Bounds::Counting),
+            (solving, Bounds::Counting),
+            (Turns::SOLVER_ONLY, Bounds::SmallCubes),
+            (Turns::SOLVER_ONLY, Bounds::All),
+            (Turns::SOLVER_ONLY, Bounds::Lift),
         ] {
             let options = SearchOptions::default();
             let by = optimal_by_vectors(d, &spec, &options, None, budget, bounds).unwrap();
+            for r in &by.refuted {
+                refuted_by.insert((budget, r.by.clone()));
+            }
             let b = by.optimum;
             assert!(b.proved, "{host}");
             assert_eq!(b.min_sum, expected, "{host} {bounds:?}");
             check_embedding(d, host, &b);
         }
     }
+    let used = |turns: Turns, by: &str| refuted_by.contains(&(turns, by.to_string()));
+    assert!(used(Turns::SOLVER_ONLY, "drat") && !used(Turns::SOLVER_ONLY, "search"));
+    assert!(used(searching, "search") && !used(searching, "drat"));
+    assert!(used(solving, "drat"));
+    assert!(used(tight, "search"));
 }
 
 #[test]
@@ -571,6 +607,57 @@ fn a_certificate_checks_and_tampered_ones_are_rejected() {
 }
 
 #[test]
+fn a_certificate_stopped_by_its_flag_keeps_what_it_decided() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = scratch("certificate-flag");
+    // ring:64 under `counting`: 3 622 vectors below xor's 47, each refuted
+    // by the solver (a few seconds in all).
+    let host: Spec = "ring:64".parse().unwrap();
+    let run = |stop: Option<&AtomicBool>| {
+        let options = SearchOptions {
+            stop,
+            ..SearchOptions::default()
+        };
+        optimal_by_vectors(
+            6,
+            &host,
+            &options,
+            Some(&dir),
+            Turns::SOLVER_ONLY,
+            Bounds::Counting,
+        )
+        .unwrap()
+    };
+    // Set before the search: nothing decided, the bound is the first sum
+    // with a vector, and the partial list is written (empty).
+    let stop = AtomicBool::new(true);
+    let none = run(Some(&stop));
+    assert!(!none.optimum.proved);
+    assert_eq!((none.optimum.nodes_searched, none.refuted.len()), (0, 0));
+    assert!(none.optimum.lower_bound < 47);
+    assert!(dir.join(topoembed::optimal::vectors::PARTIAL).exists());
+    // Set while the solver works: whatever was decided is kept (no proof
+    // file of a vector left undecided remains), and the next run goes on.
+    let stop = AtomicBool::new(false);
+    let stopped = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+        });
+        run(Some(&stop))
+    });
+    let proofs = std::fs::read_dir(dir.join("proofs")).unwrap().count();
+    assert_eq!(proofs, stopped.refuted.len());
+    let rest = run(None);
+    assert!(rest.optimum.proved);
+    assert_eq!((rest.optimum.min_sum, rest.refuted.len()), (47, 3622));
+    if !stopped.optimum.proved {
+        assert!(rest.optimum.nodes_searched < 3622);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_stopped_certificate_goes_on_from_where_it_stopped() {
     let dir = scratch("certificate-resume");
     let host: Spec = "ring:32".parse().unwrap();
@@ -578,7 +665,15 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
         node_limit: 5,
         ..SearchOptions::default()
     };
-    let first = optimal_by_vectors(5, &host, &limited, Some(&dir), 0, Bounds::Counting).unwrap();
+    let first = optimal_by_vectors(
+        5,
+        &host,
+        &limited,
+        Some(&dir),
+        Turns::SOLVER_ONLY,
+        Bounds::Counting,
+    )
+    .unwrap();
     assert!(!first.optimum.proved);
     assert!(dir.join(topoembed::optimal::vectors::PARTIAL).exists());
     let before = first.refuted.len();
@@ -589,7 +684,7 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
         &host,
         &SearchOptions::default(),
         Some(&dir),
-        0,
+        Turns::SOLVER_ONLY,
         Bounds::Counting,
     )
     .unwrap();
@@ -614,7 +709,7 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
         &host,
         &SearchOptions::default(),
         Some(&dir),
-        0,
+        Turns::SOLVER_ONLY,
         Bounds::Counting,
     )
     .unwrap_err();

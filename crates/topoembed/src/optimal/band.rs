@@ -47,7 +47,7 @@
 
 use super::halving::Fold;
 use super::host::SearchHost;
-use super::sat::{at_most_one, Answer, Cnf};
+use super::sat::{at_most_one, Answer, Cnf, Solved};
 use super::windings::winding_axes;
 use super::windings::Winding;
 
@@ -326,15 +326,16 @@ pub(super) fn decide_window(
     };
     let cnf = built.as_ref().map_or(&empty, |(f, _)| &f.cnf);
     match (super::sat::solve(cnf, proof)?, &built) {
-        (Some(values), Some((f, band))) => {
+        (Solved::Stopped, _) => Ok(Answer::Stopped),
+        (Solved::Model(values), Some((f, band))) => {
             let place = f.placement(h, band, &values);
             if !super::sat::is_embedding(h, dims, &place) {
                 return Err(format!("the band model for {dims:?} is not an embedding"));
             }
             Ok(Answer::Embedding(place))
         }
-        (Some(_), None) => Err(format!("the empty formula of {dims:?} has a model")),
-        (None, _) => Ok(Answer::Unsatisfiable {
+        (Solved::Model(_), None) => Err(format!("the empty formula of {dims:?} has a model")),
+        (Solved::Unsatisfiable, _) => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,
             clauses: cnf.clauses.len(),
         }),

@@ -299,16 +299,18 @@ pub fn optimal_constant(d: u32, host: &Spec, options: &SearchOptions) -> Result<
 
 /// Decides one ascending distance vector by the branch and bound, within
 /// `node_budget` search nodes (0: no limit): `None` when the budget ran
-/// out, else whether (and how: the host node of every cube node) an
-/// embedding exists; and the nodes searched.
+/// out or `stop` was set, else whether (and how: the host node of every
+/// cube node) an embedding exists; and the nodes searched.
 pub(super) fn decide_by_search(
     h: &SearchHost,
     prefix_bound: &[u32],
     dims: &[u32],
     node_budget: u64,
+    stop: Option<&AtomicBool>,
 ) -> (Option<Option<Vec<u16>>>, u64) {
     let options = SearchOptions {
         node_limit: node_budget,
+        stop,
         ..SearchOptions::default()
     };
     let names = (String::new(), String::new());

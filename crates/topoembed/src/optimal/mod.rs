@@ -20,6 +20,7 @@ pub mod cuts;
 pub mod drat;
 pub mod halving;
 mod host;
+mod interrupt;
 pub mod pin;
 pub mod sat;
 pub mod vectors;
@@ -31,5 +32,5 @@ pub use constant::{
     estimate_nodes, optimal_constant, Optimum, SearchOptions, ESTIMATE_PROBES, MAX_DIMENSION,
 };
 pub use cuts::Bounds;
-pub use vectors::{optimal_by_vectors, Refuted, VectorSearch};
+pub use vectors::{optimal_by_vectors, Refuted, Turns, VectorSearch};
 pub use wirelength::{literature, Literature};

@@ -318,15 +318,30 @@ pub enum Answer {
         /// Clauses of the formula.
         clauses: usize,
     },
+    /// Stopped before an answer (see [`super::interrupt`]).
+    Stopped,
+}
+
+/// What varisat said of a formula.
+pub(super) enum Solved {
+    /// A model: the value of every variable, indexed from 1.
+    Model(Vec<bool>),
+    /// No model; the proof went where it was asked to.
+    Unsatisfiable,
+    /// The proof target was a [`Stoppable`](super::interrupt::Stoppable)
+    /// and its flag was set: nothing was decided.
+    Stopped,
 }
 
 /// Decides `cnf` with varisat; when `proof` is given an UNSAT answer's
-/// binary DRAT proof is written to it. `n`, `first` let the model be read
-/// back as a placement (see [`decide`]).
+/// binary DRAT proof is written to it (a
+/// [`Stoppable`](super::interrupt::Stoppable) proof target can stop the
+/// solve).
 pub(super) fn solve(
     cnf: &Cnf,
     proof: Option<&mut dyn Write>,
-) -> std::result::Result<Option<Vec<bool>>, String> {
+) -> std::result::Result<Solved, String> {
+    use varisat::solver::SolverError;
     use varisat::ExtendFormula;
     let mut solver = varisat::Solver::new();
     if let Some(out) = proof {
@@ -340,10 +355,16 @@ pub(super) fn solve(
         let lits: Vec<varisat::Lit> = clause.iter().map(|&x| lit(x)).collect();
         solver.add_clause(&lits);
     }
-    let sat = solver.solve().map_err(|e| e.to_string())?;
+    let sat = match solver.solve() {
+        Ok(sat) => sat,
+        Err(SolverError::ProofIoError { cause }) if super::interrupt::is_stop(&cause) => {
+            return Ok(Solved::Stopped)
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     solver.close_proof().map_err(|e| e.to_string())?;
     if !sat {
-        return Ok(None);
+        return Ok(Solved::Unsatisfiable);
     }
     let model = solver.model().unwrap_or_default();
     let mut values = vec![false; cnf.vars as usize + 1];
@@ -353,7 +374,7 @@ pub(super) fn solve(
             values[x as usize] = true;
         }
     }
-    Ok(Some(values))
+    Ok(Solved::Model(values))
 }
 
 /// Decides whether an embedding with distances `dims` exists on `h`; an
@@ -389,11 +410,12 @@ pub(super) fn decide_in(
 ) -> std::result::Result<Answer, String> {
     let (cnf, dom) = formula_in(h, dims, bipartite, windings, halve, pin);
     match solve(&cnf, proof)? {
-        None => Ok(Answer::Unsatisfiable {
+        Solved::Stopped => Ok(Answer::Stopped),
+        Solved::Unsatisfiable => Ok(Answer::Unsatisfiable {
             variables: cnf.vars,
             clauses: cnf.clauses.len(),
         }),
-        Some(values) => {
+        Solved::Model(values) => {
             let mut place: Vec<u16> = (0..h.nodes())
                 .map(|c| {
                     (0..dom.nodes[c].len())
@@ -442,6 +464,7 @@ pub fn embedding_with(
     match answer {
         Answer::Embedding(place) => Ok(Some(place)),
         Answer::Unsatisfiable { .. } => Ok(None),
+        Answer::Stopped => Err("the solve was stopped".to_string()),
     }
 }
 
@@ -504,6 +527,7 @@ mod tests {
                         }
                     }
                     Answer::Unsatisfiable { .. } => assert!(!expected, "{sides:?} {dims:?}"),
+                    Answer::Stopped => panic!("{sides:?} {dims:?}: stopped without a stop flag"),
                 }
                 // Next ascending vector.
                 let top = u32::from(h.diameter());
@@ -559,5 +583,52 @@ mod tests {
         assert!(matches!(answer, Answer::Unsatisfiable { .. }));
         assert!(crate::optimal::drat::check(&lifted, &proof).is_ok());
         assert!(crate::optimal::drat::check(&tight, &proof).is_err());
+    }
+
+    /// n + 1 pigeons in n holes, p(i, j) = n·i + j + 1: unsatisfiable, and
+    /// clause learning needs exponentially many conflicts to see it.
+    fn pigeonhole(n: i32) -> Cnf {
+        let p = |i: i32, j: i32| n * i + j + 1;
+        let mut cnf = Cnf {
+            vars: ((n + 1) * n) as u32,
+            clauses: (0..=n).map(|i| (0..n).map(|j| p(i, j)).collect()).collect(),
+        };
+        for j in 0..n {
+            for a in 0..=n {
+                for b in a + 1..=n {
+                    cnf.clauses.push(vec![-p(a, j), -p(b, j)]);
+                }
+            }
+        }
+        cnf
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_a_solve_and_an_unset_one_changes_nothing() {
+        use super::super::interrupt::Stoppable;
+        use std::sync::atomic::AtomicBool;
+        let hard = pigeonhole(8);
+        let stop = AtomicBool::new(true);
+        let stopped = solve(&hard, Some(&mut Stoppable::new(None, Some(&stop), None))).unwrap();
+        assert!(matches!(stopped, Solved::Stopped));
+        // Unset, the flag passes the same proof on and the answer stands.
+        let small = pigeonhole(4);
+        let (mut plain, mut passed) = (Vec::new(), Vec::new());
+        let alone = solve(&small, Some(&mut plain)).unwrap();
+        let stop = AtomicBool::new(false);
+        let kept = solve(
+            &small,
+            Some(&mut Stoppable::new(Some(&mut passed), Some(&stop), None)),
+        )
+        .unwrap();
+        assert!(matches!(alone, Solved::Unsatisfiable));
+        assert!(matches!(kept, Solved::Unsatisfiable));
+        assert_eq!(plain, passed);
+        assert!(crate::optimal::drat::check(&small, &passed).is_ok());
+        // Discarded, it still lets a satisfiable formula find its model.
+        let mut easy = pigeonhole(4);
+        easy.clauses.remove(0);
+        let model = solve(&easy, Some(&mut Stoppable::new(None, Some(&stop), None))).unwrap();
+        assert!(matches!(model, Solved::Model(_)));
     }
 }

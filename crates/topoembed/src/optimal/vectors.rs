@@ -2,9 +2,11 @@
 //! distance vector (`topoembed optimal --certificate DIR`): the ascending
 //! vectors D_0 ≤ .. ≤ D_{d−1} are taken in increasing Σ D_i, those the
 //! sub-cube bounds of [`super::constant`] rule out are skipped, and every
-//! other one is decided by a SAT solver ([`super::sat`]). The first
-//! satisfiable vector is optimal; every vector below it is refuted, each
-//! with a DRAT proof written to the certificate (see [`super::certificate`]).
+//! other one is decided by a SAT solver ([`super::sat`]) — taking turns
+//! with the branch and bound ([`Turns`]) unless a certificate is written.
+//! The first satisfiable vector is optimal; every vector below it is
+//! refuted, each with a DRAT proof written to the certificate (see
+//! [`super::certificate`]).
 //!
 //! Where the branch and bound enumerates every embedding of every sub-cube,
 //! clause learning shares what one failed placement teaches with all the
@@ -12,7 +14,7 @@
 //! a tenth of a second each here.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -20,14 +22,49 @@ use rayon::prelude::*;
 use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchOptions};
 use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
+use super::interrupt::Stoppable;
 use super::sat::Answer;
 use super::windings::Winding;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
 /// Search nodes the branch and bound may spend on one vector before the
-/// SAT solver takes it (about 0.2 s).
+/// SAT solver takes it (about 0.2 s); four times as many on each later
+/// turn.
 pub const SEARCH_BUDGET: u64 = 1 << 22;
+
+/// Proof bytes the SAT solver may write on its first turn at a vector
+/// (about 0.2 s of clause learning on torus:16x16); four times as many on
+/// each later turn.
+pub const PROOF_BUDGET: u64 = 4 << 20;
+
+/// How the branch and bound and the SAT solver share a vector: each takes
+/// turns with these first budgets, four times as much each turn, until one
+/// decides it (see `decide_one`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Turns {
+    /// The branch and bound's first budget in search nodes; 0: no turns,
+    /// the solver decides every vector (so a certificate's refutations are
+    /// all DRAT proofs).
+    pub search_nodes: u64,
+    /// The solver's first budget in bytes of proof (a measure of its work
+    /// that is the same on every run, unlike its time).
+    pub proof_bytes: u64,
+}
+
+impl Turns {
+    /// The CLI's: [`SEARCH_BUDGET`] and [`PROOF_BUDGET`].
+    pub const DEFAULT: Turns = Turns {
+        search_nodes: SEARCH_BUDGET,
+        proof_bytes: PROOF_BUDGET,
+    };
+
+    /// No turns: the solver alone, without a budget.
+    pub const SOLVER_ONLY: Turns = Turns {
+        search_nodes: 0,
+        proof_bytes: 0,
+    };
+}
 
 /// One vector ruled out, as a certificate lists it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -68,6 +105,25 @@ pub struct Refuted {
     /// pinned to a window along an axis (absent in earlier certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
+}
+
+impl Refuted {
+    /// `distances` refuted by the branch and bound in `nodes` nodes.
+    fn by_search(distances: &[u32], nodes: u64) -> Refuted {
+        Refuted {
+            distances: distances.to_vec(),
+            by: "search".to_string(),
+            search_nodes: nodes,
+            proof: String::new(),
+            variables: 0,
+            clauses: 0,
+            proof_bytes: 0,
+            windings: false,
+            halved: false,
+            banded: false,
+            pinned: false,
+        }
+    }
 }
 
 /// What the search by vectors found, beside the optimum.
@@ -182,14 +238,15 @@ pub(super) fn proof_name(dims: &[u32]) -> String {
 /// The least Σ D_i by vectors (module docs); with `certificate`, every
 /// refutation's DRAT proof is written under it (the caller writes the
 /// certificate's index with [`super::certificate::write`]). Each vector
-/// goes to the branch and bound first, for up to `search_budget` nodes
-/// ([`SEARCH_BUDGET`] is the CLI's; 0: the solver decides every vector).
+/// goes to the branch and bound and the solver in `turns`
+/// ([`Turns::DEFAULT`] is the CLI's; [`Turns::SOLVER_ONLY`] its
+/// certificates').
 pub fn optimal_by_vectors(
     d: u32,
     host: &Spec,
     options: &SearchOptions,
     certificate: Option<&Path>,
-    search_budget: u64,
+    turns: Turns,
     bounds: Bounds,
 ) -> Result<VectorSearch> {
     let started = Instant::now();
@@ -248,15 +305,14 @@ pub fn optimal_by_vectors(
             .map_or(start, |i| lowest + i as u32)
     };
     let mut open = start;
-    'sums: for (index, level) in levels.iter().enumerate() {
+    for (index, level) in levels.iter().enumerate() {
         // Both cores decide vectors of one sum; the first embedding found
         // ends the search (every smaller sum is refuted).
-        // None: stopped (Ctrl-C) before this vector was decided.
-        let answers: Vec<Result<Option<Decision>>> = level
+        let answers: Vec<Result<Decision>> = level
             .par_iter()
             .map(|dims| {
                 if stop() {
-                    return Ok(None);
+                    return Ok(Decision::Stopped);
                 }
                 let answer = decide_one(
                     &h,
@@ -264,26 +320,39 @@ pub fn optimal_by_vectors(
                     dims,
                     (even, windings),
                     certificate,
-                    search_budget,
+                    turns,
+                    options.stop,
                 )?;
-                crate::progress::advance(options.progress, 1);
-                Ok(Some(answer))
+                if !matches!(answer, Decision::Stopped) {
+                    crate::progress::advance(options.progress, 1);
+                }
+                Ok(answer)
             })
             .collect();
+        // A stopped level keeps what it decided (its refutations go to the
+        // partial certificate, so a resumed run does not decide them again).
+        let mut level_stopped = false;
         for (dims, answer) in level.iter().zip(answers) {
-            let Some(decision) = answer? else {
-                stopped = true;
-                open = lowest + index as u32;
-                break 'sums;
-            };
-            decided += 1;
-            match decision {
+            match answer? {
                 Decision::Embedding(place) if found.is_none() => {
                     found = Some((dims.clone(), place))
                 }
                 Decision::Embedding(_) => {}
                 Decision::Refuted(r) => refuted.push(r),
+                Decision::Stopped => {
+                    level_stopped = true;
+                    continue;
+                }
             }
+            decided += 1;
+        }
+        if level_stopped && found.is_none() {
+            if let Some(dir) = certificate {
+                write_partial(dir, &names, &refuted)?;
+            }
+            stopped = true;
+            open = lowest + index as u32;
+            break;
         }
         if found.is_some() {
             break;
@@ -391,40 +460,55 @@ fn write_partial(dir: &Path, names: &(String, String), refuted: &[Refuted]) -> R
 /// Decides one vector; an UNSAT answer's proof goes under `certificate`.
 /// `(even, windings)`: the torus is bipartite; the form of the winding
 /// lemma the formula may use.
+///
+/// With `turns`, the branch and bound and the solver take turns, each
+/// budget four times the last: on vectors of small distances the branch and bound is
+/// quick where clause learning is slow (and its proofs huge), on elongated
+/// tori the other way round (torus:32x4: 2.6·10^9 nodes, or 160 solves of
+/// a tenth of a second), and the turns spend at most a small factor more
+/// than the better of the two would alone. Without one (a certificate's
+/// refutations are all DRAT proofs), the solver alone.
 fn decide_one(
     h: &SearchHost,
     prefix_bound: &[u32],
     dims: &[u32],
+    form: (bool, Winding),
+    certificate: Option<&Path>,
+    turns: Turns,
+    stop: Option<&AtomicBool>,
+) -> Result<Decision> {
+    if turns.search_nodes == 0 {
+        return decide_by_solver(h, dims, form, certificate, stop, None);
+    }
+    let asked_to_stop = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let (mut nodes, mut proof_bytes) = (turns.search_nodes, turns.proof_bytes);
+    loop {
+        match decide_by_search(h, prefix_bound, dims, nodes, stop) {
+            (Some(Some(place)), _) => return Ok(Decision::Embedding(place)),
+            (Some(None), nodes) => return Ok(Decision::Refuted(Refuted::by_search(dims, nodes))),
+            (None, _) if asked_to_stop() => return Ok(Decision::Stopped),
+            (None, _) => {}
+        }
+        match decide_by_solver(h, dims, form, certificate, stop, Some(proof_bytes))? {
+            Decision::Stopped if !asked_to_stop() => {}
+            decision => return Ok(decision),
+        }
+        nodes = nodes.saturating_mul(4);
+        proof_bytes = proof_bytes.saturating_mul(4);
+    }
+}
+
+/// Decides one vector by the SAT solver, within `proof_budget` bytes of
+/// proof when given ([`Decision::Stopped`] when they run out, or when
+/// `stop` is set).
+fn decide_by_solver(
+    h: &SearchHost,
+    dims: &[u32],
     (even, windings): (bool, Winding),
     certificate: Option<&Path>,
-    search_budget: u64,
+    stop: Option<&AtomicBool>,
+    proof_budget: Option<u64>,
 ) -> Result<Decision> {
-    // The branch and bound first: on vectors of small distances it is
-    // quick where clause learning is slow (and its proofs huge).
-    let tried = match search_budget {
-        0 => (None, 0),
-        budget => decide_by_search(h, prefix_bound, dims, budget),
-    };
-    match tried {
-        (Some(Some(place)), _) => return Ok(Decision::Embedding(place)),
-        (Some(None), nodes) => {
-            let r = Refuted {
-                distances: dims.to_vec(),
-                by: "search".to_string(),
-                search_nodes: nodes,
-                proof: String::new(),
-                variables: 0,
-                clauses: 0,
-                proof_bytes: 0,
-                windings: false,
-                halved: false,
-                banded: false,
-                pinned: false,
-            };
-            return Ok(Decision::Refuted(r));
-        }
-        (None, _) => {}
-    }
     let windings = if super::sat::windings_apply(h, dims, windings) {
         windings
     } else {
@@ -445,9 +529,16 @@ fn decide_one(
         Winding::Lifted => super::pin::pin(h.sides(), dims),
         _ => None,
     };
-    let decide = |proof: Option<&mut dyn std::io::Write>| match &window {
+    let decide_to = |proof: Option<&mut dyn std::io::Write>| match &window {
         Some(window) => super::band::decide_window(h, dims, even, window, proof),
         None => super::sat::decide_in(h, dims, even, (windings, halved, pin), proof),
+    };
+    // With a stop flag or a budget the proof goes through a `Stoppable`
+    // (discarded if no certificate keeps it): the only way to end a solve
+    // early.
+    let decide = |proof: Option<&mut dyn std::io::Write>| match (stop, proof_budget) {
+        (None, None) => decide_to(proof),
+        _ => decide_to(Some(&mut Stoppable::new(proof, stop, proof_budget))),
     };
     let name = proof_name(dims);
     let path: Option<PathBuf> = certificate.map(|dir| dir.join(&name));
@@ -466,6 +557,12 @@ fn decide_one(
         None => decide(None).map_err(failed)?,
     };
     match answer {
+        Answer::Stopped => {
+            if let Some(p) = &path {
+                let _ = std::fs::remove_file(p);
+            }
+            Ok(Decision::Stopped)
+        }
         Answer::Embedding(place) => {
             if let Some(p) = &path {
                 let _ = std::fs::remove_file(p);
@@ -500,6 +597,8 @@ enum Decision {
     Embedding(Vec<u16>),
     /// None exists.
     Refuted(Refuted),
+    /// Stopped (Ctrl-C) before an answer.
+    Stopped,
 }
 
 #[cfg(test)]
