@@ -461,13 +461,15 @@ fn write_partial(dir: &Path, names: &(String, String), refuted: &[Refuted]) -> R
 /// `(even, windings)`: the torus is bipartite; the form of the winding
 /// lemma the formula may use.
 ///
-/// With `turns`, the branch and bound and the solver take turns, each
-/// budget four times the last: on vectors of small distances the branch and bound is
+/// The branch and bound and the solver take `turns`, each budget four
+/// times the last: on vectors of small distances the branch and bound is
 /// quick where clause learning is slow (and its proofs huge), on elongated
 /// tori the other way round (torus:32x4: 2.6·10^9 nodes, or 160 solves of
-/// a tenth of a second), and the turns spend at most a small factor more
-/// than the better of the two would alone. Without one (a certificate's
-/// refutations are all DRAT proofs), the solver alone.
+/// a tenth of a second). Budgets growing ×4 spend at most 4/3 of the turn
+/// that decides on each method, so when the first budgets take about the
+/// same time (0.2 s each) the turns cost a few times at most what the
+/// better method would alone. With `Turns::SOLVER_ONLY` (a certificate's
+/// refutations are all DRAT proofs) the solver decides alone.
 fn decide_one(
     h: &SearchHost,
     prefix_bound: &[u32],
