@@ -329,7 +329,7 @@ pub(super) enum Solved {
     /// No model; the proof went where it was asked to.
     Unsatisfiable,
     /// The proof target was a [`Stoppable`](super::interrupt::Stoppable)
-    /// and its flag was set: nothing was decided.
+    /// and its flag was set or its byte budget spent: nothing was decided.
     Stopped,
 }
 

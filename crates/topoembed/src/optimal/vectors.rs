@@ -558,19 +558,13 @@ fn decide_by_solver(
         }
         None => decide(None).map_err(failed)?,
     };
+    // Only a refutation keeps its proof file.
+    if let (Some(p), Answer::Stopped | Answer::Embedding(_)) = (&path, &answer) {
+        let _ = std::fs::remove_file(p);
+    }
     match answer {
-        Answer::Stopped => {
-            if let Some(p) = &path {
-                let _ = std::fs::remove_file(p);
-            }
-            Ok(Decision::Stopped)
-        }
-        Answer::Embedding(place) => {
-            if let Some(p) = &path {
-                let _ = std::fs::remove_file(p);
-            }
-            Ok(Decision::Embedding(place))
-        }
+        Answer::Stopped => Ok(Decision::Stopped),
+        Answer::Embedding(place) => Ok(Decision::Embedding(place)),
         Answer::Unsatisfiable { variables, clauses } => {
             let proof_bytes = path
                 .as_ref()
