@@ -95,7 +95,9 @@ pub enum Command {
         node_limit: u64,
         /// Save the search's position to FILE every 2^26 nodes and when it
         /// stops (Ctrl-C, --node-limit), and go on from FILE when it exists;
-        /// a search that completes removes it.
+        /// a search that completes removes it. With --sat: the vectors
+        /// refuted so far, written after each sum, every minute and when
+        /// stopped; a run with the same FILE does not decide them again.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
         /// Search all bijections instead (d up to 5): the least CC time with
@@ -109,12 +111,13 @@ pub enum Command {
         /// and 4 MiB of proof first, four times as much each turn, until one
         /// decides it; the first with an embedding is optimal. Ctrl-C stops
         /// it within seconds, inside a solve too.
-        #[arg(long, conflicts_with_all = ["checkpoint", "all_bijections"])]
+        #[arg(long, conflicts_with = "all_bijections")]
         sat: bool,
         /// Write a certificate to DIR (implies --sat, every vector by the
         /// solver): the optimal embedding and every vector below it that the
         /// bounds leave, each with a binary DRAT proof of its formula's
         /// unsatisfiability. Check it with `topoembed verify-certificate DIR`.
+        /// A stopped run goes on from DIR (no --checkpoint: DIR is its own).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
         /// Which vectors --sat and --certificate skip without deciding them:

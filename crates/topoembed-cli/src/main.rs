@@ -159,6 +159,7 @@ fn main() -> ExitCode {
             node_limit,
             sat,
             certificate,
+            checkpoint,
             bounds,
             format,
             ..
@@ -166,7 +167,7 @@ fn main() -> ExitCode {
             &guest,
             &host,
             node_limit,
-            certificate.as_deref(),
+            (certificate.as_deref(), checkpoint.as_deref()),
             bounds,
             format,
             &mut out,

@@ -260,7 +260,7 @@ pub fn by_vectors(
     guest: &str,
     host: &str,
     vector_limit: u64,
-    certificate: Option<&Path>,
+    (certificate, checkpoint): (Option<&Path>, Option<&Path>),
     bounds: Bounds,
     format: Format,
     out: Out,
@@ -282,7 +282,7 @@ pub fn by_vectors(
                 node_limit: vector_limit,
                 stop: Some(&STOP),
                 progress: Some(&progress),
-                checkpoint: None,
+                checkpoint,
             },
             certificate,
             // A certificate's refutations are all DRAT proofs, so that none
@@ -313,8 +313,12 @@ pub fn by_vectors(
         ),
         None => String::new(),
     };
+    let earlier = match search.resumed {
+        0 => String::new(),
+        n => format!(" ({n} more by the stopped run it went on from)"),
+    };
     let size = format!(
-        "{} vectors decided after the `{}` bounds ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
+        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
         found.nodes_searched,
         bounds.name(),
         search.refuted.len(),
@@ -322,8 +326,20 @@ pub fn by_vectors(
         search.refuted.iter().filter(|r| r.by == "drat").count(),
         found.seconds
     );
-    let stopped = "not proved: the search was stopped (--node-limit counts vectors, or Ctrl-C)";
-    report(found, stopped, &size, format, out)
+    let stopped = match (certificate, checkpoint) {
+        (Some(dir), _) => format!(
+            "not proved: the search was stopped (--node-limit counts vectors, or Ctrl-C); run again with --certificate {} to go on",
+            dir.display()
+        ),
+        (None, Some(path)) => format!(
+            "not proved: the search was stopped (--node-limit counts vectors, or Ctrl-C); run again with --checkpoint {} to go on",
+            path.display()
+        ),
+        (None, None) => {
+            "not proved: the search was stopped (--node-limit counts vectors, or Ctrl-C)".to_string()
+        }
+    };
+    report(found, &stopped, &size, format, out)
 }
 
 /// A byte count for people.

@@ -182,7 +182,92 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
     std::fs::write(&index, "{}").unwrap();
     assert_bad_input(&["verify-certificate", cert_arg]);
     assert_bad_input(&["verify-certificate", dir.join("none").to_str().unwrap()]);
-    // The engines do not mix with the checkpoint or the bijection search.
+    // The engines do not mix with the bijection search, and a certificate
+    // is its own checkpoint.
     assert_bad_input(&["optimal", "cube:4", "ring:16", "--sat", "--all-bijections"]);
+    assert_bad_input(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--certificate",
+        cert_arg,
+        "--checkpoint",
+        dir.join("q.json").to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--sat --checkpoint FILE`: a run stopped by --node-limit records the
+/// vectors it refuted, the next run with FILE decides only the others (the
+/// same answer as one run) and removes FILE; a record of another search,
+/// and the branch and bound's own checkpoint, are refused with exit 2.
+#[test]
+fn a_sat_search_goes_on_from_its_checkpoint() {
+    let dir = common::temp_dir("optimal-sat-checkpoint");
+    let file = dir.join("q.json");
+    let path = file.to_str().unwrap();
+    // ring:32 under `counting`: a few dozen vectors below xor's 23.
+    let sat = [
+        "optimal", "cube:5", "ring:32", "--sat", "--bounds", "counting",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = sat.iter().map(|a| a.to_string()).collect();
+        args.extend(["--checkpoint", path].iter().map(|a| a.to_string()));
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args
+    };
+    fn args(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    let whole = json(&[&sat[..], &["--format", "json"]].concat());
+    let total = whole["nodes_searched"].as_u64().unwrap();
+    assert!(total > 5, "{whole}");
+    let first = with(&["--node-limit", "5", "--format", "json"]);
+    let first = json(&args(&first));
+    assert_eq!(first["proved"], false);
+    assert!(file.exists(), "a stopped search keeps its record");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let before = recorded["refuted"].as_array().unwrap().len() as u64;
+    assert_eq!(before, first["nodes_searched"].as_u64().unwrap());
+    // The rest: only the vectors not refuted before, and the same answer.
+    let rest = with(&[]);
+    let rest = ok(&args(&rest));
+    assert!(
+        rest.contains("proved: no constant-distance embedding beats xor"),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(&format!(
+            "{} vectors decided ({before} more by the stopped run it went on from)",
+            total - before
+        )),
+        "{rest}"
+    );
+    assert!(!file.exists(), "a completed search removes its record");
+    // Another host's record, and the branch and bound's checkpoint.
+    std::fs::write(
+        &file,
+        r#"{"guest":"cube:5","host":"torus:8x4","refuted":[]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = common::run(&args(&with(&[])));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("torus:8x4"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+    // (a stopped search of another pair: its own kind of file is refused first)
+    ok(&[
+        "optimal",
+        "cube:7",
+        "torus:16x8",
+        "--node-limit",
+        "1000",
+        "--checkpoint",
+        path,
+    ]);
+    assert!(file.exists());
+    let (code, _, err) = common::run(&args(&with(&[])));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a record of refuted vectors"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

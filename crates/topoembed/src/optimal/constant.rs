@@ -93,7 +93,8 @@ pub struct SearchOptions<'a> {
     pub progress: Option<&'a Progress>,
     /// A file the search writes its position to every
     /// [`CHECKPOINT_NODES`] nodes and when stopped, and resumes from when
-    /// it exists (the same guest and host).
+    /// it exists (the same guest and host); the search by vectors records
+    /// its refuted vectors there instead ([`super::vectors`]).
     pub checkpoint: Option<&'a std::path::Path>,
 }
 

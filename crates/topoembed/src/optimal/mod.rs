@@ -22,6 +22,7 @@ pub mod halving;
 mod host;
 mod interrupt;
 pub mod pin;
+mod record;
 pub mod sat;
 pub mod vectors;
 pub mod windings;

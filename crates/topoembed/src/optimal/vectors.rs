@@ -23,6 +23,8 @@ use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchOption
 use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
 use super::interrupt::Stoppable;
+pub use super::record::PARTIAL;
+use super::record::{Record, RECORD_INTERVAL};
 use super::sat::Answer;
 use super::windings::Winding;
 use crate::error::{Error, Result};
@@ -109,7 +111,7 @@ pub struct Refuted {
 
 impl Refuted {
     /// `distances` refuted by the branch and bound in `nodes` nodes.
-    fn by_search(distances: &[u32], nodes: u64) -> Refuted {
+    pub(super) fn by_search(distances: &[u32], nodes: u64) -> Refuted {
         Refuted {
             distances: distances.to_vec(),
             by: "search".to_string(),
@@ -134,6 +136,9 @@ pub struct VectorSearch {
     pub optimum: Optimum,
     /// The vectors refuted, in the order decided.
     pub refuted: Vec<Refuted>,
+    /// How many of them an earlier, stopped run decided (read from its
+    /// record: a certificate's partial list or the checkpoint).
+    pub resumed: usize,
     /// Ascending vectors below the optimum that the bounds ruled out without
     /// the solver are not listed: a verifier recomputes the bounds.
     pub proof_bytes: u64,
@@ -241,6 +246,12 @@ pub(super) fn proof_name(dims: &[u32]) -> String {
 /// goes to the branch and bound and the solver in `turns`
 /// ([`Turns::DEFAULT`] is the CLI's; [`Turns::SOLVER_ONLY`] its
 /// certificates').
+///
+/// The refutations so far are recorded ([`super::record`]) in the
+/// certificate's directory, or else in `options.checkpoint`: at the end of
+/// every sum, every minute within one, and when stopped; a run given the
+/// same record does not decide them again, and a run that completes
+/// removes it.
 pub fn optimal_by_vectors(
     d: u32,
     host: &Spec,
@@ -273,12 +284,23 @@ pub fn optimal_by_vectors(
     };
     let start = xor_sum.min(standard_sum);
     let lowest = prefix_bound.last().copied().unwrap_or(1);
-    let names = (Spec::Cube(d).to_string(), host.to_string());
     // A stopped run's refutations: their vectors are not decided again.
-    let mut refuted = match certificate {
-        Some(dir) => read_partial(dir, &names)?,
+    let record = certificate
+        .map(|dir| dir.join(PARTIAL))
+        .or_else(|| options.checkpoint.map(Path::to_path_buf))
+        .map(|path| {
+            Record::new(
+                path,
+                Spec::Cube(d).to_string(),
+                host.to_string(),
+                RECORD_INTERVAL,
+            )
+        });
+    let mut refuted = match &record {
+        Some(record) => record.read()?,
         None => Vec::new(),
     };
+    let resumed = refuted.len();
     let done: std::collections::HashSet<Vec<u32>> =
         refuted.iter().map(|r| r.distances.clone()).collect();
     let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
@@ -326,11 +348,14 @@ pub fn optimal_by_vectors(
                 if !matches!(answer, Decision::Stopped) {
                     crate::progress::advance(options.progress, 1);
                 }
+                if let (Some(record), Decision::Refuted(r)) = (&record, &answer) {
+                    record.note(&refuted, r.clone())?;
+                }
                 Ok(answer)
             })
             .collect();
         // A stopped level keeps what it decided (its refutations go to the
-        // partial certificate, so a resumed run does not decide them again).
+        // record, so a resumed run does not decide them again).
         let mut level_stopped = false;
         for (dims, answer) in level.iter().zip(answers) {
             match answer? {
@@ -347,8 +372,8 @@ pub fn optimal_by_vectors(
             decided += 1;
         }
         if level_stopped && found.is_none() {
-            if let Some(dir) = certificate {
-                write_partial(dir, &names, &refuted)?;
+            if let Some(record) = &record {
+                record.write(&refuted)?;
             }
             stopped = true;
             open = lowest + index as u32;
@@ -357,8 +382,8 @@ pub fn optimal_by_vectors(
         if found.is_some() {
             break;
         }
-        if let Some(dir) = certificate {
-            write_partial(dir, &names, &refuted)?;
+        if let Some(record) = &record {
+            record.write(&refuted)?;
         }
         // The limit stops the search only while a vector is left to decide.
         if options.node_limit > 0 && decided >= options.node_limit {
@@ -369,9 +394,9 @@ pub fn optimal_by_vectors(
             }
         }
     }
-    if let (Some(dir), false) = (certificate, stopped) {
-        // Complete: the certificate's index replaces the partial list.
-        let _ = std::fs::remove_file(dir.join(PARTIAL));
+    if let (Some(record), false) = (&record, stopped) {
+        // Complete: the answer (a certificate's index) replaces the record.
+        record.remove();
     }
     let (min_sum, distances, map) = match found {
         Some((dims, place)) => (
@@ -403,58 +428,10 @@ pub fn optimal_by_vectors(
             literature: super::wirelength::literature(d, host)?,
         },
         refuted,
+        resumed,
         proof_bytes,
         bounds,
     })
-}
-
-/// The refutations of a run that has not completed, in the certificate's
-/// directory: a run with the same directory goes on from them.
-pub const PARTIAL: &str = "partial.json";
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Partial {
-    guest: String,
-    host: String,
-    refuted: Vec<Refuted>,
-}
-
-fn read_partial(dir: &Path, names: &(String, String)) -> Result<Vec<Refuted>> {
-    let path = dir.join(PARTIAL);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(Vec::new());
-    };
-    let partial: Partial = serde_json::from_str(&text).map_err(|e| {
-        Error::File(format!(
-            "{}: not a partial certificate ({e}); remove it",
-            path.display()
-        ))
-    })?;
-    if (&partial.guest, &partial.host) != (&names.0, &names.1) {
-        return Err(Error::File(format!(
-            "{}: a partial certificate of {} -> {}, not {} -> {}; give another directory",
-            dir.display(),
-            partial.guest,
-            partial.host,
-            names.0,
-            names.1
-        )));
-    }
-    Ok(partial.refuted)
-}
-
-fn write_partial(dir: &Path, names: &(String, String), refuted: &[Refuted]) -> Result<()> {
-    let partial = Partial {
-        guest: names.0.clone(),
-        host: names.1.clone(),
-        refuted: refuted.to_vec(),
-    };
-    let text = serde_json::to_string(&partial).map_err(|e| Error::File(e.to_string()))?;
-    let path = dir.join(PARTIAL);
-    let temporary = path.with_extension("tmp");
-    std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::rename(&temporary, &path))
-        .map_err(|e| Error::File(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Decides one vector; an UNSAT answer's proof goes under `certificate`.
