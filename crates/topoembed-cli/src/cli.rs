@@ -120,6 +120,19 @@ pub enum Command {
         /// A stopped run goes on from DIR (no --checkpoint: DIR is its own).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
+        /// Decide this one distance vector only (D_0,..,D_{d−1}, any order):
+        /// does the cube embed with dimension i at distance D_i? The bounds
+        /// answer first, then the branch and bound and the solver in turns
+        /// as with --sat; an embedding found is printed (its map with
+        /// --format json), dimension i at the i-th distance given.
+        #[arg(
+            long,
+            value_name = "D0,D1,..",
+            value_delimiter = ',',
+            num_args = 1..,
+            conflicts_with_all = ["checkpoint", "all_bijections", "certificate"]
+        )]
+        distances: Option<Vec<u32>>,
         /// Which vectors --sat and --certificate skip without deciding them:
         /// `counting` (sub-cube images are distinct, near each other and in
         /// one ellipse), `small-cubes` (also: every pair and triple of

@@ -156,6 +156,14 @@ fn main() -> ExitCode {
         Command::Optimal {
             guest,
             host,
+            distances: Some(distances),
+            bounds,
+            format,
+            ..
+        } => optimal::one_vector(&guest, &host, &distances, bounds, format, &mut out),
+        Command::Optimal {
+            guest,
+            host,
             node_limit,
             sat,
             certificate,

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::Turns;
 use topoembed::optimal::{
-    estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds, Literature,
-    Optimum, SearchOptions, ESTIMATE_PROBES,
+    decide_vector, estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds,
+    Literature, Optimum, SearchOptions, VectorAnswer, ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
@@ -340,6 +340,96 @@ pub fn by_vectors(
         }
     };
     report(found, &stopped, &size, format, out)
+}
+
+/// `optimal --distances D0,..`: one vector decided.
+pub fn one_vector(
+    guest: &str,
+    host: &str,
+    distances: &[u32],
+    bounds: Bounds,
+    format: Format,
+    out: Out,
+) -> Result<(), Failure> {
+    let d = cube(guest)?;
+    let host = parse_spec(host)?;
+    stop_on_ctrl_c();
+    let progress = Arc::new(Progress::new());
+    progress.add_total(1);
+    let decided = {
+        let _bar = Bar::start(
+            progress.clone(),
+            format!("optimal cube:{d} -> {host}: deciding one distance vector"),
+            format == Format::Table,
+        );
+        decide_vector(
+            d,
+            &host,
+            distances,
+            &SearchOptions {
+                stop: Some(&STOP),
+                progress: Some(&progress),
+                ..SearchOptions::default()
+            },
+            Turns::DEFAULT,
+            bounds,
+        )?
+    };
+    let listed: Vec<String> = decided.distances.iter().map(u32::to_string).collect();
+    let (answer, by) = match &decided.answer {
+        VectorAnswer::Embedding { .. } => ("embedding", String::new()),
+        VectorAnswer::RuledOut { bounds } => ("ruled_out", format!("by the `{bounds}` bounds")),
+        VectorAnswer::Refuted { refuted } if refuted.by == "search" => (
+            "refuted",
+            format!("by the branch and bound, {} nodes", refuted.search_nodes),
+        ),
+        VectorAnswer::Refuted { refuted } => (
+            "refuted",
+            format!(
+                "by the SAT solver, {} variables, {} clauses",
+                refuted.variables, refuted.clauses
+            ),
+        ),
+        VectorAnswer::Stopped => ("stopped", String::new()),
+    };
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &decided).map_err(io_error)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "guest,host,distances,sum,answer,seconds")?;
+            writeln!(
+                out,
+                "{},{},{},{},{answer},{:.3}",
+                decided.guest,
+                decided.host,
+                listed.join(" "),
+                decided.sum,
+                decided.seconds
+            )?;
+        }
+        Format::Table => {
+            writeln!(
+                out,
+                "{} -> {}: D = {} (Σ D_i = {})",
+                decided.guest,
+                decided.host,
+                listed.join(", "),
+                decided.sum
+            )?;
+            let verdict = match &decided.answer {
+                VectorAnswer::Embedding { .. } => {
+                    "embeds: a constant-distance embedding has these distances (its map: --format json)".to_string()
+                }
+                VectorAnswer::Stopped => "not decided: stopped (Ctrl-C)".to_string(),
+                _ => format!("no constant-distance embedding has these distances ({by})"),
+            };
+            writeln!(out, "  {verdict}")?;
+            writeln!(out, "  {:.2} s", decided.seconds)?;
+        }
+    }
+    Ok(())
 }
 
 /// A byte count for people.

@@ -271,3 +271,84 @@ fn a_sat_search_goes_on_from_its_checkpoint() {
     assert!(err.contains("not a record of refuted vectors"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--distances`: one vector decided, its embedding in the order asked;
+/// vectors the bounds cut say so; bad vectors exit 2.
+#[test]
+fn one_distance_vector_is_decided() {
+    // xor's own distances on 8x8, asked out of order: they embed.
+    let v = json(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "2,1,2,2,1,2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (v["answer"].as_str(), v["sum"].as_u64()),
+        (Some("embedding"), Some(10))
+    );
+    let map: Vec<u64> = v["map"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(map.len(), 64);
+    // Node 1 (dimension 0) lies 2 from node 0, node 2 (dimension 1) 1 away.
+    let torus = |a: u64, b: u64| {
+        let (dx, dy) = ((a % 8).abs_diff(b % 8), (a / 8).abs_diff(b / 8));
+        dx.min(8 - dx) + dy.min(8 - dy)
+    };
+    assert_eq!((torus(map[0], map[1]), torus(map[0], map[2])), (2, 1));
+    let table = ok(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "2,1,2,2,1,2",
+    ]);
+    assert!(
+        table.contains("embeds: a constant-distance embedding"),
+        "{table}"
+    );
+    // Below the optimum (Σ 9): cut by the bounds, or refuted when the
+    // bounds are only counting.
+    let cut = ok(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "1,1,1,2,2,2",
+    ]);
+    assert!(cut.contains("(by the `lift` bounds)"), "{cut}");
+    let refuted = json(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "1,1,1,2,2,2",
+        "--bounds",
+        "counting",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        matches!(refuted["answer"].as_str(), Some("refuted" | "ruled_out")),
+        "{refuted}"
+    );
+    for bad in ["1,1,2,2,2", "0,1,2,2,2,3", "1,1,2,2,2,9", "1,1,2,2,2,x"] {
+        assert_bad_input(&["optimal", "cube:6", "torus:8x8", "--distances", bad]);
+    }
+    assert_bad_input(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "1,1,2,2,2,2",
+        "--certificate",
+        "x",
+    ]);
+}

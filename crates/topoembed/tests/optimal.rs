@@ -1052,3 +1052,116 @@ fn formulas_unit_propagation_refutes_need_no_external_checker_and_every_failure_
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Whether the d-cube embeds with dimension j at distance `dims[j]`, by
+/// the plainest search (as `naive`, the distances fixed beforehand).
+fn naive_vector(host: &dyn Topology, dims: &[u64]) -> bool {
+    fn go(v: usize, host: &dyn Topology, dims: &[u64], place: &mut Vec<u64>) -> bool {
+        if v == place.len() {
+            return true;
+        }
+        for u in 0..host.node_count() {
+            let fits = !place[..v].contains(&u)
+                && (0..dims.len())
+                    .filter(|&j| v >> j & 1 == 1)
+                    .all(|j| host.distance(u, place[v ^ (1 << j)]) == dims[j]);
+            if fits {
+                place[v] = u;
+                if go(v + 1, host, dims, place) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut place = vec![0u64; 1 << dims.len()];
+    go(1, host, dims, &mut place)
+}
+
+/// `optimal --distances`: on every ring and torus of 16 nodes, every vector
+/// up to xor's sum + 3 (asked in a shuffled order) embeds exactly when the
+/// plainest search says so, under the `counting` and `lift` bounds alike;
+/// an embedding found has the distances in the order asked; bad vectors
+/// are refused.
+#[test]
+fn one_vector_is_decided_as_the_naive_search_decides_it() {
+    use topoembed::optimal::{decide_vector, VectorAnswer};
+    let (mut embeds, mut refuted, mut ruled_out) = (0, 0, 0);
+    for host in ["ring:16", "torus:4x4", "torus:8x2", "torus:4x2x2"] {
+        let spec: Spec = host.parse().unwrap();
+        let h = topology::parse(host).unwrap();
+        let xor = search(4, host).xor_sum;
+        for a in 1..=8u32 {
+            for b in a..=8 {
+                for c in b..=8 {
+                    for e in c..=8 {
+                        if a + b + c + e > xor + 3 {
+                            continue;
+                        }
+                        // Asked largest first, and the second swapped in.
+                        let asked = [e, b, c, a];
+                        let wide: Vec<u64> = asked.iter().map(|&x| u64::from(x)).collect();
+                        let too_far = asked.iter().any(|&x| u64::from(x) > h.diameter());
+                        let expected = !too_far && naive_vector(h.as_ref(), &wide);
+                        for bounds in [Bounds::Counting, Bounds::Lift] {
+                            let decided = decide_vector(
+                                4,
+                                &spec,
+                                &asked,
+                                &SearchOptions::default(),
+                                Turns::DEFAULT,
+                                bounds,
+                            );
+                            if too_far {
+                                assert!(decided.is_err(), "{host} {asked:?}");
+                                continue;
+                            }
+                            let decided = decided.unwrap();
+                            assert_eq!(decided.sum, a + b + c + e);
+                            match &decided.answer {
+                                VectorAnswer::Embedding { map } => {
+                                    assert!(expected, "{host} {asked:?}");
+                                    embeds += 1;
+                                    let mut seen = [false; 16];
+                                    for v in 0..16usize {
+                                        assert!(!std::mem::replace(
+                                            &mut seen[map[v] as usize],
+                                            true
+                                        ));
+                                        for (j, &want) in wide.iter().enumerate() {
+                                            let w = v ^ (1 << j);
+                                            assert_eq!(
+                                                h.distance(map[v], map[w]),
+                                                want,
+                                                "{host} {asked:?}"
+                                            );
+                                        }
+                                    }
+                                }
+                                VectorAnswer::Refuted { .. } => {
+                                    assert!(!expected, "{host} {asked:?}");
+                                    refuted += 1;
+                                }
+                                VectorAnswer::RuledOut { .. } => {
+                                    assert!(!expected, "{host} {asked:?}");
+                                    ruled_out += 1;
+                                }
+                                VectorAnswer::Stopped => panic!("nothing stops it"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        embeds > 0 && refuted > 0 && ruled_out > 0,
+        "{embeds} {refuted} {ruled_out}"
+    );
+    let ring: Spec = "ring:16".parse().unwrap();
+    let options = SearchOptions::default();
+    for bad in [&[1u32, 2, 4][..], &[1, 2, 4, 9], &[0, 1, 2, 4]] {
+        let e = decide_vector(4, &ring, bad, &options, Turns::DEFAULT, Bounds::Lift).unwrap_err();
+        assert!(e.to_string().contains("--distances"), "{e}");
+    }
+}

@@ -21,6 +21,7 @@ pub mod drat;
 pub mod halving;
 mod host;
 mod interrupt;
+pub mod one_vector;
 pub mod pin;
 mod record;
 pub mod sat;
@@ -33,5 +34,6 @@ pub use constant::{
     estimate_nodes, optimal_constant, Optimum, SearchOptions, ESTIMATE_PROBES, MAX_DIMENSION,
 };
 pub use cuts::Bounds;
+pub use one_vector::{decide_vector, VectorAnswer, VectorDecision};
 pub use vectors::{optimal_by_vectors, Refuted, Turns, VectorSearch};
 pub use wirelength::{literature, Literature};

@@ -447,7 +447,7 @@ pub fn optimal_by_vectors(
 /// same time (0.2 s each) the turns cost a few times at most what the
 /// better method would alone. With `Turns::SOLVER_ONLY` (a certificate's
 /// refutations are all DRAT proofs) the solver decides alone.
-fn decide_one(
+pub(super) fn decide_one(
     h: &SearchHost,
     prefix_bound: &[u32],
     dims: &[u32],
@@ -565,7 +565,7 @@ fn decide_by_solver(
 }
 
 /// One vector decided.
-enum Decision {
+pub(super) enum Decision {
     /// An embedding with these distances: the host node of every cube node.
     Embedding(Vec<u16>),
     /// None exists.
