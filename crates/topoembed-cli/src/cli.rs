@@ -117,7 +117,9 @@ pub enum Command {
         /// solver): the optimal embedding and every vector below it that the
         /// bounds leave, each with a binary DRAT proof of its formula's
         /// unsatisfiability. Check it with `topoembed verify-certificate DIR`.
-        /// A stopped run goes on from DIR (no --checkpoint: DIR is its own).
+        /// A stopped run writes a certificate of the lower bound it proved
+        /// and goes on from DIR when run again (no --checkpoint: DIR is its
+        /// own).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
         /// Decide this one distance vector only (D_0,..,D_{d−1}, any order):
@@ -191,9 +193,10 @@ pub enum Command {
         /// `drat-trim`.
         #[arg(long, value_name = "COMMAND")]
         checker: Option<String>,
-        /// table or json (`min_sum`, `by_bounds`, `by_proofs`, `by_windings`,
-        /// `by_halving`, `by_band`, `by_pin`, `lemmas`, `proof_bytes`, `checker`,
-        /// `seconds`).
+        /// table or json (`min_sum`, `lower_bound`, `complete` — false for
+        /// a stopped search's certificate, which proves `lower_bound` only —,
+        /// `by_bounds`, `by_proofs`, `by_windings`, `by_halving`, `by_band`,
+        /// `by_pin`, `lemmas`, `proof_bytes`, `checker`, `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },

@@ -297,20 +297,22 @@ pub fn by_vectors(
     };
     let found = &search.optimum;
     let written = match certificate {
-        Some(dir) if found.proved => {
+        Some(dir) => {
+            // A stopped search's certificate proves its lower bound only.
             certificate::write(dir, &search)?;
+            let what = if found.proved {
+                "certificate"
+            } else {
+                "a certificate of the lower bound alone"
+            };
             format!(
-                "; certificate in {} ({} proofs, {}), check it with `topoembed verify-certificate {}`",
+                "; {what} in {} ({} proofs, {}), check it with `topoembed verify-certificate {}`",
                 dir.display(),
                 search.refuted.len(),
                 bytes(search.proof_bytes),
                 dir.display()
             )
         }
-        Some(dir) => format!(
-            "; no certificate written to {} (the search did not complete)",
-            dir.display()
-        ),
         None => String::new(),
     };
     let earlier = match search.resumed {
@@ -480,13 +482,18 @@ pub fn verify_certificate(
             writeln!(out)?;
         }
         _ => {
+            let of_what = if v.complete {
+                ""
+            } else {
+                " (a stopped search's: it proves a lower bound only)"
+            };
             writeln!(
                 out,
-                "{}: certificate holds: no constant-distance embedding of {} onto {} has Σ D_i below {}",
+                "{}: certificate holds{of_what}: no constant-distance embedding of {} onto {} has Σ D_i below {}",
                 dir.display(),
                 v.guest,
                 v.host,
-                v.min_sum
+                v.lower_bound
             )?;
             writeln!(
                 out,

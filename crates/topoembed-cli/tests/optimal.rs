@@ -182,6 +182,34 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
     std::fs::write(&index, "{}").unwrap();
     assert_bad_input(&["verify-certificate", cert_arg]);
     assert_bad_input(&["verify-certificate", dir.join("none").to_str().unwrap()]);
+    // A stopped certificate run writes a certificate of its lower bound,
+    // which the check says is no more than that.
+    let stopped = dir.join("stopped");
+    let stopped_arg = stopped.to_str().unwrap();
+    let out = ok(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--certificate",
+        stopped_arg,
+        "--bounds",
+        "counting",
+        "--node-limit",
+        "5",
+    ]);
+    assert!(
+        out.contains("a certificate of the lower bound alone in"),
+        "{out}"
+    );
+    let checked = ok(&["verify-certificate", stopped_arg]);
+    assert!(
+        checked.contains("certificate holds (a stopped search's: it proves a lower bound only)"),
+        "{checked}"
+    );
+    assert!(checked.contains("Σ D_i = 23"), "{checked}");
+    let v = json(&["verify-certificate", stopped_arg, "--format", "json"]);
+    assert_eq!(v["complete"], false);
+    assert!(v["lower_bound"].as_u64().unwrap() < 23, "{v}");
     // The engines do not mix with the bijection search, and a certificate
     // is its own checkpoint.
     assert_bad_input(&["optimal", "cube:4", "ring:16", "--sat", "--all-bijections"]);

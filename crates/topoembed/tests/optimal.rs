@@ -678,6 +678,28 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
     assert!(dir.join(topoembed::optimal::vectors::PARTIAL).exists());
     let before = first.refuted.len();
     assert!(before >= 5);
+    // Its certificate proves the lower bound it reached, and no more.
+    certificate::write(&dir, &first).unwrap();
+    let partial = certificate::verify(&dir, false).unwrap();
+    assert!(!partial.complete);
+    assert_eq!(
+        (partial.lower_bound, partial.min_sum),
+        (first.optimum.lower_bound, 23)
+    );
+    assert!(partial.lower_bound < 23 && partial.by_proofs > 0);
+    let index = dir.join("certificate.json");
+    let text = std::fs::read_to_string(&index).unwrap();
+    let claim = format!("\"lower_bound\": {}", partial.lower_bound);
+    assert!(text.contains(&claim), "{text}");
+    for (higher, why) in [(23, "below the lower bound"), (24, "above the sum")] {
+        std::fs::write(
+            &index,
+            text.replace(&claim, &format!("\"lower_bound\": {higher}")),
+        )
+        .unwrap();
+        let e = certificate::verify(&dir, false).unwrap_err().to_string();
+        assert!(e.contains(why), "{e}");
+    }
     // The rest, without the vectors already refuted.
     let rest = optimal_by_vectors(
         5,
@@ -697,7 +719,9 @@ fn a_stopped_certificate_goes_on_from_where_it_stopped() {
     let whole = certify(5, "ring:32", &whole_dir, Bounds::Counting);
     let _ = std::fs::remove_dir_all(&whole_dir);
     assert_eq!(rest.refuted.len(), whole.refuted.len());
-    assert!(certificate::verify(&dir, false).is_ok());
+    let complete = certificate::verify(&dir, false).unwrap();
+    assert!(complete.complete);
+    assert_eq!((complete.lower_bound, complete.min_sum), (23, 23));
     // Another host's partial list is refused.
     std::fs::write(
         dir.join(topoembed::optimal::vectors::PARTIAL),

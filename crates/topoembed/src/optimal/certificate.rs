@@ -7,7 +7,9 @@
 //! 1. the embedding is a bijection onto the host whose every edge of
 //!    dimension i has the same length, and those lengths add up to the
 //!    claimed optimum (distances recomputed here from coordinates);
-//! 2. every ascending vector with a smaller sum is either ruled out by the
+//! 2. every ascending vector with a smaller sum (in the certificate of a
+//!    stopped search: below its `lower_bound`, which is all it proves) is
+//!    either ruled out by the
 //!    bounds the certificate names ([`Bounds`]) — recomputed here, from
 //!    their definitions, with code of its own — or listed as refuted:
 //!    * `counting`: a sub-cube of j dimensions has 2^j distinct images
@@ -92,9 +94,17 @@ pub struct Certificate {
     /// list (absent in certificates of earlier versions: the counting ones).
     #[serde(default)]
     pub bounds: Bounds,
+    /// Set by a search that was stopped: the certificate proves only that
+    /// no vector with a smaller sum embeds, and `min_sum` is the best sum
+    /// found (xor's or standard's unless the search found better), an
+    /// upper bound. Absent: the search completed and `min_sum` is the
+    /// least.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u32>,
 }
 
-/// Writes `DIR/certificate.json` for a completed search by vectors.
+/// Writes `DIR/certificate.json` for a search by vectors; for a stopped
+/// one, a certificate of its lower bound (see [`Certificate::lower_bound`]).
 pub fn write(dir: &Path, search: &VectorSearch) -> Result<()> {
     let o = &search.optimum;
     let c = Certificate {
@@ -108,6 +118,7 @@ pub fn write(dir: &Path, search: &VectorSearch) -> Result<()> {
         refuted: search.refuted.clone(),
         solver: "varisat 0.2, binary DRAT".to_string(),
         bounds: search.bounds,
+        lower_bound: (!o.proved).then_some(o.lower_bound),
     };
     let path = dir.join("certificate.json");
     let text = serde_json::to_string_pretty(&c).map_err(|e| Error::File(e.to_string()))?;
@@ -122,8 +133,15 @@ pub struct Verified {
     pub guest: String,
     /// The host.
     pub host: String,
-    /// The optimum the certificate proves.
+    /// The optimum the certificate proves (complete), or the sum of the
+    /// best embedding it holds (a stopped search's).
     pub min_sum: u32,
+    /// No constant-distance embedding has a smaller Σ D_i: `min_sum` when
+    /// the certificate is complete.
+    pub lower_bound: u32,
+    /// Whether the certificate is of a completed search (it proves the
+    /// optimum, not only a lower bound).
+    pub complete: bool,
     /// The bounds it relies on (`counting`, `small-cubes` or `all`).
     pub bounds: String,
     /// Prefixes of ascending vectors below it cut by the bounds.
@@ -205,7 +223,16 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
     let sides = torus_sides(d, &host)?;
     let torus = Torus::new(&sides);
     check_embedding(&torus, d, &c).map_err(reject)?;
-    // Every ascending vector below the optimum: bounded out or refuted.
+    // A stopped search's certificate proves its lower bound only.
+    let limit = c.lower_bound.unwrap_or(c.min_sum);
+    if limit > c.min_sum {
+        return Err(reject(format!(
+            "lower bound {limit} above the sum of its own embedding, {}",
+            c.min_sum
+        )));
+    }
+    // Every ascending vector below the optimum (or the lower bound):
+    // bounded out or refuted.
     let bounds = torus.prefix_bounds(d as usize);
     let listed: HashMap<&[u32], &Refuted> = c
         .refuted
@@ -215,7 +242,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
     let mut below = Below {
         torus: &torus,
         bounds,
-        limit: c.min_sum,
+        limit,
         small_cubes: c.bounds >= Bounds::SmallCubes,
         sides: if c.bounds >= Bounds::All {
             sides.clone()
@@ -232,8 +259,12 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
     };
     below.walk(&mut Vec::new());
     if let Some(dims) = below.missing {
+        let claim = match c.lower_bound {
+            Some(_) => "the lower bound",
+            None => "the optimum",
+        };
         return Err(reject(format!(
-            "distances {dims:?} (Σ {}) are below the optimum, not ruled out by the \
+            "distances {dims:?} (Σ {}) are below {claim}, not ruled out by the \
              bounds and not refuted",
             dims.iter().sum::<u32>()
         )));
@@ -399,6 +430,8 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         guest: c.guest,
         host: c.host,
         min_sum: c.min_sum,
+        lower_bound: limit,
+        complete: c.lower_bound.is_none(),
         bounds: c.bounds.name().to_string(),
         by_bounds,
         by_proofs: needed.len() as u64,
