@@ -122,6 +122,14 @@ pub enum Command {
         /// own).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
+        /// How --sat and --distances decide a vector: `turns` (the branch
+        /// and bound and the solver in turns, as above), `search` (the
+        /// branch and bound alone, without a budget: on torus:32x32 the
+        /// solver decides no vector and its turns take about twice the
+        /// branch and bound's time), `solver` (the solver alone, as
+        /// --certificate, which takes no other).
+        #[arg(long, value_enum, default_value_t = DecideBy::Turns, value_name = "HOW")]
+        decide_by: DecideBy,
         /// Decide this one distance vector only (D_0,..,D_{d−1}, any order):
         /// does the cube embed with dimension i at distance D_i? The bounds
         /// answer first, then the branch and bound and the solver in turns
@@ -782,6 +790,18 @@ pub enum Format {
     Table,
     Json,
     Csv,
+}
+
+/// How `optimal --sat` decides a distance vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DecideBy {
+    /// The branch and bound and the SAT solver in turns, budgets growing
+    /// four times each turn.
+    Turns,
+    /// The branch and bound alone, without a budget.
+    Search,
+    /// The SAT solver alone, without a budget (as --certificate does).
+    Solver,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

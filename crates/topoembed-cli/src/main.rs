@@ -158,9 +158,17 @@ fn main() -> ExitCode {
             host,
             distances: Some(distances),
             bounds,
+            decide_by,
             format,
             ..
-        } => optimal::one_vector(&guest, &host, &distances, bounds, format, &mut out),
+        } => optimal::one_vector(
+            &guest,
+            &host,
+            &distances,
+            (bounds, decide_by),
+            format,
+            &mut out,
+        ),
         Command::Optimal {
             guest,
             host,
@@ -169,6 +177,7 @@ fn main() -> ExitCode {
             certificate,
             checkpoint,
             bounds,
+            decide_by,
             format,
             ..
         } if sat || certificate.is_some() => optimal::by_vectors(
@@ -176,7 +185,7 @@ fn main() -> ExitCode {
             &host,
             node_limit,
             (certificate.as_deref(), checkpoint.as_deref()),
-            bounds,
+            (bounds, decide_by),
             format,
             &mut out,
         ),

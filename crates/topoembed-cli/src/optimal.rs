@@ -16,7 +16,7 @@ use topoembed::{Error, Progress};
 
 use crate::progress::Bar;
 
-use crate::cli::Format;
+use crate::cli::{DecideBy, Format};
 use crate::commands::{io_error, parse_spec, Out};
 use crate::{work, Failure};
 
@@ -261,12 +261,26 @@ pub fn by_vectors(
     host: &str,
     vector_limit: u64,
     (certificate, checkpoint): (Option<&Path>, Option<&Path>),
-    bounds: Bounds,
+    (bounds, decide_by): (Bounds, DecideBy),
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
+    // A certificate's refutations are all DRAT proofs, so that none rests
+    // on the branch and bound.
+    if certificate.is_some() && decide_by == DecideBy::Search {
+        return Err(Error::Parameter(
+            "--decide-by search: a certificate's refutations are DRAT proofs, by the solver \
+             alone; leave --decide-by out, or use --sat without --certificate"
+                .to_string(),
+        )
+        .into());
+    }
+    let turns = match certificate {
+        Some(_) => Turns::SOLVER_ONLY,
+        None => turns(decide_by),
+    };
     stop_on_ctrl_c();
     let progress = Arc::new(Progress::new());
     let search = {
@@ -285,13 +299,7 @@ pub fn by_vectors(
                 checkpoint,
             },
             certificate,
-            // A certificate's refutations are all DRAT proofs, so that none
-            // rests on the branch and bound.
-            if certificate.is_some() {
-                Turns::SOLVER_ONLY
-            } else {
-                Turns::DEFAULT
-            },
+            turns,
             bounds,
         )?
     };
@@ -349,7 +357,7 @@ pub fn one_vector(
     guest: &str,
     host: &str,
     distances: &[u32],
-    bounds: Bounds,
+    (bounds, decide_by): (Bounds, DecideBy),
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -373,7 +381,7 @@ pub fn one_vector(
                 progress: Some(&progress),
                 ..SearchOptions::default()
             },
-            Turns::DEFAULT,
+            turns(decide_by),
             bounds,
         )?
     };
@@ -432,6 +440,15 @@ pub fn one_vector(
         }
     }
     Ok(())
+}
+
+/// The budgets `--decide-by` names.
+fn turns(decide_by: DecideBy) -> Turns {
+    match decide_by {
+        DecideBy::Turns => Turns::DEFAULT,
+        DecideBy::Search => Turns::SEARCH_ONLY,
+        DecideBy::Solver => Turns::SOLVER_ONLY,
+    }
 }
 
 /// A byte count for people.

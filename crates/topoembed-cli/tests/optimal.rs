@@ -380,3 +380,58 @@ fn one_distance_vector_is_decided() {
         "x",
     ]);
 }
+
+/// `--decide-by`: the branch and bound alone or the solver alone decide
+/// the same answer, each refuting every vector itself; a certificate
+/// takes the solver only.
+#[test]
+fn each_way_of_deciding_vectors_gives_the_same_answer() {
+    let sat = [
+        "optimal", "cube:5", "ring:32", "--sat", "--bounds", "counting",
+    ];
+    for (how, by) in [
+        ("search", "by the branch and bound, 0 by SAT"),
+        ("solver", "0 by the branch and bound"),
+        ("turns", "by the branch and bound"),
+    ] {
+        let out = ok(&[&sat[..], &["--decide-by", how]].concat());
+        assert!(out.contains("optimum   23"), "{how}: {out}");
+        assert!(
+            out.contains("proved: no constant-distance embedding"),
+            "{how}: {out}"
+        );
+        assert!(out.contains(by), "{how}: {out}");
+    }
+    let one = ok(&[
+        "optimal",
+        "cube:6",
+        "torus:8x8",
+        "--distances",
+        "1,1,1,2,2,2",
+        "--bounds",
+        "counting",
+        "--decide-by",
+        "solver",
+    ]);
+    assert!(one.contains("(by the SAT solver,"), "{one}");
+    let dir = common::temp_dir("optimal-decide-by");
+    let cert = dir.join("c");
+    assert_bad_input(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--certificate",
+        cert.to_str().unwrap(),
+        "--decide-by",
+        "search",
+    ]);
+    assert_bad_input(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--sat",
+        "--decide-by",
+        "guess",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -484,7 +484,8 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
         search_nodes: 1,
         proof_bytes: 1,
     };
-    // The branch and bound's turns only (the solver may write no proof).
+    // The branch and bound's turns only (with no proof budget the solver
+    // takes no turn).
     let searching = Turns {
         search_nodes: 1,
         proof_bytes: 0,
@@ -515,6 +516,8 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
             (tight, Bounds::Counting),
             (searching, Bounds::Counting),
             (solving, Bounds::Counting),
+            (Turns::SEARCH_ONLY, Bounds::Counting),
+            (Turns::SEARCH_ONLY, Bounds::Lift),
             (Turns::SOLVER_ONLY, Bounds::SmallCubes),
             (Turns::SOLVER_ONLY, Bounds::All),
             (Turns::SOLVER_ONLY, Bounds::Lift),
@@ -533,6 +536,7 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
     let used = |turns: Turns, by: &str| refuted_by.contains(&(turns, by.to_string()));
     assert!(used(Turns::SOLVER_ONLY, "drat") && !used(Turns::SOLVER_ONLY, "search"));
     assert!(used(searching, "search") && !used(searching, "drat"));
+    assert!(used(Turns::SEARCH_ONLY, "search") && !used(Turns::SEARCH_ONLY, "drat"));
     assert!(used(solving, "drat"));
     assert!(used(tight, "search"));
 }

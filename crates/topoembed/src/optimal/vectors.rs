@@ -50,7 +50,8 @@ pub struct Turns {
     /// all DRAT proofs).
     pub search_nodes: u64,
     /// The solver's first budget in bytes of proof (a measure of its work
-    /// that is the same on every run, unlike its time).
+    /// that is the same on every run, unlike its time); 0: the solver takes
+    /// no turns.
     pub proof_bytes: u64,
 }
 
@@ -64,6 +65,14 @@ impl Turns {
     /// No turns: the solver alone, without a budget.
     pub const SOLVER_ONLY: Turns = Turns {
         search_nodes: 0,
+        proof_bytes: 0,
+    };
+
+    /// No turns: the branch and bound alone, without a budget (on
+    /// torus:32x32 the solver decides no vector, and its turns take about
+    /// twice the branch and bound's time).
+    pub const SEARCH_ONLY: Turns = Turns {
+        search_nodes: u64::MAX,
         proof_bytes: 0,
     };
 }
@@ -446,7 +455,8 @@ pub fn optimal_by_vectors(
 /// that decides on each method, so when the first budgets take about the
 /// same time (0.2 s each) the turns cost a few times at most what the
 /// better method would alone. With `Turns::SOLVER_ONLY` (a certificate's
-/// refutations are all DRAT proofs) the solver decides alone.
+/// refutations are all DRAT proofs) the solver decides alone, with
+/// `Turns::SEARCH_ONLY` the branch and bound.
 pub(super) fn decide_one(
     h: &SearchHost,
     prefix_bound: &[u32],
@@ -468,9 +478,13 @@ pub(super) fn decide_one(
             (None, _) if asked_to_stop() => return Ok(Decision::Stopped),
             (None, _) => {}
         }
-        match decide_by_solver(h, dims, form, certificate, stop, Some(proof_bytes))? {
-            Decision::Stopped if !asked_to_stop() => {}
-            decision => return Ok(decision),
+        // (With no proof budget the solver takes no turn: building its
+        // formula alone takes seconds on the largest tori.)
+        if proof_bytes > 0 {
+            match decide_by_solver(h, dims, form, certificate, stop, Some(proof_bytes))? {
+                Decision::Stopped if !asked_to_stop() => {}
+                decision => return Ok(decision),
+            }
         }
         nodes = nodes.saturating_mul(4);
         proof_bytes = proof_bytes.saturating_mul(4);
