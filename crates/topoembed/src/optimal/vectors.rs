@@ -69,8 +69,9 @@ impl Turns {
     };
 
     /// No turns: the branch and bound alone, without a budget (on
-    /// torus:32x32 the solver decides no vector, and its turns take about
-    /// twice the branch and bound's time).
+    /// torus:32x32 the solver decides no vector, and its turns cost many
+    /// times the branch and bound's: 450 s for 256 MiB of proof against
+    /// 25 s for 2^28 nodes).
     pub const SEARCH_ONLY: Turns = Turns {
         search_nodes: u64::MAX,
         proof_bytes: 0,
