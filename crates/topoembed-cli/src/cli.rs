@@ -128,9 +128,15 @@ pub enum Command {
         /// solver decides no vector, and its turns cost many times the
         /// branch and bound's: 450 s for 256 MiB of proof against 25 s for
         /// 2^28 nodes), `solver` (the solver alone, as
-        /// --certificate, which takes no other).
-        #[arg(long, value_enum, default_value_t = DecideBy::Turns, value_name = "HOW")]
-        decide_by: DecideBy,
+        /// --certificate, which takes no other). Implies --sat [default:
+        /// turns].
+        #[arg(
+            long,
+            value_enum,
+            value_name = "HOW",
+            conflicts_with = "all_bijections"
+        )]
+        decide_by: Option<DecideBy>,
         /// Decide this one distance vector only (D_0,..,D_{d−1}, any order):
         /// does the cube embed with dimension i at distance D_i? The bounds
         /// answer first, then the branch and bound and the solver in turns

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command};
+use cli::{Cli, Command, DecideBy};
 
 /// What can end a command: a library error, or a failed write to stdout.
 pub enum Failure {
@@ -165,7 +165,7 @@ fn main() -> ExitCode {
             &guest,
             &host,
             &distances,
-            (bounds, decide_by),
+            (bounds, decide_by.unwrap_or(DecideBy::Turns)),
             format,
             &mut out,
         ),
@@ -180,7 +180,7 @@ fn main() -> ExitCode {
             decide_by,
             format,
             ..
-        } if sat || certificate.is_some() => optimal::by_vectors(
+        } if sat || certificate.is_some() || decide_by.is_some() => optimal::by_vectors(
             &guest,
             &host,
             node_limit,

@@ -261,7 +261,7 @@ pub fn by_vectors(
     host: &str,
     vector_limit: u64,
     (certificate, checkpoint): (Option<&Path>, Option<&Path>),
-    (bounds, decide_by): (Bounds, DecideBy),
+    (bounds, decide_by): (Bounds, Option<DecideBy>),
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -269,17 +269,21 @@ pub fn by_vectors(
     let host = parse_spec(host)?;
     // A certificate's refutations are all DRAT proofs, so that none rests
     // on the branch and bound.
-    if certificate.is_some() && decide_by == DecideBy::Search {
-        return Err(Error::Parameter(
-            "--decide-by search: a certificate's refutations are DRAT proofs, by the solver \
-             alone; leave --decide-by out, or use --sat without --certificate"
-                .to_string(),
-        )
-        .into());
-    }
-    let turns = match certificate {
-        Some(_) => Turns::SOLVER_ONLY,
-        None => turns(decide_by),
+    let turns = match (certificate, decide_by) {
+        (Some(_), None | Some(DecideBy::Solver)) => Turns::SOLVER_ONLY,
+        (Some(_), Some(other)) => {
+            return Err(Error::Parameter(format!(
+                "--decide-by {}: a certificate's refutations are DRAT proofs, by the solver \
+                 alone; leave --decide-by out, or use --sat without --certificate",
+                if other == DecideBy::Search {
+                    "search"
+                } else {
+                    "turns"
+                }
+            ))
+            .into())
+        }
+        (None, how) => turns(how.unwrap_or(DecideBy::Turns)),
     };
     stop_on_ctrl_c();
     let progress = Arc::new(Progress::new());

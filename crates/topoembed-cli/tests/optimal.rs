@@ -433,5 +433,28 @@ fn each_way_of_deciding_vectors_gives_the_same_answer() {
         "--decide-by",
         "guess",
     ]);
+    assert_bad_input(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--certificate",
+        cert.to_str().unwrap(),
+        "--decide-by",
+        "turns",
+    ]);
+    // --decide-by alone implies --sat.
+    let implied = ok(&[
+        "optimal",
+        "cube:5",
+        "ring:32",
+        "--bounds",
+        "counting",
+        "--decide-by",
+        "search",
+    ]);
+    assert!(
+        implied.contains("vectors decided after the `counting` bounds"),
+        "{implied}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
