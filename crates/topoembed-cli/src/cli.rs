@@ -109,8 +109,11 @@ pub enum Command {
         /// increasing Σ D_i; each one the sub-cube bounds leave goes to the
         /// branch and bound and a SAT solver (varisat) in turns, 2^22 nodes
         /// and 4 MiB of proof first, four times as much each turn, until one
-        /// decides it; the first with an embedding is optimal. Ctrl-C stops
-        /// it within seconds, inside a solve too.
+        /// decides it; the first with an embedding is optimal. Where the
+        /// branch and bound refutes a vector it names the sub-cube that
+        /// embeds nowhere (its first dimensions), and every later vector
+        /// holding those distances is refuted with it. Ctrl-C stops it
+        /// within seconds, inside a solve too.
         #[arg(long, conflicts_with = "all_bijections")]
         sat: bool,
         /// Write a certificate to DIR (implies --sat, every vector by the

@@ -331,8 +331,18 @@ pub fn by_vectors(
         0 => String::new(),
         n => format!(" ({n} more by the stopped run it went on from)"),
     };
+    // Vectors refuted by a sub-cube an earlier vector's search refuted.
+    let by_cores = match search
+        .refuted
+        .iter()
+        .filter(|r| r.by == "search" && r.search_nodes == 0 && !r.core.is_empty())
+        .count()
+    {
+        0 => String::new(),
+        n => format!(" ({n} of them by a sub-cube refuted before)"),
+    };
     let size = format!(
-        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {} by the branch and bound, {} by SAT), {:.2} s{written}",
+        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {} by the branch and bound{by_cores}, {} by SAT), {:.2} s{written}",
         found.nodes_searched,
         bounds.name(),
         search.refuted.len(),
@@ -395,7 +405,11 @@ pub fn one_vector(
         VectorAnswer::RuledOut { bounds } => ("ruled_out", format!("by the `{bounds}` bounds")),
         VectorAnswer::Refuted { refuted } if refuted.by == "search" => (
             "refuted",
-            format!("by the branch and bound, {} nodes", refuted.search_nodes),
+            format!(
+                "by the branch and bound, {} nodes{}",
+                refuted.search_nodes,
+                not_even(&refuted.core)
+            ),
         ),
         VectorAnswer::Refuted { refuted } => (
             "refuted",
@@ -583,4 +597,18 @@ pub fn verify_certificate(
         }
     }
     Ok(())
+}
+
+/// What a refutation's core says ([`topoembed::optimal::Refuted::core`]):
+/// nothing when the whole vector is its own core.
+fn not_even(core: &[u32]) -> String {
+    if core.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = core.iter().map(u32::to_string).collect();
+    format!(
+        ": not even the {}-cube of distances {} embeds",
+        core.len(),
+        listed.join(", ")
+    )
 }

@@ -5,7 +5,7 @@
 //! the distances reported, and bad input.
 
 use topoembed::optimal::vectors::PROOF_BUDGET;
-use topoembed::optimal::{certificate, optimal_by_vectors, Bounds, Turns};
+use topoembed::optimal::{certificate, optimal_by_vectors, Bounds, Refuted, Turns};
 use topoembed::optimal::{estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
@@ -1166,8 +1166,15 @@ fn one_vector_is_decided_as_the_naive_search_decides_it() {
                                         }
                                     }
                                 }
-                                VectorAnswer::Refuted { .. } => {
+                                VectorAnswer::Refuted { refuted: r } => {
                                     assert!(!expected, "{host} {asked:?}");
+                                    // A core named embeds nowhere either.
+                                    let core: Vec<u64> =
+                                        r.core.iter().map(|&x| u64::from(x)).collect();
+                                    assert!(
+                                        core.is_empty() || !naive_vector(h.as_ref(), &core),
+                                        "{host} {asked:?} {r:?}"
+                                    );
                                     refuted += 1;
                                 }
                                 VectorAnswer::RuledOut { .. } => {
@@ -1192,4 +1199,79 @@ fn one_vector_is_decided_as_the_naive_search_decides_it() {
         let e = decide_vector(4, &ring, bad, &options, Turns::DEFAULT, Bounds::Lift).unwrap_err();
         assert!(e.to_string().contains("--distances"), "{e}");
     }
+}
+
+/// A refutation's core is a sub-cube that embeds nowhere in the host (the
+/// plainest search agrees, and the core less its last distance embeds: the
+/// branch and bound stopped at the first sub-cube it ran out of), every
+/// vector holding a core is refuted with it without a search of its own,
+/// and a certificate's refutations (the solver's alone) name none.
+#[test]
+fn a_sub_cube_refuted_once_refutes_every_vector_holding_it() {
+    let holds = |dims: &[u32], part: &[u32]| {
+        let mut rest = dims.to_vec();
+        part.iter().all(|p| match rest.iter().position(|x| x == p) {
+            Some(i) => {
+                rest.remove(i);
+                true
+            }
+            None => false,
+        })
+    };
+    let (mut searched, mut reused) = (0, 0);
+    for (d, host) in [
+        (4, "torus:4x4"),
+        (5, "torus:8x4"),
+        (5, "ring:32"),
+        (6, "torus:8x8"),
+        (6, "torus:16x4"),
+    ] {
+        let spec: Spec = host.parse().unwrap();
+        let h = topology::parse(host).unwrap();
+        let options = SearchOptions::default();
+        let by = optimal_by_vectors(
+            d,
+            &spec,
+            &options,
+            None,
+            Turns::SEARCH_ONLY,
+            Bounds::Counting,
+        )
+        .unwrap();
+        assert_eq!(by.optimum.min_sum, search(d, host).min_sum, "{host}");
+        for r in by.refuted.iter().filter(|r| !r.core.is_empty()) {
+            assert!(
+                r.core.len() < d as usize && holds(&r.distances, &r.core),
+                "{r:?}"
+            );
+            let wide: Vec<u64> = r.core.iter().map(|&x| u64::from(x)).collect();
+            assert!(!naive_vector(h.as_ref(), &wide), "{host} {r:?}");
+            if r.search_nodes > 0 {
+                searched += 1;
+                assert!(
+                    naive_vector(h.as_ref(), &wide[..wide.len() - 1]),
+                    "{host} {r:?}"
+                );
+            } else {
+                reused += 1;
+                // Learned from a vector the branch and bound refuted.
+                let learned = |s: &&Refuted| s.search_nodes > 0 && s.core == r.core;
+                assert!(by.refuted.iter().any(|s| learned(&s)), "{r:?}");
+            }
+        }
+        let certified = optimal_by_vectors(
+            d,
+            &spec,
+            &options,
+            None,
+            Turns::SOLVER_ONLY,
+            Bounds::Counting,
+        )
+        .unwrap();
+        assert!(certified
+            .refuted
+            .iter()
+            .all(|r| r.core.is_empty() && r.by == "drat"));
+    }
+    assert!(searched > 0 && reused > 0, "{searched} {reused}");
 }

@@ -56,7 +56,7 @@ pub enum Window {
     /// W < m − 1: no embedding.
     Empty,
     /// W = m − 1: the band formula decides the vector.
-    Band(Band),
+    Band(Box<Band>),
 }
 
 /// The window [0, W] × T' of the window lemma, cells numbered
@@ -94,13 +94,13 @@ pub fn window(sides: &[u32], dims: &[u32], fold: Fold) -> Option<Window> {
         return None;
     }
     let other_sides: Vec<u32> = other_axes.iter().map(|&b| sides[b]).collect();
-    Some(Window::Band(Band {
+    Some(Window::Band(Box::new(Band {
         fold,
         columns: w + 1,
         modulus,
         other: SearchHost::new(&other_sides),
         other_axes,
-    }))
+    })))
 }
 
 impl Band {

@@ -14,6 +14,8 @@ pub struct SearchHost {
     dist: Vec<u16>,
     /// `add[a * n + b]`: the node at coordinates a + b (per axis, modulo the side).
     add: Vec<u16>,
+    /// `negated[a]`: the node at coordinates −a.
+    negated: Vec<u16>,
     /// `spheres[r]`: the nodes at distance r from node 0, ascending.
     spheres: Vec<Vec<u16>>,
     /// The automorphisms fixing node 0, each as the image of every node.
@@ -53,6 +55,16 @@ impl SearchHost {
         for v in 0..n {
             spheres[dist[v] as usize].push(v as u16);
         }
+        let negated: Vec<u16> = (0..n)
+            .map(|v| {
+                let minus: Vec<u32> = sides
+                    .iter()
+                    .zip(&coords[v])
+                    .map(|(&k, &x)| (k - x) % k)
+                    .collect();
+                index(&minus) as u16
+            })
+            .collect();
         let symmetries = automorphisms(sides);
         let images: Vec<Vec<u16>> = symmetries
             .iter()
@@ -67,6 +79,7 @@ impl SearchHost {
             sides: sides.to_vec(),
             dist,
             add,
+            negated,
             spheres,
             symmetries: images,
         }
@@ -85,6 +98,11 @@ impl SearchHost {
     #[inline]
     pub fn add(&self, a: u16, b: u16) -> u16 {
         self.add[a as usize * self.n + b as usize]
+    }
+    /// The node at a − b: the translation taking b to node 0 takes a there.
+    #[inline]
+    pub fn sub(&self, a: u16, b: u16) -> u16 {
+        self.add(a, self.negated[b as usize])
     }
     /// The sides, first axis first.
     pub fn sides(&self) -> &[u32] {
@@ -235,6 +253,9 @@ mod tests {
         assert_eq!(h.d(9, 7 + 8 * 3), 4);
         // (3, 2) + (6, 3) = (1, 1).
         assert_eq!(h.add(3 + 16, 6 + 24), 9);
+        // (1, 1) − (6, 3) = (3, 2), and a − a = 0 everywhere.
+        assert_eq!(h.sub(9, 6 + 24), 3 + 16);
+        assert!((0..32).all(|a| h.sub(a, a) == 0 && h.add(h.sub(5, a), a) == 5));
         assert_eq!(h.diameter(), 6);
         assert_eq!(h.sphere(1), &[1, 7, 8, 24]);
         // On 8x4 the axes differ: reflections only, 4 symmetries; (1,0) ~ (7,0).

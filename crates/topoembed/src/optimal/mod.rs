@@ -25,6 +25,7 @@ pub mod one_vector;
 pub mod pin;
 mod record;
 pub mod sat;
+mod shapes;
 pub mod vectors;
 pub mod windings;
 pub mod wirelength;

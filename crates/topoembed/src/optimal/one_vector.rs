@@ -12,8 +12,7 @@ use std::time::Instant;
 
 use super::constant::{prepare, Prepared, SearchOptions};
 use super::cuts::{Bounds, Cuts};
-use super::vectors::{bipartite, decide_one, Decision, Refuted, Turns};
-use super::windings::Winding;
+use super::vectors::{bipartite, decide_one, winding_form, Decision, Refuted, Turns};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -82,16 +81,11 @@ pub fn decide_vector(
             bounds: bounds.name(),
         }
     } else {
-        let windings = match bounds {
-            Bounds::Lift => Winding::Lifted,
-            Bounds::All => Winding::Tight,
-            Bounds::Counting | Bounds::SmallCubes => Winding::Off,
-        };
         let decision = decide_one(
             &h,
             &prefix_bound,
             &dims,
-            (bipartite(host), windings),
+            (bipartite(host), winding_form(bounds)),
             None,
             turns,
             options.stop,

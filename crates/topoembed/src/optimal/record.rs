@@ -134,7 +134,7 @@ mod tests {
     use super::*;
 
     fn refuted(distances: &[u32]) -> Refuted {
-        Refuted::by_search(distances, 1)
+        Refuted::by_search(distances, 1, distances.len())
     }
 
     fn scratch(name: &str) -> PathBuf {

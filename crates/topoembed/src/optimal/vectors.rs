@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchOptions};
+use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchAnswer, SearchOptions};
 use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
 use super::interrupt::Stoppable;
@@ -117,12 +117,28 @@ pub struct Refuted {
     /// pinned to a window along an axis (absent in earlier certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
+    /// `search` only: the distances (ascending) of a sub-cube that embeds
+    /// nowhere in the host — the branch and bound placed every embedding of
+    /// the sub-cube of the vector's first |core| dimensions and none left
+    /// room for the next (absent: the whole vector). Every vector holding
+    /// these distances is refuted with it: its dimensions with them span
+    /// that sub-cube. A vector refuted by the core of an earlier one has
+    /// `search_nodes` 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub core: Vec<u32>,
 }
 
 impl Refuted {
-    /// `distances` refuted by the branch and bound in `nodes` nodes.
-    pub(super) fn by_search(distances: &[u32], nodes: u64) -> Refuted {
+    /// `distances` refuted by the branch and bound in `nodes` nodes, which
+    /// found no embedding of the sub-cube of the first `core` dimensions.
+    pub(super) fn by_search(distances: &[u32], nodes: u64, core: usize) -> Refuted {
+        let core = if core < distances.len() {
+            distances[..core].to_vec()
+        } else {
+            Vec::new()
+        };
         Refuted {
+            core,
             distances: distances.to_vec(),
             by: "search".to_string(),
             search_nodes: nodes,
@@ -136,6 +152,56 @@ impl Refuted {
             pinned: false,
         }
     }
+
+    /// `distances` refuted by `core`, a sub-cube refuted before (see
+    /// [`Refuted::core`]).
+    pub(super) fn by_core(distances: &[u32], core: &[u32]) -> Refuted {
+        Refuted {
+            core: core.to_vec(),
+            ..Refuted::by_search(distances, 0, distances.len())
+        }
+    }
+}
+
+/// The sub-cubes known to embed nowhere ([`Refuted::core`]), shared by
+/// the threads deciding a level.
+struct Cores {
+    on: bool,
+    known: std::sync::RwLock<Vec<Vec<u32>>>,
+}
+
+impl Cores {
+    /// The cores of `refuted` (a resumed run's), when `on`.
+    fn new(on: bool, refuted: &[Refuted]) -> Cores {
+        let cores = Cores {
+            on,
+            known: Default::default(),
+        };
+        refuted.iter().for_each(|r| cores.learn(r));
+        cores
+    }
+
+    /// A known core the ascending `dims` hold.
+    fn refuting(&self, dims: &[u32]) -> Option<Vec<u32>> {
+        let known = self.known.read().unwrap_or_else(|e| e.into_inner());
+        known.iter().find(|c| holds(dims, c)).cloned()
+    }
+
+    /// Keeps `r`'s core, unless a known one is part of it already.
+    fn learn(&self, r: &Refuted) {
+        if !self.on || r.core.is_empty() || self.refuting(&r.core).is_some() {
+            return;
+        }
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
+        known.push(r.core.clone());
+    }
+}
+
+/// Whether the ascending `dims` hold every entry of the ascending `part`
+/// (as a multiset).
+pub(super) fn holds(dims: &[u32], part: &[u32]) -> bool {
+    let mut rest = dims.iter();
+    part.iter().all(|p| rest.any(|x| x == p))
 }
 
 /// What the search by vectors found, beside the optimum.
@@ -244,6 +310,17 @@ pub(super) fn bipartite(host: &Spec) -> bool {
     }
 }
 
+/// The form of the winding lemma the formulas take under `bounds`: it
+/// shapes them along with the axis lemmas (`all`: as first published,
+/// `lift`: lifted), and not at all with fewer bounds.
+pub(super) fn winding_form(bounds: Bounds) -> Winding {
+    match bounds {
+        Bounds::Lift => Winding::Lifted,
+        Bounds::All => Winding::Tight,
+        Bounds::Counting | Bounds::SmallCubes => Winding::Off,
+    }
+}
+
 /// The proof file of vector `dims`, relative to the certificate directory.
 pub(super) fn proof_name(dims: &[u32]) -> String {
     let parts: Vec<String> = dims.iter().map(u32::to_string).collect();
@@ -286,12 +363,7 @@ pub fn optimal_by_vectors(
         })?;
     }
     let even = bipartite(host);
-    // The winding lemma shapes the formulas along with the axis lemmas.
-    let windings = match bounds {
-        Bounds::Lift => Winding::Lifted,
-        Bounds::All => Winding::Tight,
-        Bounds::Counting | Bounds::SmallCubes => Winding::Off,
-    };
+    let windings = winding_form(bounds);
     let start = xor_sum.min(standard_sum);
     let lowest = prefix_bound.last().copied().unwrap_or(1);
     // A stopped run's refutations: their vectors are not decided again.
@@ -313,6 +385,10 @@ pub fn optimal_by_vectors(
     let resumed = refuted.len();
     let done: std::collections::HashSet<Vec<u32>> =
         refuted.iter().map(|r| r.distances.clone()).collect();
+    // Sub-cubes the branch and bound found embedding nowhere: a vector
+    // holding one is refuted with it (only where the branch and bound's
+    // refutations count: a certificate's must all be DRAT proofs).
+    let cores = Cores::new(turns.search_nodes > 0, &refuted);
     let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
     let mut decided = 0u64;
     let mut stopped = false;
@@ -346,15 +422,21 @@ pub fn optimal_by_vectors(
                 if stop() {
                     return Ok(Decision::Stopped);
                 }
-                let answer = decide_one(
-                    &h,
-                    &prefix_bound,
-                    dims,
-                    (even, windings),
-                    certificate,
-                    turns,
-                    options.stop,
-                )?;
+                let answer = match cores.refuting(dims) {
+                    Some(core) => Decision::Refuted(Refuted::by_core(dims, &core)),
+                    None => decide_one(
+                        &h,
+                        &prefix_bound,
+                        dims,
+                        (even, windings),
+                        certificate,
+                        turns,
+                        options.stop,
+                    )?,
+                };
+                if let Decision::Refuted(r) = &answer {
+                    cores.learn(r);
+                }
                 if !matches!(answer, Decision::Stopped) {
                     crate::progress::advance(options.progress, 1);
                 }
@@ -474,10 +556,12 @@ pub(super) fn decide_one(
     let (mut nodes, mut proof_bytes) = (turns.search_nodes, turns.proof_bytes);
     loop {
         match decide_by_search(h, prefix_bound, dims, nodes, stop) {
-            (Some(Some(place)), _) => return Ok(Decision::Embedding(place)),
-            (Some(None), nodes) => return Ok(Decision::Refuted(Refuted::by_search(dims, nodes))),
-            (None, _) if asked_to_stop() => return Ok(Decision::Stopped),
-            (None, _) => {}
+            SearchAnswer::Embedding(place) => return Ok(Decision::Embedding(place)),
+            SearchAnswer::Refuted { nodes, core } => {
+                return Ok(Decision::Refuted(Refuted::by_search(dims, nodes, core)))
+            }
+            SearchAnswer::Undecided { .. } if asked_to_stop() => return Ok(Decision::Stopped),
+            SearchAnswer::Undecided { .. } => {}
         }
         // (With no proof budget the solver takes no turn: building its
         // formula alone takes seconds on the largest tori.)
@@ -574,6 +658,7 @@ fn decide_by_solver(
                 halved,
                 banded,
                 pinned: pin.is_some(),
+                core: Vec::new(),
             }))
         }
     }
@@ -592,6 +677,16 @@ pub(super) enum Decision {
 #[cfg(test)]
 pub(in crate::optimal) mod tests {
     use super::*;
+
+    #[test]
+    fn a_vector_holds_a_part_as_a_multiset() {
+        assert!(holds(&[1, 2, 2, 3], &[2, 2]));
+        assert!(holds(&[1, 2, 2, 3], &[1, 3]));
+        assert!(holds(&[1, 2, 2, 3], &[]));
+        assert!(!holds(&[1, 2, 2, 3], &[2, 2, 2]));
+        assert!(!holds(&[1, 2, 2, 3], &[4]));
+        assert!(!holds(&[1, 2, 3], &[1, 1]));
+    }
     use crate::optimal::sat::decide;
 
     #[test]
