@@ -382,8 +382,9 @@ struct Search<'a> {
     dims: Vec<u32>,
     /// Least Σ_{i≤k} D_i for the sub-cube of dimensions 0..=k.
     prefix_bound: Vec<u32>,
-    /// `stabilizers[k]`: the symmetries fixing the image of every cube
-    /// node below 2^k (indices into the host's list; see [`Search::settle`]).
+    /// `stabilizers[k]`: the symmetries f(2^k) is taken up to, fixing node
+    /// 0 and the images of the nodes 2^j, j < k — of every node below 2^k
+    /// with `shapes` (indices into the host's list; see [`Search::settle`]).
     stabilizers: Vec<Vec<usize>>,
     /// Only sums below this are searched for.
     best: u32,
