@@ -247,13 +247,21 @@ fn footer(out: Out, verdict: &str, nodes: u64, seconds: f64) -> std::io::Result<
 
 /// The first Ctrl-C sets [`STOP`] (the search ends with what it has); a
 /// second one, or a handler that cannot be set, ends the process as usual.
+/// A second interrupt within [`ECHO`] of the first is taken for the same
+/// one delivered twice: `timeout -s INT` and `pkill -INT` signal both the
+/// process and its group, and the report would be lost.
 fn stop_on_ctrl_c() {
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::Relaxed) {
+    let first = std::sync::OnceLock::new();
+    let _ = ctrlc::set_handler(move || {
+        let at = *first.get_or_init(std::time::Instant::now);
+        if STOP.swap(true, Ordering::Relaxed) && at.elapsed() >= ECHO {
             std::process::exit(130);
         }
     });
 }
+
+/// How soon after the first interrupt a second one is its echo.
+const ECHO: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// `optimal --sat` and `optimal --certificate DIR`: vector by vector.
 pub fn by_vectors(
@@ -403,6 +411,18 @@ pub fn one_vector(
     let (answer, by) = match &decided.answer {
         VectorAnswer::Embedding { .. } => ("embedding", String::new()),
         VectorAnswer::RuledOut { bounds } => ("ruled_out", format!("by the `{bounds}` bounds")),
+        // A probe's core: the branch and bound ran on that sub-cube alone.
+        VectorAnswer::Refuted { refuted }
+            if refuted.by == "search" && refuted.search_nodes == 0 =>
+        {
+            (
+                "refuted",
+                format!(
+                    "by the branch and bound on a sub-cube alone{}",
+                    not_even(&refuted.core)
+                ),
+            )
+        }
         VectorAnswer::Refuted { refuted } if refuted.by == "search" => (
             "refuted",
             format!(

@@ -35,6 +35,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::copies::{Domains, MAX_SPHERE};
 use super::host::SearchHost;
 use super::shapes::Shapes;
 use super::wirelength::{literature, Literature};
@@ -328,11 +329,45 @@ pub(super) fn decide_by_search(
         stop,
         ..SearchOptions::default()
     };
+    search_one(h, prefix_bound, dims, &options, Pruning::ALL)
+}
+
+/// What the branch and bound on one vector uses beyond the symmetries of
+/// the torus (each keeps every answer; tests turn them off to show it).
+#[derive(Debug, Clone, Copy)]
+struct Pruning {
+    /// Skip placements of a shape found not to extend ([`Shapes`]).
+    shapes: bool,
+    /// Place each copy most constrained first under arc consistency
+    /// ([`Domains`]), instead of in label order.
+    copies: bool,
+}
+
+impl Pruning {
+    const ALL: Pruning = Pruning {
+        shapes: true,
+        copies: true,
+    };
+}
+
+/// The branch and bound on the ascending vector `dims` alone.
+fn search_one(
+    h: &SearchHost,
+    prefix_bound: &[u32],
+    dims: &[u32],
+    options: &SearchOptions,
+    pruning: Pruning,
+) -> SearchAnswer {
     let names = (String::new(), String::new());
     let sum: u32 = dims.iter().sum();
-    let mut search = Search::new(h, prefix_bound.to_vec(), sum + 1, &options, names);
+    let mut search = Search::new(h, prefix_bound.to_vec(), sum + 1, options, names);
     search.fixed = Some(dims.to_vec());
-    search.shapes = Some(Shapes::new(dims));
+    if pruning.shapes {
+        search.shapes = Some(Shapes::new(dims));
+    }
+    if pruning.copies {
+        search.copies = Some((0..dims.len()).map(|_| Domains::default()).collect());
+    }
     search.descend(1, 0);
     let nodes = search.nodes;
     match (search.found, search.aborted) {
@@ -405,6 +440,9 @@ struct Search<'a> {
     /// The shapes of placements found not to extend (one vector only:
     /// with `fixed` set).
     shapes: Option<Shapes>,
+    /// Per level, the copy placed most constrained first under arc
+    /// consistency (one vector only: with `fixed` set).
+    copies: Option<Vec<Domains>>,
     /// The highest dimension opened so far (node 2^k reached: the sub-cube
     /// of dimensions below k embeds).
     opened: usize,
@@ -468,6 +506,7 @@ impl<'a> Search<'a> {
             fixed: None,
             opened: 0,
             shapes: None,
+            copies: None,
         }
     }
 
@@ -482,24 +521,8 @@ impl<'a> Search<'a> {
             self.found = Some((self.dims.clone(), self.place.clone()));
             return;
         }
-        self.nodes += 1;
-        if self.nodes % CHECKPOINT_NODES == 0 {
-            if let Some(path) = self.options.checkpoint {
-                if let Err(e) = self.save(path) {
-                    self.failure = Some(e);
-                    self.aborted = true;
-                    return;
-                }
-            }
-        }
-        if self.nodes % 1024 == 0 {
-            crate::progress::advance(self.options.progress, 1);
-            let limit = self.options.node_limit;
-            let stopped = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            if stopped || (limit > 0 && self.nodes >= limit) {
-                self.aborted = true;
-                return;
-            }
+        if !self.tick() {
+            return;
         }
         if v.is_power_of_two() {
             self.open_dimension(v, partial);
@@ -535,6 +558,81 @@ impl<'a> Search<'a> {
                 }
             }
         }
+    }
+
+    /// Counts one search node: writes the checkpoint, advances the progress
+    /// and stops at the node limit or on `stop`. False once aborted.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % CHECKPOINT_NODES == 0 {
+            if let Some(path) = self.options.checkpoint {
+                if let Err(e) = self.save(path) {
+                    self.failure = Some(e);
+                    self.aborted = true;
+                    return false;
+                }
+            }
+        }
+        // The limit exactly (a budget of one node is one node), the flag
+        // now and then.
+        let limit = self.options.node_limit;
+        if limit > 0 && self.nodes >= limit {
+            self.aborted = true;
+            return false;
+        }
+        if self.nodes % 1024 == 0 {
+            crate::progress::advance(self.options.progress, 1);
+            if self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                self.aborted = true;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Level k's [`Domains`], taken out of `copies` for the time of the
+    /// level (put back by the caller): None without copies or where the
+    /// sphere of radius D_k is too large for a domain.
+    fn copy_for(&mut self, k: usize) -> Option<Domains> {
+        let large = self.h.sphere(self.dims[k] as u16).len() > MAX_SPHERE;
+        match self.copies.as_mut() {
+            Some(copies) if !large => Some(std::mem::take(&mut copies[k])),
+            _ => None,
+        }
+    }
+
+    /// Places the copy's unplaced nodes (f(2^k) placed and started), the
+    /// one with the fewest points left first, then goes on from node
+    /// 2^(k+1).
+    fn fill_from(&mut self, copy: &mut Domains, k: usize, partial: u32) {
+        let half = 1usize << k;
+        let Some(x) = copy.most_constrained() else {
+            // The (k+1)-cube is placed: the path keeps one entry per node.
+            self.path.resize(2 * half - 1, (0, 0));
+            return self.descend(2 * half, partial);
+        };
+        copy.set_placed(x, true);
+        let mut points = copy.points(x);
+        while points != 0 {
+            let i = points.trailing_zeros() as usize;
+            points &= points - 1;
+            if !self.tick() {
+                return;
+            }
+            let u = copy.host(self.h, x, i);
+            let mark = copy.save();
+            if copy.assign(self.h, k, x, i) {
+                self.place[half + x] = u;
+                self.used[u as usize] = true;
+                self.fill_from(copy, k, partial);
+                self.used[u as usize] = false;
+            }
+            copy.restore(mark);
+            if self.aborted {
+                return;
+            }
+        }
+        copy.set_placed(x, false);
     }
 
     /// The choice to start from at depth v: the checkpoint's while the
@@ -729,10 +827,16 @@ impl<'a> Search<'a> {
             }
             self.dims[k] = dk;
             let sphere = self.h.sphere(dk as u16);
+            // With copies, what the nodes below 2^k leave each copy node.
+            let mut copy = self.copy_for(k);
+            let open = match copy.as_mut() {
+                Some(copy) => copy.open(self.h, k, &self.dims, &self.place[..v], &self.used),
+                None => true,
+            };
             let skip = std::mem::take(&mut first) as usize;
-            for (c, &u) in sphere.iter().enumerate().skip(skip) {
+            for (c, &u) in sphere.iter().enumerate().skip(skip).filter(|_| open) {
                 self.path[v - 1] = (dk, c as u32);
-                if self.used[u as usize] {
+                if self.used[u as usize] || copy.as_ref().is_some_and(|copy| !copy.allows(c)) {
                     continue;
                 }
                 // The least node of its orbit under the symmetries that fix
@@ -744,15 +848,29 @@ impl<'a> Search<'a> {
                 }
                 self.place[v] = u;
                 self.used[u as usize] = true;
-                self.descend(v + 1, partial + dk);
+                match copy.as_mut() {
+                    // Node 0 is at host node 0: u is point c of its sphere.
+                    Some(copy) => {
+                        if copy.start(self.h, k, c) {
+                            self.fill_from(copy, k, partial + dk);
+                        }
+                    }
+                    None => self.descend(v + 1, partial + dk),
+                }
                 self.used[u as usize] = false;
                 if self.aborted {
-                    return;
+                    break;
                 }
                 // A better sum was found below: the bound tightened.
                 if self.least_total(k, partial, dk) >= self.best {
                     break;
                 }
+            }
+            if let (Some(copy), Some(copies)) = (copy, self.copies.as_mut()) {
+                copies[k] = copy;
+            }
+            if self.aborted {
+                return;
             }
             dk += 1;
         }
@@ -768,29 +886,36 @@ mod tests {
     use crate::optimal::cuts::{Bounds, Cuts};
     use crate::optimal::vectors::vectors_with_sum;
 
-    /// The branch and bound without [`Shapes`] (every placement searched,
-    /// f(2^k) up to the symmetries fixing the nodes 2^j only).
-    fn unshaped(h: &SearchHost, prefix_bound: &[u32], dims: &[u32]) -> SearchAnswer {
-        let options = SearchOptions::default();
-        let names = (String::new(), String::new());
-        let sum: u32 = dims.iter().sum();
-        let mut search = Search::new(h, prefix_bound.to_vec(), sum + 1, &options, names);
-        search.fixed = Some(dims.to_vec());
-        search.descend(1, 0);
-        match search.found {
-            Some(_) => SearchAnswer::Embedding(Vec::new()),
-            None => SearchAnswer::Refuted {
-                nodes: search.nodes,
-                core: search.opened + 1,
-            },
+    /// Checks that `place` embeds the cube with distances `dims`: every
+    /// host node once, every edge at its distance.
+    fn assert_embeds(h: &SearchHost, dims: &[u32], place: &[u16]) {
+        let mut seen = place.to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), place.len());
+        for v in 0..place.len() {
+            for (j, &dj) in dims.iter().enumerate() {
+                assert_eq!(u32::from(h.d(place[v], place[v ^ 1 << j])), dj);
+            }
         }
     }
 
-    /// Shapes change no answer and no core, only the nodes searched: every
-    /// vector the counting bounds leave up to xor's sum + 1 on five tori.
+    /// Shapes and copies change no answer and no core, only the nodes
+    /// searched: every vector the counting bounds leave up to xor's sum + 1
+    /// on five tori, decided with neither, with shapes, with both. Shapes
+    /// never search more nodes than label order without them.
     #[test]
-    fn shapes_keep_every_answer() {
-        let (mut vectors, mut fewer) = (0, 0);
+    fn pruning_keeps_every_answer() {
+        let none = Pruning {
+            shapes: false,
+            copies: false,
+        };
+        let shapes_only = Pruning {
+            shapes: true,
+            copies: false,
+        };
+        let options = SearchOptions::default();
+        let (mut vectors, mut fewer, mut fewer_by_copies) = (0, 0, 0);
         for sides in [&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]] {
             let d = sides.iter().product::<u32>().trailing_zeros();
             let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
@@ -799,38 +924,35 @@ mod tests {
             let top = u32::from(p.h.diameter());
             for s in d..=p.xor_sum + 1 {
                 for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let shaped = decide_by_search(&p.h, &p.prefix_bound, &dims, 0, None);
-                    match (&shaped, unshaped(&p.h, &p.prefix_bound, &dims)) {
-                        (SearchAnswer::Embedding(place), SearchAnswer::Embedding(_)) => {
-                            // Every node once, every edge at its distance.
-                            let mut seen = place.clone();
-                            seen.sort_unstable();
-                            seen.dedup();
-                            assert_eq!(seen.len(), place.len());
-                            for v in 0..place.len() {
-                                for (j, &dj) in dims.iter().enumerate() {
-                                    let w = place[v ^ 1 << j];
-                                    assert_eq!(u32::from(p.h.d(place[v], w)), dj);
-                                }
+                    let answers = [none, shapes_only, Pruning::ALL]
+                        .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning));
+                    match &answers {
+                        [SearchAnswer::Embedding(a), SearchAnswer::Embedding(b), SearchAnswer::Embedding(c)] => {
+                            for place in [a, b, c] {
+                                assert_embeds(&p.h, &dims, place);
                             }
                         }
-                        (
-                            SearchAnswer::Refuted { nodes, core },
-                            SearchAnswer::Refuted {
-                                nodes: all,
-                                core: plain,
-                            },
-                        ) => {
-                            assert_eq!(*core, plain, "{sides:?} {dims:?}");
-                            assert!(*nodes <= all, "{sides:?} {dims:?}");
-                            fewer += usize::from(*nodes < all);
+                        [SearchAnswer::Refuted {
+                            nodes: all,
+                            core: plain,
+                        }, SearchAnswer::Refuted { nodes, core }, SearchAnswer::Refuted {
+                            nodes: by_copies,
+                            core: copied,
+                        }] => {
+                            assert_eq!((core, copied), (plain, plain), "{sides:?} {dims:?}");
+                            assert!(nodes <= all, "{sides:?} {dims:?}");
+                            fewer += usize::from(nodes < all);
+                            fewer_by_copies += usize::from(by_copies < nodes);
                         }
-                        (a, b) => panic!("{sides:?} {dims:?}: {a:?} against {b:?}"),
+                        other => panic!("{sides:?} {dims:?}: {other:?}"),
                     }
                     vectors += 1;
                 }
             }
         }
-        assert!(vectors > 50 && fewer > 0, "{vectors} {fewer}");
+        assert!(
+            vectors > 50 && fewer > 0 && fewer_by_copies > 0,
+            "{vectors} {fewer} {fewer_by_copies}"
+        );
     }
 }

@@ -212,10 +212,8 @@ impl Symmetry {
 /// equal side and reflects axes (all of them for the tori searched here).
 fn automorphisms(sides: &[u32]) -> Vec<Symmetry> {
     let c = sides.len();
-    let mut permutations = Vec::new();
-    permute(&mut (0..c).collect(), 0, sides, &mut permutations);
     let mut all = Vec::new();
-    for p in permutations {
+    for p in equal_permutations(sides) {
         for mask in 0..1u32 << c {
             all.push(Symmetry {
                 permutation: p.clone(),
@@ -226,16 +224,25 @@ fn automorphisms(sides: &[u32]) -> Vec<Symmetry> {
     all
 }
 
-/// Permutations of the axes that map each axis to one of equal side.
-fn permute(p: &mut Vec<usize>, at: usize, sides: &[u32], out: &mut Vec<Vec<usize>>) {
+/// Every permutation p of 0..values.len() with values[p[i]] = values[i]:
+/// the axes' among equal sides, or the cube's dimensions' among equal
+/// distances.
+pub(super) fn equal_permutations(values: &[u32]) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    permute(&mut (0..values.len()).collect(), 0, values, &mut out);
+    out
+}
+
+/// The permutations of [`equal_permutations`] that extend `p[..at]`.
+fn permute(p: &mut Vec<usize>, at: usize, values: &[u32], out: &mut Vec<Vec<usize>>) {
     if at == p.len() {
         out.push(p.clone());
         return;
     }
     for k in at..p.len() {
         p.swap(at, k);
-        if sides[p[at]] == sides[at] {
-            permute(p, at + 1, sides, out);
+        if values[p[at]] == values[at] {
+            permute(p, at + 1, values, out);
         }
         p.swap(at, k);
     }

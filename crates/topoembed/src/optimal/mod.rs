@@ -16,6 +16,8 @@ pub mod bijection;
 pub mod certificate;
 pub mod cocycle;
 pub mod constant;
+mod copies;
+mod cores;
 pub mod cuts;
 pub mod drat;
 pub mod halving;

@@ -2,7 +2,8 @@
 //! is there a constant-distance embedding of the d-cube with dimension i
 //! at distance D_i (xor paper §2.2)? The bounds of the search by vectors
 //! ([`super::vectors`]) answer first; a vector they leave goes to the
-//! branch and bound and the SAT solver in turns, as there.
+//! branch and bound and the SAT solver in turns, as there, after the
+//! probes of [`super::cores`] (where the branch and bound takes turns).
 //!
 //! Only the multiset of distances matters (permuting the cube's
 //! dimensions permutes the D_i), so the vector is decided ascending and
@@ -11,6 +12,7 @@
 use std::time::Instant;
 
 use super::constant::{prepare, Prepared, SearchOptions};
+use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
 use super::vectors::{bipartite, decide_one, winding_form, Decision, Refuted, Turns};
 use crate::error::{Error, Result};
@@ -79,6 +81,14 @@ pub fn decide_vector(
     let answer = if !admitted(&prefix_bound, &mut cuts, &dims) {
         VectorAnswer::RuledOut {
             bounds: bounds.name(),
+        }
+    } else if let Some(core) =
+        Cores::new(turns.search_nodes, &[]).probe(&h, &prefix_bound, &dims, options.stop)
+    {
+        // A run of equal distances that embeds nowhere with what it holds.
+        crate::progress::advance(options.progress, 1);
+        VectorAnswer::Refuted {
+            refuted: Refuted::by_core(&dims, &core),
         }
     } else {
         let decision = decide_one(

@@ -41,8 +41,10 @@ pub(super) struct Shapes {
     /// D_0.. (ascending): π maps a dimension to one of equal distance.
     dims: Vec<u32>,
     bytes: usize,
-    /// Scratch: the placement translated, the shape being built, the least.
+    /// Scratch: the placement translated, the labels π(x), the shape being
+    /// built, the least.
     moved: Vec<u16>,
+    labels: Vec<u16>,
     candidate: Vec<u16>,
     least: Vec<u16>,
 }
@@ -57,6 +59,7 @@ impl Shapes {
             dims: dims.to_vec(),
             bytes: 0,
             moved: Vec::new(),
+            labels: Vec::new(),
             candidate: Vec::new(),
             least: Vec::new(),
         }
@@ -75,7 +78,8 @@ impl Shapes {
         self.candidate.resize(n, 0);
         self.least.clear();
         self.least.resize(n, u16::MAX);
-        let mut labels = vec![0u16; n];
+        self.labels.clear();
+        self.labels.resize(n, 0);
         for c in 0..n {
             // Translated: σ(0) = c to node 0.
             for (y, m) in self.moved.iter_mut().enumerate() {
@@ -87,7 +91,7 @@ impl Shapes {
                     moved: &self.moved,
                     g,
                     c,
-                    labels: &mut labels,
+                    labels: &mut self.labels,
                     candidate: &mut self.candidate,
                     least: &mut self.least,
                 };
@@ -156,28 +160,8 @@ impl Walk<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::host::equal_permutations;
     use super::*;
-
-    /// Every permutation of 0..dims.len() that maps each dimension to one of
-    /// equal distance.
-    fn equal_permutations(dims: &[u32]) -> Vec<Vec<usize>> {
-        fn go(dims: &[u32], p: &mut Vec<usize>, at: usize, out: &mut Vec<Vec<usize>>) {
-            if at == p.len() {
-                out.push(p.clone());
-                return;
-            }
-            for j in at..p.len() {
-                p.swap(at, j);
-                if dims[p[at]] == dims[at] {
-                    go(dims, p, at + 1, out);
-                }
-                p.swap(at, j);
-            }
-        }
-        let mut out = Vec::new();
-        go(dims, &mut (0..dims.len()).collect(), 0, &mut out);
-        out
-    }
 
     /// The least transform by brute force: every π, c and g.
     fn least_by_brute_force(h: &SearchHost, dims: &[u32], place: &[u16]) -> Vec<u16> {

@@ -20,6 +20,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchAnswer, SearchOptions};
+use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
 use super::host::SearchHost;
 use super::interrupt::Stoppable;
@@ -161,47 +162,6 @@ impl Refuted {
             ..Refuted::by_search(distances, 0, distances.len())
         }
     }
-}
-
-/// The sub-cubes known to embed nowhere ([`Refuted::core`]), shared by
-/// the threads deciding a level.
-struct Cores {
-    on: bool,
-    known: std::sync::RwLock<Vec<Vec<u32>>>,
-}
-
-impl Cores {
-    /// The cores of `refuted` (a resumed run's), when `on`.
-    fn new(on: bool, refuted: &[Refuted]) -> Cores {
-        let cores = Cores {
-            on,
-            known: Default::default(),
-        };
-        refuted.iter().for_each(|r| cores.learn(r));
-        cores
-    }
-
-    /// A known core the ascending `dims` hold.
-    fn refuting(&self, dims: &[u32]) -> Option<Vec<u32>> {
-        let known = self.known.read().unwrap_or_else(|e| e.into_inner());
-        known.iter().find(|c| holds(dims, c)).cloned()
-    }
-
-    /// Keeps `r`'s core, unless a known one is part of it already.
-    fn learn(&self, r: &Refuted) {
-        if !self.on || r.core.is_empty() || self.refuting(&r.core).is_some() {
-            return;
-        }
-        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
-        known.push(r.core.clone());
-    }
-}
-
-/// Whether the ascending `dims` hold every entry of the ascending `part`
-/// (as a multiset).
-pub(super) fn holds(dims: &[u32], part: &[u32]) -> bool {
-    let mut rest = dims.iter();
-    part.iter().all(|p| rest.any(|x| x == p))
 }
 
 /// What the search by vectors found, beside the optimum.
@@ -388,7 +348,7 @@ pub fn optimal_by_vectors(
     // Sub-cubes the branch and bound found embedding nowhere: a vector
     // holding one is refuted with it (only where the branch and bound's
     // refutations count: a certificate's must all be DRAT proofs).
-    let cores = Cores::new(turns.search_nodes > 0, &refuted);
+    let cores = Cores::new(turns.search_nodes, &refuted);
     let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
     let mut decided = 0u64;
     let mut stopped = false;
@@ -422,7 +382,9 @@ pub fn optimal_by_vectors(
                 if stop() {
                     return Ok(Decision::Stopped);
                 }
-                let answer = match cores.refuting(dims) {
+                let known = cores.refuting(dims);
+                let core = known.or_else(|| cores.probe(&h, &prefix_bound, dims, options.stop));
+                let answer = match core {
                     Some(core) => Decision::Refuted(Refuted::by_core(dims, &core)),
                     None => decide_one(
                         &h,
@@ -677,16 +639,6 @@ pub(super) enum Decision {
 #[cfg(test)]
 pub(in crate::optimal) mod tests {
     use super::*;
-
-    #[test]
-    fn a_vector_holds_a_part_as_a_multiset() {
-        assert!(holds(&[1, 2, 2, 3], &[2, 2]));
-        assert!(holds(&[1, 2, 2, 3], &[1, 3]));
-        assert!(holds(&[1, 2, 2, 3], &[]));
-        assert!(!holds(&[1, 2, 2, 3], &[2, 2, 2]));
-        assert!(!holds(&[1, 2, 2, 3], &[4]));
-        assert!(!holds(&[1, 2, 3], &[1, 1]));
-    }
     use crate::optimal::sat::decide;
 
     #[test]
