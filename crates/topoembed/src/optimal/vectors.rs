@@ -120,8 +120,9 @@ pub struct Refuted {
     pub pinned: bool,
     /// `search` only: the distances (ascending) of a sub-cube that embeds
     /// nowhere in the host — the branch and bound placed every embedding of
-    /// the sub-cube of the vector's first |core| dimensions and none left
-    /// room for the next (absent: the whole vector). Every vector holding
+    /// the sub-cube of the first |core| distances it searched (the vector's,
+    /// or a probe's: [`super::cores`]) and none left room for the next
+    /// (absent: the whole vector). Every vector holding
     /// these distances is refuted with it: its dimensions with them span
     /// that sub-cube. A vector refuted by the core of an earlier one has
     /// `search_nodes` 0.
