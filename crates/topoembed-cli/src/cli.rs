@@ -85,7 +85,8 @@ pub enum Command {
     /// proves it for rings and leaves tori open).
     #[command(after_help = OPTIMAL_HELP)]
     Optimal {
-        /// The guest: cube:D (D up to 12).
+        /// The guest: cube:D (D up to 12; with --distances, a cube smaller
+        /// than the host too).
         guest: String,
         /// The host: ring:N or torus:AxB.. with power-of-two sides and 2^D nodes.
         host: String,
@@ -127,11 +128,13 @@ pub enum Command {
         certificate: Option<std::path::PathBuf>,
         /// How --sat and --distances decide a vector: `turns` (the branch
         /// and bound and the solver in turns, as above), `search` (the
-        /// branch and bound alone, without a budget: on torus:32x32 the
-        /// solver decides no vector, and its turns cost many times the
-        /// branch and bound's: 450 s for 256 MiB of proof against 25 s for
-        /// 2^28 nodes), `solver` (the solver alone, as
-        /// --certificate, which takes no other). Implies --sat [default:
+        /// branch and bound alone, in turns of 2^22 nodes, four times as many
+        /// each turn: on torus:32x32 the solver decides no vector, and its
+        /// turns cost many times the branch and bound's: 450 s for 256 MiB
+        /// of proof against 25 s for 2^28 nodes), `solver` (the solver
+        /// alone, as --certificate, which takes no other). With --sat the
+        /// vectors of one sum take their turns together, so a hard vector
+        /// waits for the cores the easy ones find. Implies --sat [default:
         /// turns].
         #[arg(
             long,
@@ -144,7 +147,11 @@ pub enum Command {
         /// does the cube embed with dimension i at distance D_i? The bounds
         /// answer first, then the branch and bound and the solver in turns
         /// as with --sat; an embedding found is printed (its map with
-        /// --format json), dimension i at the i-th distance given.
+        /// --format json), dimension i at the i-th distance given. GUEST may
+        /// be a cube smaller than the host (a sub-cube, placed one-to-one,
+        /// decided by the branch and bound alone): how a core a refutation
+        /// names is checked on its own, e.g. `optimal cube:6 torus:32x32
+        /// --distances 4,4,4,4,4,4`.
         #[arg(
             long,
             value_name = "D0,D1,..",
@@ -808,7 +815,7 @@ pub enum DecideBy {
     /// The branch and bound and the SAT solver in turns, budgets growing
     /// four times each turn.
     Turns,
-    /// The branch and bound alone, without a budget.
+    /// The branch and bound alone, in turns (budgets growing four times each turn).
     Search,
     /// The SAT solver alone, without a budget (as --certificate does).
     Solver,

@@ -379,6 +379,29 @@ fn one_distance_vector_is_decided() {
         "--certificate",
         "x",
     ]);
+    // A sub-cube: three distances 1 embed nowhere in a 2-D torus (three
+    // pairwise squares need three orthogonal directions), two do.
+    let sub = ok(&["optimal", "cube:3", "torus:8x8", "--distances", "1,1,1"]);
+    assert!(sub.contains("no constant-distance embedding"), "{sub}");
+    let square = ok(&["optimal", "cube:2", "torus:8x8", "--distances", "1,1"]);
+    assert!(square.contains("embeds"), "{square}");
+    // The solver only places cubes filling the host; a larger cube fits not.
+    assert_bad_input(&[
+        "optimal",
+        "cube:3",
+        "torus:8x8",
+        "--distances",
+        "1,1,1",
+        "--decide-by",
+        "solver",
+    ]);
+    assert_bad_input(&[
+        "optimal",
+        "cube:7",
+        "torus:8x8",
+        "--distances",
+        "1,1,1,1,1,1,1",
+    ]);
 }
 
 /// `--decide-by`: the branch and bound alone or the solver alone decide

@@ -59,7 +59,8 @@ use rayon::prelude::*;
 
 use super::constant::torus_sides;
 use super::cuts::Bounds;
-use super::vectors::{bipartite, Refuted, VectorSearch};
+use super::refuted::Refuted;
+use super::vectors::{bipartite, VectorSearch};
 use super::windings::Winding;
 use crate::error::{Error, Result};
 use crate::progress::Progress;

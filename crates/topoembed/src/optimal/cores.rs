@@ -6,37 +6,54 @@
 //! for the branch and bound (torus:32x32's 1,2,4,4,4,4,4,4,4,12 was not
 //! decided in 20 minutes), yet the run alone or with one other distance is
 //! often a small sub-cube that embeds nowhere (4,4,4,4,4,4 on torus:32x32:
-//! refuted in 0.1 s), found by deciding that sub-cube alone.
+//! refuted in 0.1 s), found by deciding that sub-cube alone. Every core
+//! found is shrunk (distances left out while it still embeds nowhere),
+//! and probes and shrinking take a share of each turn's budget
+//! ([`super::turns`]).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, RwLock};
 
+use rayon::prelude::*;
+
 use super::constant::{decide_by_search, SearchAnswer};
 use super::host::SearchHost;
-use super::vectors::Refuted;
+use super::refuted::Refuted;
 
-/// Search nodes a probe may take at most.
-pub const PROBE_NODES: u64 = 1 << 18;
+/// The share of a turn's search budget each probe of that turn may take:
+/// a sixteenth (2^18 nodes on the first turn's 2^22).
+pub const PROBE_SHARE: u64 = 16;
 
 /// The sub-cubes known to embed nowhere, shared by the threads deciding a
-/// level, and the sub-cubes probed.
+/// level, and the sub-cubes tried for one.
 pub(super) struct Cores {
-    /// Search nodes a probe may take: 0, cores are off.
-    probe_nodes: u64,
+    /// Cores are kept and probed (off when the solver decides every vector:
+    /// a certificate's refutations must all be DRAT proofs).
+    on: bool,
     known: RwLock<Vec<Vec<u32>>>,
-    probed: Mutex<HashSet<Vec<u32>>>,
+    /// Every sub-cube decided for a core (a probe, or a core less one
+    /// distance), with the largest budget it was given: it is tried again
+    /// only with a larger one (`u64::MAX`: refuted, or embeds).
+    tried: Mutex<HashMap<Vec<u32>, u64>>,
+}
+
+/// Where sub-cubes are decided: the host, its prefix bounds, the stop flag.
+#[derive(Clone, Copy)]
+pub(super) struct Probing<'a> {
+    pub h: &'a SearchHost,
+    pub prefix_bound: &'a [u32],
+    pub stop: Option<&'a AtomicBool>,
 }
 
 impl Cores {
-    /// The cores of `refuted` (a resumed run's); probes take up to
-    /// `probe_nodes` search nodes each, [`PROBE_NODES`] at most (0: no
-    /// cores, no probes).
-    pub(super) fn new(probe_nodes: u64, refuted: &[Refuted]) -> Cores {
+    /// The cores of `refuted` (a resumed run's), or none at all when `on`
+    /// is false.
+    pub(super) fn new(on: bool, refuted: &[Refuted]) -> Cores {
         let cores = Cores {
-            probe_nodes: probe_nodes.min(PROBE_NODES),
+            on,
             known: Default::default(),
-            probed: Default::default(),
+            tried: Default::default(),
         };
         refuted.iter().for_each(|r| cores.learn(r));
         cores
@@ -48,60 +65,126 @@ impl Cores {
         known.iter().find(|c| holds(dims, c)).cloned()
     }
 
+    /// The known cores.
+    pub(super) fn known(&self) -> Vec<Vec<u32>> {
+        self.known.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
     /// Keeps `r`'s core, unless a known one is part of it already.
     pub(super) fn learn(&self, r: &Refuted) {
-        if self.probe_nodes > 0 && !r.core.is_empty() {
+        if !r.core.is_empty() {
             self.keep(&r.core);
         }
     }
 
+    /// Keeps `core` unless a known core is part of it, and forgets the
+    /// known cores it is part of (they refute nothing it does not).
     fn keep(&self, core: &[u32]) {
-        if self.refuting(core).is_none() {
-            let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
-            known.push(core.to_vec());
+        if !self.on || self.refuting(core).is_some() {
+            return;
         }
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
+        known.retain(|c| !holds(c, core));
+        known.push(core.to_vec());
     }
 
-    /// Decides the [`probes`] of the ascending `dims` not probed before,
-    /// each within the probe budget, until one is refuted: its core (kept)
-    /// refutes `dims`. None when none is, when a probe is stopped, or when
-    /// cores are off.
-    pub(super) fn probe(
-        &self,
-        h: &SearchHost,
-        prefix_bound: &[u32],
-        dims: &[u32],
-        stop: Option<&AtomicBool>,
-    ) -> Option<Vec<u32>> {
-        if self.probe_nodes == 0 {
+    /// Decides the [`probes`] of the ascending `dims` not tried with
+    /// `budget` nodes or more before, each within `budget` nodes, until one
+    /// is refuted: its core, [`shrunk`](Cores::shrink) and kept, refutes
+    /// `dims`. None when none is, when a probe is stopped, or when cores
+    /// are off.
+    pub(super) fn probe(&self, at: Probing, dims: &[u32], budget: u64) -> Option<Vec<u32>> {
+        if !self.on {
             return None;
         }
         for part in probes(dims) {
-            let fresh = {
-                let mut probed = self.probed.lock().unwrap_or_else(|e| e.into_inner());
-                probed.insert(part.clone())
-            };
-            if !fresh {
-                continue;
+            if let Some(core) = self.try_part(at, &part, budget) {
+                return Some(self.shrink(at, core, budget));
             }
-            // Any (k+1)-cube needs Σ ≥ prefix_bound[k], whichever cube holds it.
-            let bound = &prefix_bound[..part.len()];
-            match decide_by_search(h, bound, &part, self.probe_nodes, stop) {
-                SearchAnswer::Refuted { core, .. } => {
-                    let core = part[..core].to_vec();
-                    self.keep(&core);
-                    return Some(core);
-                }
-                SearchAnswer::Undecided { .. }
-                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) =>
-                {
-                    // Not probed after all: a resumed run probes it again.
-                    let mut probed = self.probed.lock().unwrap_or_else(|e| e.into_inner());
-                    probed.remove(&part);
-                    return None;
-                }
-                _ => {}
+            if at.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return None;
             }
+        }
+        None
+    }
+
+    /// The smallest core found inside the core `core` by leaving one
+    /// distance out at a time, each sub-cube decided within `budget` nodes
+    /// (greedily: the first refuted is shrunk in turn). A smaller core
+    /// refutes more vectors: on torus:32x32 (2, 2, 4, 4, 4, 4) came out of
+    /// one and refuted (2, 2, 3, 4, 4, 4, 4, 4, 5, 12), which minutes of
+    /// search had not. Kept.
+    pub(super) fn shrink(&self, at: Probing, mut core: Vec<u32>, budget: u64) -> Vec<u32> {
+        if !self.on {
+            return core;
+        }
+        // (A sub-cube of one dimension always embeds.)
+        'smaller: while core.len() > 2 {
+            let mut distinct = core.clone();
+            distinct.dedup();
+            for &left_out in &distinct {
+                let mut part = core.clone();
+                let i = part.iter().position(|&x| x == left_out).unwrap_or(0);
+                part.remove(i);
+                let smaller = self
+                    .refuting(&part)
+                    .or_else(|| self.try_part(at, &part, budget));
+                if let Some(smaller) = smaller {
+                    core = smaller;
+                    continue 'smaller;
+                }
+                if at.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    break 'smaller;
+                }
+            }
+            break;
+        }
+        self.keep(&core);
+        core
+    }
+
+    /// [`Cores::shrink`]s every known core, on both threads.
+    pub(super) fn shrink_all(&self, at: Probing, budget: u64) {
+        self.known().into_par_iter().for_each(|core| {
+            self.shrink(at, core, budget);
+        });
+    }
+
+    /// Decides the sub-cube of the ascending distances `part` within
+    /// `budget` nodes, unless it was tried with as many before: its core
+    /// (the first distances its search could not extend) when it embeds
+    /// nowhere, kept.
+    fn try_part(&self, at: Probing, part: &[u32], budget: u64) -> Option<Vec<u32>> {
+        {
+            let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
+            let before = tried.entry(part.to_vec()).or_insert(0);
+            if *before >= budget {
+                return None;
+            }
+            *before = budget;
+        }
+        // Any (k+1)-cube needs Σ ≥ prefix_bound[k], whichever cube holds it.
+        let bound = &at.prefix_bound[..part.len()];
+        let settled = match decide_by_search(at.h, bound, part, budget, at.stop) {
+            SearchAnswer::Refuted { core, .. } => {
+                let core = part[..core].to_vec();
+                self.keep(&core);
+                Some(Some(core))
+            }
+            SearchAnswer::Embedding(_) => Some(None),
+            SearchAnswer::Undecided { .. } => {
+                if at.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    // Not tried after all: a resumed run tries it again.
+                    let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
+                    tried.remove(part);
+                }
+                None
+            }
+        };
+        if let Some(core) = settled {
+            let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
+            tried.insert(part.to_vec(), u64::MAX);
+            return core;
         }
         None
     }
@@ -142,6 +225,8 @@ pub(super) fn holds(dims: &[u32], part: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::optimal::cuts::Bounds;
+    use std::collections::HashSet;
 
     #[test]
     fn a_vector_holds_a_part_as_a_multiset() {
@@ -151,6 +236,80 @@ mod tests {
         assert!(!holds(&[1, 2, 2, 3], &[2, 2, 2]));
         assert!(!holds(&[1, 2, 2, 3], &[4]));
         assert!(!holds(&[1, 2, 3], &[1, 1]));
+    }
+
+    /// Whether the cube of `dims` embeds in `h` with dimension j at
+    /// distance dims[j] (ascending): the plainest depth-first search (node
+    /// 0 at host node 0, the torus being vertex-transitive).
+    fn embeds(h: &SearchHost, dims: &[u32]) -> bool {
+        fn go(v: usize, h: &SearchHost, dims: &[u32], place: &mut Vec<u16>) -> bool {
+            if v == place.len() {
+                return true;
+            }
+            for u in 0..h.nodes() as u16 {
+                let fits = !place[..v].contains(&u)
+                    && (0..dims.len())
+                        .filter(|&j| v >> j & 1 == 1)
+                        .all(|j| u32::from(h.d(u, place[v ^ (1 << j)])) == dims[j]);
+                if fits {
+                    place[v] = u;
+                    if go(v + 1, h, dims, place) {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        // Largest distance first: far fewer nodes on these tori.
+        let mut descending = dims.to_vec();
+        descending.reverse();
+        go(1, h, &descending, &mut vec![0; 1 << dims.len()])
+    }
+
+    #[test]
+    fn a_core_shrinks_to_one_that_embeds_nowhere_and_no_less() {
+        // Every core the branch and bound finds below xor + 2 on small
+        // tori, shrunk without a budget: part of it, embedding nowhere (by
+        // the plainest search), and every part of it one distance short
+        // embeds.
+        let mut smaller = 0;
+        for sides in [&[8, 8][..], &[16, 4], &[4, 4, 4], &[16, 2, 2]] {
+            let h = SearchHost::new(sides);
+            let d = h.nodes().trailing_zeros();
+            let spec = crate::spec::Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
+            let p = super::super::constant::prepare(d, &spec).unwrap();
+            let at = Probing {
+                h: &h,
+                prefix_bound: &p.prefix_bound,
+                stop: None,
+            };
+            let limit = p.xor_sum + 2;
+            let vectors = crate::optimal::vectors::tests::all_below(sides, limit, Bounds::Counting);
+            let mut seen = HashSet::new();
+            for dims in vectors {
+                let SearchAnswer::Refuted { core, .. } =
+                    decide_by_search(&h, &p.prefix_bound, &dims, 0, None)
+                else {
+                    continue;
+                };
+                let core = dims[..core].to_vec();
+                if core.len() == dims.len() || !seen.insert(core.clone()) {
+                    continue;
+                }
+                let cores = Cores::new(true, &[]);
+                let shrunk = cores.shrink(at, core.clone(), u64::MAX);
+                assert!(holds(&core, &shrunk), "{sides:?} {core:?} {shrunk:?}");
+                assert!(!embeds(&h, &shrunk), "{sides:?} {shrunk:?}");
+                for i in 0..shrunk.len() {
+                    let mut part = shrunk.clone();
+                    part.remove(i);
+                    assert!(embeds(&h, &part), "{sides:?} {shrunk:?} less {i}");
+                }
+                assert_eq!(cores.refuting(&dims), Some(shrunk.clone()));
+                smaller += usize::from(shrunk.len() < core.len());
+            }
+        }
+        assert!(smaller > 0);
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::time::Instant;
 use super::constant::{prepare, Prepared, SearchOptions};
 use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
-use super::vectors::{bipartite, decide_one, winding_form, Decision, Refuted, Turns};
+use super::turns::{Decider, Decision};
+use super::vectors::{bipartite, winding_form, Refuted, Turns};
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
@@ -48,6 +49,12 @@ pub struct VectorDecision {
 
 /// Decides whether cube:`d` embeds in `host` with dimension i at distance
 /// `distances[i]`; `options.stop` ends it early ([`VectorAnswer::Stopped`]).
+///
+/// The cube may be smaller than the host (a *sub-cube*, one-to-one into
+/// it): then only the sub-cube bounds of its prefixes apply (the other
+/// bounds and the solver's formula are about cubes filling the host) and
+/// the branch and bound decides alone — how a core
+/// ([`Refuted::core`]) is checked on its own.
 pub fn decide_vector(
     d: u32,
     host: &Spec,
@@ -57,9 +64,17 @@ pub fn decide_vector(
     bounds: Bounds,
 ) -> Result<VectorDecision> {
     let started = Instant::now();
+    let filled = host_dimension(host).unwrap_or(d);
+    let sub_cube = d < filled;
+    if sub_cube && turns.search_nodes == 0 {
+        return Err(Error::Parameter(format!(
+            "--distances: cube:{d} is smaller than {host}, and the solver only places cubes that \
+             fill the host; decide it by the branch and bound (--decide-by search or turns)"
+        )));
+    }
     let Prepared {
         h, prefix_bound, ..
-    } = prepare(d, host)?;
+    } = prepare(if sub_cube { filled } else { d }, host)?;
     if distances.len() != d as usize {
         return Err(Error::Parameter(format!(
             "--distances: cube:{d} has {d} dimensions, and {} distances were given",
@@ -76,37 +91,44 @@ pub fn decide_vector(
     let mut order: Vec<usize> = (0..distances.len()).collect();
     order.sort_by_key(|&i| distances[i]);
     let dims: Vec<u32> = order.iter().map(|&i| distances[i]).collect();
-    let sides = super::constant::torus_sides(d, host)?;
+    let sides = super::constant::torus_sides(filled.max(d), host)?;
     let mut cuts = Cuts::new(&h, bounds, &sides);
-    let answer = if !admitted(&prefix_bound, &mut cuts, &dims) {
+    let prefix_bound = &prefix_bound[..dims.len()];
+    let ruled_out = if sub_cube {
+        !meets_prefix_bounds(prefix_bound, &dims)
+    } else {
+        !admitted(prefix_bound, &mut cuts, &dims)
+    };
+    let answer = if ruled_out {
         VectorAnswer::RuledOut {
-            bounds: bounds.name(),
-        }
-    } else if let Some(core) =
-        Cores::new(turns.search_nodes, &[]).probe(&h, &prefix_bound, &dims, options.stop)
-    {
-        // A run of equal distances that embeds nowhere with what it holds.
-        crate::progress::advance(options.progress, 1);
-        VectorAnswer::Refuted {
-            refuted: Refuted::by_core(&dims, &core),
+            bounds: if sub_cube { "counting" } else { bounds.name() },
         }
     } else {
-        let decision = decide_one(
-            &h,
-            &prefix_bound,
-            &dims,
-            (bipartite(host), winding_form(bounds)),
-            None,
-            turns,
-            options.stop,
-        )?;
+        let cores = Cores::new(turns.search_nodes > 0, &[]);
+        let decider = Decider {
+            h: &h,
+            prefix_bound,
+            form: (bipartite(host), winding_form(bounds)),
+            certificate: None,
+            cores: &cores,
+            stop: options.stop,
+        };
+        // The solver's formula fills the host: no turns of its own here.
+        let turns = match sub_cube {
+            true => Turns {
+                proof_bytes: 0,
+                ..turns
+            },
+            false => turns,
+        };
+        let decision = decider.decide(&dims, turns)?;
         crate::progress::advance(options.progress, 1);
         match decision {
             Decision::Embedding(place) => VectorAnswer::Embedding {
                 map: in_asked_order(&place, &order),
             },
             Decision::Refuted(refuted) => VectorAnswer::Refuted { refuted },
-            Decision::Stopped => VectorAnswer::Stopped,
+            Decision::Stopped | Decision::Undecided => VectorAnswer::Stopped,
         }
     };
     Ok(VectorDecision {
@@ -116,6 +138,28 @@ pub fn decide_vector(
         sum: distances.iter().sum(),
         answer,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The log2 of the nodes of a ring or torus whose node count is a power of
+/// two (none for other hosts: [`prepare`] says what is wrong with them).
+fn host_dimension(host: &Spec) -> Option<u32> {
+    let nodes: u128 = match host {
+        Spec::Ring(k) => u128::from(*k),
+        Spec::Torus(s) => s.iter().map(|&k| u128::from(k)).product(),
+        _ => return None,
+    };
+    nodes.is_power_of_two().then(|| nodes.trailing_zeros())
+}
+
+/// Whether every prefix of the ascending `dims` meets its sub-cube bound
+/// (`prefix_bound[k]` for D_0..D_k): the counting bounds, which hold for
+/// any cube placed one-to-one, filling the host or not.
+fn meets_prefix_bounds(prefix_bound: &[u32], dims: &[u32]) -> bool {
+    let mut partial = 0;
+    dims.iter().zip(prefix_bound).all(|(&dk, &bound)| {
+        partial += dk;
+        partial >= bound
     })
 }
 

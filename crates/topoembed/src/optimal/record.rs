@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::vectors::Refuted;
+use super::refuted::Refuted;
 use crate::error::{Error, Result};
 
 /// The record's name in a certificate's directory.

@@ -6,164 +6,33 @@
 //! with the branch and bound ([`Turns`]) unless a certificate is written.
 //! The first satisfiable vector is optimal; every vector below it is
 //! refuted, each with a DRAT proof written to the certificate (see
-//! [`super::certificate`]).
+//! [`super::certificate`]). The vectors of one sum take their turns
+//! together ([`super::turns`]): each gets its first turn before any gets a
+//! second, so a hard one waits for the cores ([`super::cores`]) the easy
+//! ones find.
 //!
 //! Where the branch and bound enumerates every embedding of every sub-cube,
 //! clause learning shares what one failed placement teaches with all the
 //! others: torus:32x4, whose search takes 2.6·10^9 nodes, is 160 vectors of
 //! a tenth of a second each here.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::constant::{decide_by_search, prepare, Optimum, Prepared, SearchAnswer, SearchOptions};
+use super::constant::{prepare, Optimum, Prepared, SearchOptions};
 use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
-use super::host::SearchHost;
-use super::interrupt::Stoppable;
 pub use super::record::PARTIAL;
 use super::record::{Record, RECORD_INTERVAL};
-use super::sat::Answer;
+pub use super::refuted::Refuted;
+use super::turns::{Decider, Decision};
+pub use super::turns::{Turns, PROOF_BUDGET, SEARCH_BUDGET};
 use super::windings::Winding;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
-
-/// Search nodes the branch and bound may spend on one vector before the
-/// SAT solver takes it (about 0.2 s); four times as many on each later
-/// turn.
-pub const SEARCH_BUDGET: u64 = 1 << 22;
-
-/// Proof bytes the SAT solver may write on its first turn at a vector
-/// (about 0.2 s of clause learning on torus:16x16); four times as many on
-/// each later turn.
-pub const PROOF_BUDGET: u64 = 4 << 20;
-
-/// How the branch and bound and the SAT solver share a vector: each takes
-/// turns with these first budgets, four times as much each turn, until one
-/// decides it (see `decide_one`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Turns {
-    /// The branch and bound's first budget in search nodes; 0: no turns,
-    /// the solver decides every vector (so a certificate's refutations are
-    /// all DRAT proofs).
-    pub search_nodes: u64,
-    /// The solver's first budget in bytes of proof (a measure of its work
-    /// that is the same on every run, unlike its time); 0: the solver takes
-    /// no turns.
-    pub proof_bytes: u64,
-}
-
-impl Turns {
-    /// The CLI's: [`SEARCH_BUDGET`] and [`PROOF_BUDGET`].
-    pub const DEFAULT: Turns = Turns {
-        search_nodes: SEARCH_BUDGET,
-        proof_bytes: PROOF_BUDGET,
-    };
-
-    /// No turns: the solver alone, without a budget.
-    pub const SOLVER_ONLY: Turns = Turns {
-        search_nodes: 0,
-        proof_bytes: 0,
-    };
-
-    /// No turns: the branch and bound alone, without a budget (on
-    /// torus:32x32 the solver decides no vector, and its turns cost many
-    /// times the branch and bound's: 450 s for 256 MiB of proof against
-    /// 25 s for 2^28 nodes).
-    pub const SEARCH_ONLY: Turns = Turns {
-        search_nodes: u64::MAX,
-        proof_bytes: 0,
-    };
-}
-
-/// One vector ruled out, as a certificate lists it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct Refuted {
-    /// D_0..D_{d−1}, ascending.
-    pub distances: Vec<u32>,
-    /// `search`: the branch and bound, run on this vector alone, found no
-    /// embedding (in `search_nodes` nodes); `drat`: the SAT solver refuted
-    /// the vector's formula, with the proof in `proof`.
-    pub by: String,
-    /// Nodes of the branch and bound (`search`).
-    #[serde(default)]
-    pub search_nodes: u64,
-    /// The binary DRAT proof, relative to the certificate directory (`drat`).
-    #[serde(default)]
-    pub proof: String,
-    /// Variables and clauses of the formula (as [`super::sat::encode`] writes it).
-    pub variables: u32,
-    /// Clauses of the formula.
-    pub clauses: usize,
-    /// Size of the proof file.
-    pub proof_bytes: u64,
-    /// The formula is the winding lemma's ([`super::windings`]): some
-    /// dimensions bound to an axis (absent in earlier certificates).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub windings: bool,
-    /// The formula is halved by the halving lemma ([`super::halving`]): the
-    /// half of the cube a tight winding pair determines (absent in earlier
-    /// certificates).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub halved: bool,
-    /// The formula is the window lemma's ([`super::band`]): the folded part
-    /// as a bijection onto a band of the torus (absent in earlier
-    /// certificates).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub banded: bool,
-    /// The formula is the slack window's ([`super::pin`]): half the cube
-    /// pinned to a window along an axis (absent in earlier certificates).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub pinned: bool,
-    /// `search` only: the distances (ascending) of a sub-cube that embeds
-    /// nowhere in the host — the branch and bound placed every embedding of
-    /// the sub-cube of the first |core| distances it searched (the vector's,
-    /// or a probe's: [`super::cores`]) and none left room for the next
-    /// (absent: the whole vector). Every vector holding
-    /// these distances is refuted with it: its dimensions with them span
-    /// that sub-cube. A vector refuted by the core of an earlier one has
-    /// `search_nodes` 0.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub core: Vec<u32>,
-}
-
-impl Refuted {
-    /// `distances` refuted by the branch and bound in `nodes` nodes, which
-    /// found no embedding of the sub-cube of the first `core` dimensions.
-    pub(super) fn by_search(distances: &[u32], nodes: u64, core: usize) -> Refuted {
-        let core = if core < distances.len() {
-            distances[..core].to_vec()
-        } else {
-            Vec::new()
-        };
-        Refuted {
-            core,
-            distances: distances.to_vec(),
-            by: "search".to_string(),
-            search_nodes: nodes,
-            proof: String::new(),
-            variables: 0,
-            clauses: 0,
-            proof_bytes: 0,
-            windings: false,
-            halved: false,
-            banded: false,
-            pinned: false,
-        }
-    }
-
-    /// `distances` refuted by `core`, a sub-cube refuted before (see
-    /// [`Refuted::core`]).
-    pub(super) fn by_core(distances: &[u32], core: &[u32]) -> Refuted {
-        Refuted {
-            core: core.to_vec(),
-            ..Refuted::by_search(distances, 0, distances.len())
-        }
-    }
-}
 
 /// What the search by vectors found, beside the optimum.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -282,12 +151,6 @@ pub(super) fn winding_form(bounds: Bounds) -> Winding {
     }
 }
 
-/// The proof file of vector `dims`, relative to the certificate directory.
-pub(super) fn proof_name(dims: &[u32]) -> String {
-    let parts: Vec<String> = dims.iter().map(u32::to_string).collect();
-    format!("proofs/{}.drat", parts.join("-"))
-}
-
 /// The least Σ D_i by vectors (module docs); with `certificate`, every
 /// refutation's DRAT proof is written under it (the caller writes the
 /// certificate's index with [`super::certificate::write`]). Each vector
@@ -349,7 +212,7 @@ pub fn optimal_by_vectors(
     // Sub-cubes the branch and bound found embedding nowhere: a vector
     // holding one is refuted with it (only where the branch and bound's
     // refutations count: a certificate's must all be DRAT proofs).
-    let cores = Cores::new(turns.search_nodes, &refuted);
+    let cores = Cores::new(turns.search_nodes > 0, &refuted);
     let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
     let mut decided = 0u64;
     let mut stopped = false;
@@ -374,71 +237,82 @@ pub fn optimal_by_vectors(
             .map_or(start, |i| lowest + i as u32)
     };
     let mut open = start;
+    let decider = Decider {
+        h: &h,
+        prefix_bound: &prefix_bound,
+        form: (even, windings),
+        certificate,
+        cores: &cores,
+        stop: options.stop,
+    };
+    if resumed > 0 {
+        // The resumed run's cores, each less what it need not hold.
+        cores.shrink_all(decider.probing(), turns.probe_nodes());
+    }
     for (index, level) in levels.iter().enumerate() {
-        // Both cores decide vectors of one sum; the first embedding found
-        // ends the search (every smaller sum is refuted).
-        let answers: Vec<Result<Decision>> = level
-            .par_iter()
-            .map(|dims| {
-                if stop() {
-                    return Ok(Decision::Stopped);
-                }
-                let known = cores.refuting(dims);
-                let core = known.or_else(|| cores.probe(&h, &prefix_bound, dims, options.stop));
-                let answer = match core {
-                    Some(core) => Decision::Refuted(Refuted::by_core(dims, &core)),
-                    None => decide_one(
-                        &h,
-                        &prefix_bound,
-                        dims,
-                        (even, windings),
-                        certificate,
-                        turns,
-                        options.stop,
-                    )?,
-                };
-                if let Decision::Refuted(r) = &answer {
-                    cores.learn(r);
-                }
-                if !matches!(answer, Decision::Stopped) {
-                    crate::progress::advance(options.progress, 1);
-                }
-                if let (Some(record), Decision::Refuted(r)) = (&record, &answer) {
-                    record.note(&refuted, r.clone())?;
-                }
-                Ok(answer)
-            })
-            .collect();
-        // A stopped level keeps what it decided (its refutations go to the
-        // record, so a resumed run does not decide them again).
+        // Both cores decide vectors of one sum, in turns: every vector
+        // undecided takes the next turn, four times the budgets, until
+        // none is left (so a hard vector waits for the cores the easy ones
+        // find). The first embedding found ends the search (every smaller
+        // sum is refuted).
+        let mut pending: Vec<&Vec<u32>> = level.iter().collect();
+        let mut turn = turns;
         let mut level_stopped = false;
-        for (dims, answer) in level.iter().zip(answers) {
-            match answer? {
-                Decision::Embedding(place) if found.is_none() => {
-                    found = Some((dims.clone(), place))
+        while !pending.is_empty() && found.is_none() && !level_stopped {
+            let answers: Vec<Result<Decision>> = pending
+                .par_iter()
+                .map(|dims| {
+                    if stop() {
+                        return Ok(Decision::Stopped);
+                    }
+                    let answer = decider.turn(dims, turn)?;
+                    if let Decision::Refuted(r) = &answer {
+                        cores.learn(r);
+                        crate::progress::advance(options.progress, 1);
+                        if let Some(record) = &record {
+                            record.note(&refuted, r.clone())?;
+                        }
+                    }
+                    if let Decision::Embedding(_) = &answer {
+                        crate::progress::advance(options.progress, 1);
+                    }
+                    Ok(answer)
+                })
+                .collect();
+            // A stopped level keeps what it decided (its refutations go to
+            // the record, so a resumed run does not decide them again).
+            let mut undecided = Vec::new();
+            for (dims, answer) in pending.iter().zip(answers) {
+                match answer? {
+                    Decision::Embedding(place) if found.is_none() => {
+                        found = Some((dims.to_vec(), place))
+                    }
+                    Decision::Embedding(_) => {}
+                    Decision::Refuted(r) => refuted.push(r),
+                    Decision::Undecided => {
+                        undecided.push(*dims);
+                        continue;
+                    }
+                    Decision::Stopped => {
+                        level_stopped = true;
+                        continue;
+                    }
                 }
-                Decision::Embedding(_) => {}
-                Decision::Refuted(r) => refuted.push(r),
-                Decision::Stopped => {
-                    level_stopped = true;
-                    continue;
-                }
+                decided += 1;
             }
-            decided += 1;
-        }
-        if level_stopped && found.is_none() {
             if let Some(record) = &record {
                 record.write(&refuted)?;
             }
+            pending = undecided;
+            turn = turn.next();
+        }
+        if level_stopped && found.is_none() {
             stopped = true;
             open = lowest + index as u32;
             break;
         }
         if found.is_some() {
             break;
-        }
-        if let Some(record) = &record {
-            record.write(&refuted)?;
         }
         // The limit stops the search only while a vector is left to decide.
         if options.node_limit > 0 && decided >= options.node_limit {
@@ -489,158 +363,11 @@ pub fn optimal_by_vectors(
     })
 }
 
-/// Decides one vector; an UNSAT answer's proof goes under `certificate`.
-/// `(even, windings)`: the torus is bipartite; the form of the winding
-/// lemma the formula may use.
-///
-/// The branch and bound and the solver take `turns`, each budget four
-/// times the last: on vectors of small distances the branch and bound is
-/// quick where clause learning is slow (and its proofs huge), on elongated
-/// tori the other way round (torus:32x4: 2.6·10^9 nodes, or 160 solves of
-/// a tenth of a second). Budgets growing ×4 spend at most 4/3 of the turn
-/// that decides on each method, so when the first budgets take about the
-/// same time (0.2 s each) the turns cost a few times at most what the
-/// better method would alone. With `Turns::SOLVER_ONLY` (a certificate's
-/// refutations are all DRAT proofs) the solver decides alone, with
-/// `Turns::SEARCH_ONLY` the branch and bound.
-pub(super) fn decide_one(
-    h: &SearchHost,
-    prefix_bound: &[u32],
-    dims: &[u32],
-    form: (bool, Winding),
-    certificate: Option<&Path>,
-    turns: Turns,
-    stop: Option<&AtomicBool>,
-) -> Result<Decision> {
-    if turns.search_nodes == 0 {
-        return decide_by_solver(h, dims, form, certificate, stop, None);
-    }
-    let asked_to_stop = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let (mut nodes, mut proof_bytes) = (turns.search_nodes, turns.proof_bytes);
-    loop {
-        match decide_by_search(h, prefix_bound, dims, nodes, stop) {
-            SearchAnswer::Embedding(place) => return Ok(Decision::Embedding(place)),
-            SearchAnswer::Refuted { nodes, core } => {
-                return Ok(Decision::Refuted(Refuted::by_search(dims, nodes, core)))
-            }
-            SearchAnswer::Undecided { .. } if asked_to_stop() => return Ok(Decision::Stopped),
-            SearchAnswer::Undecided { .. } => {}
-        }
-        // (With no proof budget the solver takes no turn: building its
-        // formula alone takes seconds on the largest tori.)
-        if proof_bytes > 0 {
-            match decide_by_solver(h, dims, form, certificate, stop, Some(proof_bytes))? {
-                Decision::Stopped if !asked_to_stop() => {}
-                decision => return Ok(decision),
-            }
-        }
-        nodes = nodes.saturating_mul(4);
-        proof_bytes = proof_bytes.saturating_mul(4);
-    }
-}
-
-/// Decides one vector by the SAT solver, within `proof_budget` bytes of
-/// proof when given ([`Decision::Stopped`] when they run out, or when
-/// `stop` is set).
-fn decide_by_solver(
-    h: &SearchHost,
-    dims: &[u32],
-    (even, windings): (bool, Winding),
-    certificate: Option<&Path>,
-    stop: Option<&AtomicBool>,
-    proof_budget: Option<u64>,
-) -> Result<Decision> {
-    let windings = if super::sat::windings_apply(h, dims, windings) {
-        windings
-    } else {
-        Winding::Off
-    };
-    // With the lift lemma's bounds, a tight winding pair halves the formula.
-    let fold = match windings {
-        Winding::Lifted => super::sat::folding(h, dims, windings, true),
-        _ => None,
-    };
-    let halved = fold.is_some();
-    // And a folded part at the lift bound's equality fills a band of the
-    // torus.
-    let window = fold.and_then(|f| super::band::window(h.sides(), dims, f));
-    let banded = window.is_some();
-    // A winding pair with slack pins half the cube to a window instead.
-    let pin = match windings {
-        Winding::Lifted => super::pin::pin(h.sides(), dims),
-        _ => None,
-    };
-    let decide_to = |proof: Option<&mut dyn std::io::Write>| match &window {
-        Some(window) => super::band::decide_window(h, dims, even, window, proof),
-        None => super::sat::decide_in(h, dims, even, (windings, halved, pin), proof),
-    };
-    // With a stop flag or a budget the proof goes through a `Stoppable`
-    // (discarded if no certificate keeps it): the only way to end a solve
-    // early.
-    let decide = |proof: Option<&mut dyn std::io::Write>| match (stop, proof_budget) {
-        (None, None) => decide_to(proof),
-        _ => decide_to(Some(&mut Stoppable::new(proof, stop, proof_budget))),
-    };
-    let name = proof_name(dims);
-    let path: Option<PathBuf> = certificate.map(|dir| dir.join(&name));
-    let failed = |e: String| Error::File(format!("the SAT solver failed on {dims:?}: {e}"));
-    let answer = match &path {
-        Some(p) => {
-            let file = std::fs::File::create(p).map_err(|e| {
-                Error::File(format!("{}: cannot write the proof: {e}", p.display()))
-            })?;
-            let mut writer = std::io::BufWriter::new(file);
-            let answer = decide(Some(&mut writer)).map_err(failed)?;
-            std::io::Write::flush(&mut writer)
-                .map_err(|e| Error::File(format!("{}: {e}", p.display())))?;
-            answer
-        }
-        None => decide(None).map_err(failed)?,
-    };
-    // Only a refutation keeps its proof file.
-    if let (Some(p), Answer::Stopped | Answer::Embedding(_)) = (&path, &answer) {
-        let _ = std::fs::remove_file(p);
-    }
-    match answer {
-        Answer::Stopped => Ok(Decision::Stopped),
-        Answer::Embedding(place) => Ok(Decision::Embedding(place)),
-        Answer::Unsatisfiable { variables, clauses } => {
-            let proof_bytes = path
-                .as_ref()
-                .and_then(|p| std::fs::metadata(p).ok())
-                .map_or(0, |m| m.len());
-            Ok(Decision::Refuted(Refuted {
-                distances: dims.to_vec(),
-                by: "drat".to_string(),
-                search_nodes: 0,
-                proof: name,
-                variables,
-                clauses,
-                proof_bytes,
-                windings: windings != Winding::Off,
-                halved,
-                banded,
-                pinned: pin.is_some(),
-                core: Vec::new(),
-            }))
-        }
-    }
-}
-
-/// One vector decided.
-pub(super) enum Decision {
-    /// An embedding with these distances: the host node of every cube node.
-    Embedding(Vec<u16>),
-    /// None exists.
-    Refuted(Refuted),
-    /// Stopped (Ctrl-C) before an answer.
-    Stopped,
-}
-
 #[cfg(test)]
 pub(in crate::optimal) mod tests {
     use super::*;
-    use crate::optimal::sat::decide;
+    use crate::optimal::host::SearchHost;
+    use crate::optimal::sat::{decide, Answer};
 
     #[test]
     fn vectors_meet_their_bounds_and_sum() {
