@@ -114,12 +114,10 @@ pub fn decide_vector(
             stop: options.stop,
         };
         // The solver's formula fills the host: no turns of its own here.
-        let turns = match sub_cube {
-            true => Turns {
-                proof_bytes: 0,
-                ..turns
-            },
-            false => turns,
+        let proof_bytes = if sub_cube { 0 } else { turns.proof_bytes };
+        let turns = Turns {
+            proof_bytes,
+            ..turns
         };
         let decision = decider.decide(&dims, turns)?;
         crate::progress::advance(options.progress, 1);

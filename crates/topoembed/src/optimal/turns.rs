@@ -36,7 +36,7 @@ pub const PROOF_BUDGET: u64 = 4 << 20;
 
 /// How the branch and bound and the SAT solver share a vector: each takes
 /// turns with these first budgets, four times as much each turn, until one
-/// decides it (see `decide_one`).
+/// decides it (see [`Decider::decide`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Turns {
     /// The branch and bound's first budget in search nodes; 0: no turns,
