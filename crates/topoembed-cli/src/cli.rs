@@ -84,14 +84,16 @@ pub enum Command {
     /// standard embeddings' sums: whether xor is optimal there (the xor paper
     /// proves it for rings and leaves tori open).
     #[command(after_help = OPTIMAL_HELP)]
+    #[command(group(clap::ArgGroup::new("by_vectors").args(["sat", "certificate", "decide_by", "distances"]).multiple(true)))]
     Optimal {
         /// The guest: cube:D (D up to 12; with --distances, a cube smaller
         /// than the host too).
         guest: String,
         /// The host: ring:N or torus:AxB.. with power-of-two sides and 2^D nodes.
         host: String,
-        /// Stop after this many search nodes (with --sat: distance vectors;
-        /// the answer is then not proved); 0: no limit.
+        /// Stop after this many search nodes (with --sat: distance vectors
+        /// decided, the turns under way finishing; the answer is then not
+        /// proved); 0: no limit.
         #[arg(long, default_value_t = 0)]
         node_limit: u64,
         /// Save the search's position to FILE every 2^26 nodes and when it
@@ -179,7 +181,14 @@ pub enum Command {
         /// a small search rules out the vectors where no placement of that
         /// sub-cube can). A certificate names its bounds and the checker
         /// recomputes them.
-        #[arg(long, default_value = "lift", value_name = "BOUNDS")]
+        /// Only with --sat, --certificate, --decide-by or --distances (the
+        /// plain branch and bound prunes by its own bounds).
+        #[arg(
+            long,
+            default_value = "lift",
+            value_name = "BOUNDS",
+            requires = "by_vectors"
+        )]
         bounds: topoembed::optimal::Bounds,
         /// Run even when the estimated search (its tree's size by random
         /// probes, capped by --node-limit) passes the limit: 10 minutes, or

@@ -199,6 +199,12 @@ fn report(
                     "proved: xor is NOT optimal here; the embedding below has Σ D_i = {} < xor's {}",
                     found.min_sum, found.xor_sum
                 ),
+                // An embedding beating xor is a fact even when its optimality
+                // is not proved.
+                (false, _) if found.min_sum < found.xor_sum => format!(
+                    "xor is NOT optimal here: the embedding below has Σ D_i = {} < xor's {}; {stopped}",
+                    found.min_sum, found.xor_sum
+                ),
                 (false, _) => stopped.to_string(),
             };
             writeln!(

@@ -67,6 +67,20 @@ fn bad_input_exits_2() {
     assert_bad_input(&["optimal", "cube:13", "ring:8192"]);
     assert_bad_input(&["optimal", "ring:16", "torus:4x4"]);
     assert_bad_input(&["optimal", "cube:4", "mesh:4x4"]);
+    // --bounds shapes the search by vectors only: alone, or with the
+    // search over all bijections, it is refused rather than ignored.
+    assert_bad_input(&["optimal", "cube:4", "torus:4x4", "--bounds", "all"]);
+    assert_bad_input(&[
+        "optimal",
+        "cube:4",
+        "torus:4x4",
+        "--all-bijections",
+        "--bounds",
+        "all",
+    ]);
+    let (code, _, err) = common::run(&["optimal", "cube:4", "torus:4x4", "--bounds", "all"]);
+    assert!(code == 2 && err.contains("--sat"), "{err}");
+    ok(&["optimal", "cube:4", "torus:4x4", "--bounds", "all", "--sat"]);
 }
 
 #[test]

@@ -186,13 +186,18 @@ fn a_stopped_search_is_not_proved() {
     assert_eq!(search(7, "torus:16x8").lower_bound, 16);
 }
 
-/// A stopped search states what it did prove: the search by vectors, that
-/// every ascending vector below the first one it left undecided has no
-/// embedding (the oracle: the candidate list, taken in order, as many as it
-/// decided). Never above the optimum, and the optimum itself once proved
-/// (the branch and bound's: `a_stopped_search_is_not_proved`).
+/// A stopped search states what it did prove: the search by vectors, the
+/// least sum with a candidate vector it has not refuted (the oracle: the
+/// candidate list against the refutations it returns). Never above the
+/// optimum, the optimum itself once proved (the branch and bound's:
+/// `a_stopped_search_is_not_proved`), and on one thread never lower for
+/// a larger limit.
 #[test]
 fn a_stopped_search_states_its_proved_lower_bound() {
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     for (d, host, optimum) in [(8, "torus:16x16", 22), (6, "ring:64", 47)] {
         let spec: Spec = host.parse().unwrap();
         let candidates =
@@ -203,15 +208,16 @@ fn a_stopped_search_states_its_proved_lower_bound() {
                 node_limit: limit,
                 ..SearchOptions::default()
             };
-            let found =
+            let by = one_thread.install(|| {
                 optimal_by_vectors(d, &spec, &options, None, Turns::DEFAULT, Bounds::Counting)
                     .unwrap()
-                    .optimum;
-            let decided = found.nodes_searched as usize;
-            let expected = match candidates.get(decided) {
-                Some(first_undecided) if !found.proved => first_undecided.iter().sum(),
-                _ => optimum,
-            };
+            });
+            let found = by.optimum;
+            let refuted: Vec<&Vec<u32>> = by.refuted.iter().map(|r| &r.distances).collect();
+            let expected = candidates
+                .iter()
+                .find(|v| !refuted.contains(v))
+                .map_or(optimum, |v| v.iter().sum::<u32>().min(optimum));
             assert_eq!(found.lower_bound, expected, "{host}, limit {limit}");
             assert!(found.lower_bound <= optimum && found.lower_bound >= last);
             assert_eq!(
@@ -247,6 +253,8 @@ fn checkpoints_resume_where_the_search_stopped() {
     let dir = std::env::temp_dir().join(format!("topoembed-optimal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("search.json");
+    // A file left by an earlier process of the same id is not this run's.
+    let _ = std::fs::remove_file(&path);
     let host: Spec = "torus:16x8".parse().unwrap();
     let whole = optimal_constant(7, &host, &SearchOptions::default()).unwrap();
     let stopped = optimal_constant(
@@ -260,6 +268,8 @@ fn checkpoints_resume_where_the_search_stopped() {
     )
     .unwrap();
     assert!(!stopped.proved && path.exists());
+    // Written through a temporary file beside it, gone once renamed.
+    assert!(!dir.join("search.json.tmp").exists() && !dir.join("search.tmp").exists());
     let resumed = optimal_constant(
         7,
         &host,
@@ -314,6 +324,7 @@ fn checkpoints_resume_where_the_search_stopped() {
         garbage.to_string().contains("not a checkpoint"),
         "{garbage}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The communication time of every bijection of cube:d onto `host` by the
@@ -1314,6 +1325,12 @@ fn a_level_takes_turns_so_cores_found_early_refute_the_rest() {
     };
     let turn_of = |nodes: u64| (0..).find(|&t| 4u64.pow(t) >= nodes).unwrap();
     let sum = |r: &Refuted| r.distances.iter().sum::<u32>();
+    // One thread: on two, a vector's next turn may start while another
+    // vector's earlier turn is still finding its core.
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let mut pairs = 0;
     for (d, host) in [
         (6, "torus:16x4"),
@@ -1324,7 +1341,9 @@ fn a_level_takes_turns_so_cores_found_early_refute_the_rest() {
     ] {
         let spec: Spec = host.parse().unwrap();
         let options = SearchOptions::default();
-        let by = optimal_by_vectors(d, &spec, &options, None, from_one, Bounds::Counting).unwrap();
+        let by = one_thread.install(|| {
+            optimal_by_vectors(d, &spec, &options, None, from_one, Bounds::Counting).unwrap()
+        });
         assert_eq!(by.optimum.min_sum, search(d, host).min_sum, "{host}");
         let searched: Vec<&Refuted> = by.refuted.iter().filter(|r| r.search_nodes > 0).collect();
         for a in &searched {

@@ -45,6 +45,8 @@ pub fn assert_bad_input(args: &[&str]) {
 /// A fresh directory for one test's files.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("topoembed-{name}-{}", std::process::id()));
+    // Empty even if an earlier process of the same id left files in it.
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -662,7 +662,7 @@ impl<'a> Search<'a> {
             path: self.path.clone(),
         };
         let text = serde_json::to_string(&c).map_err(|e| Error::File(e.to_string()))?;
-        let temporary = path.with_extension("tmp");
+        let temporary = super::record::temporary_beside(path);
         std::fs::write(&temporary, text)
             .and_then(|()| std::fs::rename(&temporary, path))
             .map_err(|e| {

@@ -25,6 +25,7 @@ mod host;
 mod interrupt;
 pub mod one_vector;
 pub mod pin;
+mod queue;
 mod record;
 mod refuted;
 pub mod sat;

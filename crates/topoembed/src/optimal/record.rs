@@ -29,15 +29,14 @@ struct Partial {
     refuted: Vec<Refuted>,
 }
 
-/// The record of one search: where it lies, what it is of, and the
-/// refutations of the level being decided that it does not hold yet.
+/// The record of one search: where it lies, what it is of, and when it
+/// was last written.
 pub(super) struct Record {
     path: PathBuf,
     guest: String,
     host: String,
     interval: Duration,
-    /// Refutations noted since the last write, and when that was.
-    pending: Mutex<(Vec<Refuted>, Instant)>,
+    last: Mutex<Instant>,
 }
 
 impl Record {
@@ -49,7 +48,7 @@ impl Record {
             guest,
             host,
             interval,
-            pending: Mutex::new((Vec::new(), Instant::now())),
+            last: Mutex::new(Instant::now()),
         }
     }
 
@@ -78,24 +77,22 @@ impl Record {
         Ok(partial.refuted)
     }
 
-    /// Records `refuted` — every refutation so far, the level just decided
-    /// included — replacing the file whole; what was noted is in it now.
+    /// Records `refuted` — every refutation so far — replacing the file
+    /// whole.
     pub(super) fn write(&self, refuted: &[Refuted]) -> Result<()> {
-        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        self.write_file(refuted.iter())?;
-        *pending = (Vec::new(), Instant::now());
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        self.write_file(refuted)?;
+        *last = Instant::now();
         Ok(())
     }
 
-    /// Notes `refutation`, decided in the level under way (`earlier`: the
-    /// levels before it), and writes all of them once `interval` has passed
-    /// since the last write.
-    pub(super) fn note(&self, earlier: &[Refuted], refutation: Refuted) -> Result<()> {
-        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        pending.0.push(refutation);
-        if pending.1.elapsed() >= self.interval {
-            self.write_file(earlier.iter().chain(&pending.0))?;
-            pending.1 = Instant::now();
+    /// Records `refuted` once `interval` has passed since the last write
+    /// (called after every refutation).
+    pub(super) fn now_and_then(&self, refuted: &[Refuted]) -> Result<()> {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= self.interval {
+            self.write_file(refuted)?;
+            *last = Instant::now();
         }
         Ok(())
     }
@@ -107,11 +104,11 @@ impl Record {
 
     /// Replaces the file through a temporary one, so that a process killed
     /// while writing leaves the previous record whole.
-    fn write_file<'r>(&self, refuted: impl Iterator<Item = &'r Refuted>) -> Result<()> {
+    fn write_file(&self, refuted: &[Refuted]) -> Result<()> {
         let partial = Partial {
             guest: self.guest.clone(),
             host: self.host.clone(),
-            refuted: refuted.cloned().collect(),
+            refuted: refuted.to_vec(),
         };
         let text = serde_json::to_string(&partial).map_err(|e| Error::File(e.to_string()))?;
         let temporary = temporary_beside(&self.path);
@@ -123,7 +120,7 @@ impl Record {
 
 /// `path` with `.tmp` added to its name (not replacing an extension, so
 /// that `q.json` and `q.txt` do not share one).
-fn temporary_beside(path: &Path) -> PathBuf {
+pub(super) fn temporary_beside(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
     path.with_file_name(name)
@@ -140,11 +137,13 @@ mod tests {
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("topoembed-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        // Not a file an earlier process of the same id left.
+        let _ = std::fs::remove_file(dir.join(name));
         dir.join(name)
     }
 
     #[test]
-    fn a_record_holds_what_was_written_and_what_was_noted_after_the_interval() {
+    fn a_record_holds_what_was_written_and_what_came_after_the_interval() {
         let path = scratch("interval.json");
         let record =
             |interval| Record::new(path.clone(), "cube:4".into(), "torus:4x4".into(), interval);
@@ -152,26 +151,19 @@ mod tests {
         assert!(never.read().unwrap().is_empty());
         let earlier = vec![refuted(&[1, 1, 1, 1])];
         never.write(&earlier).unwrap();
-        // Noted within the interval: not written yet.
-        never.note(&earlier, refuted(&[1, 1, 1, 2])).unwrap();
-        assert_eq!(never.read().unwrap(), earlier);
-        // At the end of the level the caller writes the whole list.
+        // Within the interval: not written yet.
         let mut all = earlier.clone();
         all.push(refuted(&[1, 1, 1, 2]));
+        never.now_and_then(&all).unwrap();
+        assert_eq!(never.read().unwrap(), earlier);
+        // When a level is decided the caller writes the whole list.
         never.write(&all).unwrap();
         assert_eq!(never.read().unwrap(), all);
-        // With no interval every note is written at once, after `earlier`.
+        // With no interval every refutation is written at once.
         let always = record(Duration::ZERO);
-        always.note(&all, refuted(&[1, 1, 2, 2])).unwrap();
-        let read = always.read().unwrap();
-        assert_eq!(read.len(), 3);
-        assert_eq!(read[..2], all[..]);
-        assert_eq!(read[2].distances, [1, 1, 2, 2]);
-        // A write replaces what was noted (the caller's list holds it).
-        always.write(&all).unwrap();
+        all.push(refuted(&[1, 1, 2, 2]));
+        always.now_and_then(&all).unwrap();
         assert_eq!(always.read().unwrap(), all);
-        always.note(&[], refuted(&[1, 2, 2, 2])).unwrap();
-        assert_eq!(always.read().unwrap().len(), 1);
         assert!(!temporary_beside(&path).exists());
         always.remove();
         assert!(always.read().unwrap().is_empty());

@@ -6,10 +6,11 @@
 //! with the branch and bound ([`Turns`]) unless a certificate is written.
 //! The first satisfiable vector is optimal; every vector below it is
 //! refuted, each with a DRAT proof written to the certificate (see
-//! [`super::certificate`]). The vectors of one sum take their turns
-//! together ([`super::turns`]): each gets its first turn before any gets a
-//! second, so a hard one waits for the cores ([`super::cores`]) the easy
-//! ones find.
+//! [`super::certificate`]). The vectors take their turns ([`super::turns`])
+//! together ([`super::queue`]): each of a sum gets its first turn before
+//! any gets a second, so a hard one waits for the cores ([`super::cores`])
+//! the easy ones find, and the next sum's join in once a sum's have had
+//! three.
 //!
 //! Where the branch and bound enumerates every embedding of every sub-cube,
 //! clause learning shares what one failed placement teaches with all the
@@ -20,11 +21,10 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::constant::{prepare, Optimum, Prepared, SearchOptions};
 use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
+use super::queue::{take_turns, Turn};
 pub use super::record::PARTIAL;
 use super::record::{Record, RECORD_INTERVAL};
 pub use super::refuted::Refuted;
@@ -202,7 +202,7 @@ pub fn optimal_by_vectors(
                 RECORD_INTERVAL,
             )
         });
-    let mut refuted = match &record {
+    let refuted = match &record {
         Some(record) => record.read()?,
         None => Vec::new(),
     };
@@ -213,9 +213,6 @@ pub fn optimal_by_vectors(
     // holding one is refuted with it (only where the branch and bound's
     // refutations count: a certificate's must all be DRAT proofs).
     let cores = Cores::new(turns.search_nodes > 0, &refuted);
-    let mut found: Option<(Vec<u32>, Vec<u16>)> = None;
-    let mut decided = 0u64;
-    let mut stopped = false;
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let sides = super::constant::torus_sides(d, host)?;
     let mut cuts = Cuts::new(&h, bounds, &sides);
@@ -229,14 +226,6 @@ pub fn optimal_by_vectors(
     if let Some(p) = options.progress {
         p.add_total(levels.iter().map(|l| l.len() as u64).sum());
     }
-    // The sum of the first level from `index` on with a vector to decide
-    // (`start` if none): where a stopped search's proved bound lies.
-    let first_open_from = |index: usize| {
-        (index..levels.len())
-            .find(|&i| !levels[i].is_empty())
-            .map_or(start, |i| lowest + i as u32)
-    };
-    let mut open = start;
     let decider = Decider {
         h: &h,
         prefix_bound: &prefix_bound,
@@ -249,83 +238,42 @@ pub fn optimal_by_vectors(
         // The resumed run's cores, each less what it need not hold.
         cores.shrink_all(decider.probing(), turns.probe_nodes());
     }
-    for (index, level) in levels.iter().enumerate() {
-        // Both cores decide vectors of one sum, in turns: every vector
-        // undecided takes the next turn, four times the budgets, until
-        // none is left (so a hard vector waits for the cores the easy ones
-        // find). The first embedding found ends the search (every smaller
-        // sum is refuted).
-        let mut pending: Vec<&Vec<u32>> = level.iter().collect();
-        let mut turn = turns;
-        let mut level_stopped = false;
-        while !pending.is_empty() && found.is_none() && !level_stopped {
-            let answers: Vec<Result<Decision>> = pending
-                .par_iter()
-                .map(|dims| {
-                    if stop() {
-                        return Ok(Decision::Stopped);
-                    }
-                    let answer = decider.turn(dims, turn)?;
-                    if let Decision::Refuted(r) = &answer {
-                        cores.learn(r);
-                        crate::progress::advance(options.progress, 1);
-                        if let Some(record) = &record {
-                            record.note(&refuted, r.clone())?;
-                        }
-                    }
-                    if let Decision::Embedding(_) = &answer {
-                        crate::progress::advance(options.progress, 1);
-                    }
-                    Ok(answer)
-                })
-                .collect();
-            // A stopped level keeps what it decided (its refutations go to
-            // the record, so a resumed run does not decide them again).
-            let mut undecided = Vec::new();
-            for (dims, answer) in pending.iter().zip(answers) {
-                match answer? {
-                    Decision::Embedding(place) if found.is_none() => {
-                        found = Some((dims.to_vec(), place))
-                    }
-                    Decision::Embedding(_) => {}
-                    Decision::Refuted(r) => refuted.push(r),
-                    Decision::Undecided => {
-                        undecided.push(*dims);
-                        continue;
-                    }
-                    Decision::Stopped => {
-                        level_stopped = true;
-                        continue;
-                    }
-                }
-                decided += 1;
-            }
-            if let Some(record) = &record {
-                record.write(&refuted)?;
-            }
-            pending = undecided;
-            turn = turn.next();
+    // Both cores take turns at the vectors of every sum below the start,
+    // least sums first (super::queue); the least sum with an embedding is
+    // the optimum.
+    let take = |dims: &[u32], budgets: Turns| {
+        if stop() {
+            return Ok(Decision::Stopped);
         }
-        if level_stopped && found.is_none() {
-            stopped = true;
-            open = lowest + index as u32;
-            break;
-        }
-        if found.is_some() {
-            break;
-        }
-        // The limit stops the search only while a vector is left to decide.
-        if options.node_limit > 0 && decided >= options.node_limit {
-            open = first_open_from(index + 1);
-            if open < start {
-                stopped = true;
-                break;
-            }
-        }
-    }
-    if let (Some(record), false) = (&record, stopped) {
+        decider.turn(dims, budgets)
+    };
+    let outcome = take_turns(
+        &levels,
+        turns,
+        rayon::current_num_threads(),
+        options.node_limit,
+        refuted,
+        &Turn {
+            take: &take,
+            learned: &|r| cores.learn(r),
+            decided: &|| crate::progress::advance(options.progress, 1),
+            record: &|all, now| match (&record, now) {
+                (Some(record), true) => record.write(all),
+                (Some(record), false) => record.now_and_then(all),
+                (None, _) => Ok(()),
+            },
+        },
+    )?;
+    let mut refuted = outcome.refuted;
+    let stopped = outcome.stopped_at.is_some();
+    let found = outcome
+        .found
+        .map(|(level, index, place)| (levels[level][index].clone(), place));
+    match &record {
+        Some(record) if stopped => record.write(&refuted)?,
         // Complete: the answer (a certificate's index) replaces the record.
-        record.remove();
+        Some(record) => record.remove(),
+        None => {}
     }
     let (min_sum, distances, map) = match found {
         Some((dims, place)) => (
@@ -349,10 +297,13 @@ pub fn optimal_by_vectors(
             standard_sum,
             xor_optimal: xor_sum == min_sum,
             proved: !stopped,
-            // Found: that level's sum; else the first level left open (or
-            // every level below the start refuted).
-            lower_bound: if stopped { open.min(min_sum) } else { min_sum },
-            nodes_searched: decided,
+            // Stopped: the least sum with a vector left undecided (an
+            // embedding found above it is not proved optimal).
+            lower_bound: match outcome.stopped_at {
+                Some(level) => (lowest + level as u32).min(min_sum),
+                None => min_sum,
+            },
+            nodes_searched: outcome.decided,
             seconds: started.elapsed().as_secs_f64(),
             literature: super::wirelength::literature(d, host)?,
         },
