@@ -36,6 +36,10 @@
 //! # Ok::<(), topoembed::Error>(())
 //! ```
 
+// The module docs name the private modules that do each part (the map of
+// the code a reader needs; `cargo doc --document-private-items` links them).
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod bits;
 pub mod closed_form;
 pub mod device_mesh;

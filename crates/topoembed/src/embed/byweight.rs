@@ -103,7 +103,7 @@ impl Embedding for ByWeight {
     fn method(&self) -> &'static str {
         "byweight"
     }
-    /// first[w] + (C(d, w) - 1 - ascending rank): descending within a weight.
+    /// `first[w]` + (C(d, w) − 1 − ascending rank): descending within a weight.
     fn map(&self, guest: u64) -> u64 {
         let w = guest.count_ones() as usize;
         self.first[w] + self.binom[self.dim as usize][w] - 1 - self.rank_in_weight(guest)

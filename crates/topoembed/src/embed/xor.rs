@@ -53,7 +53,7 @@ pub struct Xor {
 }
 
 impl Xor {
-    /// Xor embedding onto a torus whose axis j has 2^widths[j] nodes.
+    /// Xor embedding onto a torus whose axis j has 2^`widths[j]` nodes.
     pub fn new(widths: &[u32]) -> Xor {
         let mut top_bits = 0;
         let mut offset = 0;

@@ -2,7 +2,7 @@
 //!
 //! The runtime's modelled clock ([`crate::runtime`]) charges every message
 //! `hops · (T_c + bytes · T_b)` as if it had the links to itself. Here each
-//! message travels its host route ([`Topology::route`]) link by link, and a
+//! message travels its host route ([`crate::topology::Topology::route`]) link by link, and a
 //! link carries one message per direction at a time (full duplex) or one
 //! message at a time (half duplex); a message that finds its link busy
 //! queues for it, first come first served. Processes that share a host node
