@@ -830,18 +830,16 @@ impl<'a> Search<'a> {
             // at least, and most placements leave f(2^k) no point, which the
             // copy finds for less (torus:32x32, 1,2,2,3,4,5,5,5,5,11: 1 675
             // shapes at level 6 instead of 636 081, 9.3 s instead of 22.6).
+            let mut failed = false;
             if open && shape.is_none() {
                 if let Some(shapes) = self.shapes.as_mut().filter(|s| s.kept(k)) {
                     let found = shapes.shape(self.h, k, &self.place[..v]);
-                    if shapes.failed(k, &found) {
-                        if let (Some(copy), Some(copies)) = (copy, self.copies.as_mut()) {
-                            copies[k] = copy;
-                        }
-                        return;
-                    }
-                    shape = Some(found);
+                    failed = shapes.failed(k, &found);
+                    shape = (!failed).then_some(found);
                 }
             }
+            // A failed shape skips the points but still hands the copy back.
+            let open = open && !failed;
             let skip = std::mem::take(&mut first) as usize;
             for (c, &u) in sphere.iter().enumerate().skip(skip).filter(|_| open) {
                 self.path[v - 1] = (dk, c as u32);
@@ -878,7 +876,7 @@ impl<'a> Search<'a> {
             if let (Some(copy), Some(copies)) = (copy, self.copies.as_mut()) {
                 copies[k] = copy;
             }
-            if self.aborted {
+            if self.aborted || failed {
                 return;
             }
             dk += 1;
