@@ -35,6 +35,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::ahead::Ahead;
 use super::copies::{Domains, MAX_SPHERE};
 use super::host::SearchHost;
 use super::shapes::Shapes;
@@ -341,12 +342,16 @@ struct Pruning {
     /// Place each copy most constrained first under arc consistency
     /// ([`Domains`]), instead of in label order.
     copies: bool,
+    /// Keep the next dimension's copy to arc consistency while a copy is
+    /// placed ([`Ahead`]; with `copies` only).
+    ahead: bool,
 }
 
 impl Pruning {
     const ALL: Pruning = Pruning {
         shapes: true,
         copies: true,
+        ahead: true,
     };
 }
 
@@ -367,6 +372,9 @@ fn search_one(
     }
     if pruning.copies {
         search.copies = Some((0..dims.len()).map(|_| Domains::default()).collect());
+        if pruning.ahead {
+            search.aheads = Some((0..dims.len()).map(|_| Ahead::default()).collect());
+        }
     }
     search.descend(1, 0);
     let nodes = search.nodes;
@@ -443,6 +451,9 @@ struct Search<'a> {
     /// Per level, the copy placed most constrained first under arc
     /// consistency (one vector only: with `fixed` set).
     copies: Option<Vec<Domains>>,
+    /// Per level k, dimension k + 1's copy over what dimension k's copy
+    /// has placed so far (one vector only, with `copies`).
+    aheads: Option<Vec<Ahead>>,
     /// The highest dimension opened so far (node 2^k reached: the sub-cube
     /// of dimensions below k embeds).
     opened: usize,
@@ -507,6 +518,7 @@ impl<'a> Search<'a> {
             opened: 0,
             shapes: None,
             copies: None,
+            aheads: None,
         }
     }
 
@@ -601,10 +613,36 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Level k's [`Ahead`], taken out of `aheads` for the time of the
+    /// level (put back by the caller): None without look-ahead, at the
+    /// last dimension, where dimension k + 1's sphere is too large, and
+    /// until dimension k + 1 has opened once. A refutation then names the
+    /// same core as without it: what the look-ahead drops could not have
+    /// opened dimension k + 1, let alone gone past it.
+    fn ahead_for(&mut self, k: usize) -> Option<Ahead> {
+        if self.opened <= k {
+            return None;
+        }
+        let next = *self.fixed.as_ref()?.get(k + 1)?;
+        let large = self.h.sphere(next as u16).len() > MAX_SPHERE;
+        match self.aheads.as_mut() {
+            Some(aheads) if !large => Some(std::mem::take(&mut aheads[k])),
+            _ => None,
+        }
+    }
+
+    /// f(x) = u (x in a copy, u marked used) for the look-ahead, if any;
+    /// false when it finds that the next dimension cannot open.
+    fn look_ahead(&self, ahead: &mut Option<Ahead>, x: usize, u: u16) -> bool {
+        ahead
+            .as_mut()
+            .map_or(true, |ahead| ahead.place(self.h, x, u, &self.used))
+    }
+
     /// Places the copy's unplaced nodes (f(2^k) placed and started), the
     /// one with the fewest points left first, then goes on from node
     /// 2^(k+1).
-    fn fill_from(&mut self, copy: &mut Domains, k: usize, partial: u32) {
+    fn fill_from(&mut self, copy: &mut Domains, ahead: &mut Option<Ahead>, k: usize, partial: u32) {
         let half = 1usize << k;
         let Some(x) = copy.most_constrained() else {
             // The (k+1)-cube is placed: the path keeps one entry per node.
@@ -624,7 +662,13 @@ impl<'a> Search<'a> {
             if copy.assign(self.h, k, x, i) {
                 self.place[half + x] = u;
                 self.used[u as usize] = true;
-                self.fill_from(copy, k, partial);
+                let ahead_mark = ahead.as_mut().map(Ahead::mark);
+                if self.look_ahead(ahead, half + x, u) {
+                    self.fill_from(copy, ahead, k, partial);
+                }
+                if let (Some(ahead), Some(mark)) = (ahead.as_mut(), ahead_mark) {
+                    ahead.undo(mark);
+                }
                 self.used[u as usize] = false;
             }
             copy.restore(mark);
@@ -820,10 +864,16 @@ impl<'a> Search<'a> {
             let sphere = self.h.sphere(dk as u16);
             // With copies, what the nodes below 2^k leave each copy node.
             let mut copy = self.copy_for(k);
-            let open = match copy.as_mut() {
+            let mut open = match copy.as_mut() {
                 Some(copy) => copy.open(self.h, k, &self.dims, &self.place[..v], &self.used),
                 None => true,
             };
+            // And what they leave dimension k + 1's copy.
+            let mut ahead = copy.as_ref().and_then(|_| self.ahead_for(k));
+            if let (true, Some(ahead)) = (open, ahead.as_mut()) {
+                let dims = self.fixed.as_deref().expect("look-ahead needs the vector");
+                open = ahead.begin(self.h, k + 1, dims, &self.place[..v], &self.used);
+            }
             // A placement of a shape found not to extend is not searched
             // again. The shape is computed only where the copy opens: it
             // costs 2^k translations × the torus's symmetries × 2^k labels
@@ -858,8 +908,11 @@ impl<'a> Search<'a> {
                 match copy.as_mut() {
                     // Node 0 is at host node 0: u is point c of its sphere.
                     Some(copy) => {
-                        if copy.start(self.h, k, c) {
-                            self.fill_from(copy, k, partial + dk);
+                        if let Some(ahead) = ahead.as_mut() {
+                            ahead.reset();
+                        }
+                        if copy.start(self.h, k, c) && self.look_ahead(&mut ahead, v, u) {
+                            self.fill_from(copy, &mut ahead, k, partial + dk);
                         }
                     }
                     None => self.descend(v + 1, partial + dk),
@@ -875,6 +928,9 @@ impl<'a> Search<'a> {
             }
             if let (Some(copy), Some(copies)) = (copy, self.copies.as_mut()) {
                 copies[k] = copy;
+            }
+            if let (Some(ahead), Some(aheads)) = (ahead, self.aheads.as_mut()) {
+                aheads[k] = ahead;
             }
             if self.aborted || failed {
                 return;
@@ -907,22 +963,29 @@ mod tests {
         }
     }
 
-    /// Shapes and copies change no answer and no core, only the nodes
-    /// searched: every vector the counting bounds leave up to xor's sum + 1
-    /// on five tori, decided with neither, with shapes, with both. Shapes
-    /// never search more nodes than label order without them.
+    /// Shapes, copies and the look-ahead change no answer and no core, only
+    /// the nodes searched: every vector the counting bounds leave up to
+    /// xor's sum + 1 on five tori, decided with none, with shapes, with
+    /// shapes and copies, with all three. Shapes never search more nodes
+    /// than label order without them, the look-ahead never more than the
+    /// copies without it.
     #[test]
     fn pruning_keeps_every_answer() {
         let none = Pruning {
             shapes: false,
             copies: false,
+            ahead: false,
         };
         let shapes_only = Pruning {
             shapes: true,
-            copies: false,
+            ..none
+        };
+        let no_ahead = Pruning {
+            ahead: false,
+            ..Pruning::ALL
         };
         let options = SearchOptions::default();
-        let (mut vectors, mut fewer, mut fewer_by_copies) = (0, 0, 0);
+        let (mut vectors, mut fewer, mut fewer_by_copies, mut fewer_by_ahead) = (0, 0, 0, 0);
         for sides in [&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]] {
             let d = sides.iter().product::<u32>().trailing_zeros();
             let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
@@ -931,35 +994,39 @@ mod tests {
             let top = u32::from(p.h.diameter());
             for s in d..=p.xor_sum + 1 {
                 for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let answers = [none, shapes_only, Pruning::ALL]
+                    let answers = [none, shapes_only, no_ahead, Pruning::ALL]
                         .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning));
-                    match &answers {
-                        [SearchAnswer::Embedding(a), SearchAnswer::Embedding(b), SearchAnswer::Embedding(c)] => {
-                            for place in [a, b, c] {
-                                assert_embeds(&p.h, &dims, place);
-                            }
+                    let mut refuted = Vec::new();
+                    for answer in &answers {
+                        match answer {
+                            SearchAnswer::Embedding(place) => assert_embeds(&p.h, &dims, place),
+                            SearchAnswer::Refuted { nodes, core } => refuted.push((*nodes, *core)),
+                            other => panic!("{sides:?} {dims:?}: {other:?}"),
                         }
-                        [SearchAnswer::Refuted {
-                            nodes: all,
-                            core: plain,
-                        }, SearchAnswer::Refuted { nodes, core }, SearchAnswer::Refuted {
-                            nodes: by_copies,
-                            core: copied,
-                        }] => {
-                            assert_eq!((core, copied), (plain, plain), "{sides:?} {dims:?}");
-                            assert!(nodes <= all, "{sides:?} {dims:?}");
-                            fewer += usize::from(nodes < all);
-                            fewer_by_copies += usize::from(by_copies < nodes);
+                    }
+                    match refuted[..] {
+                        [] => {}
+                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3)] => {
+                            assert_eq!(
+                                (core, core2, core3),
+                                (plain, plain, plain),
+                                "{sides:?} {dims:?}"
+                            );
+                            assert!(shaped <= all, "{sides:?} {dims:?}");
+                            assert!(ahead <= copied, "{sides:?} {dims:?}");
+                            fewer += usize::from(shaped < all);
+                            fewer_by_copies += usize::from(copied < shaped);
+                            fewer_by_ahead += usize::from(ahead < copied);
                         }
-                        other => panic!("{sides:?} {dims:?}: {other:?}"),
+                        _ => panic!("{sides:?} {dims:?}: {answers:?}"),
                     }
                     vectors += 1;
                 }
             }
         }
         assert!(
-            vectors > 50 && fewer > 0 && fewer_by_copies > 0,
-            "{vectors} {fewer} {fewer_by_copies}"
+            vectors > 50 && fewer > 0 && fewer_by_copies > 0 && fewer_by_ahead > 0,
+            "{vectors} {fewer} {fewer_by_copies} {fewer_by_ahead}"
         );
     }
 }

@@ -21,6 +21,11 @@
 //! Every point removed is one no embedding of the (k+1)-cube through the
 //! nodes placed can use: the search stays complete, and what it reaches
 //! (hence the cores of [`super::vectors`]) is what label order reaches.
+//!
+//! The look-ahead ([`super::ahead`]) keeps the next dimension's copy while
+//! the nodes it hangs from are still being placed: a copy node whose f(x)
+//! is not placed yet is [`UNKNOWN`], has no domain and prunes nothing
+//! until [`Domains::reveal`] places it.
 
 use super::host::SearchHost;
 
@@ -31,6 +36,9 @@ pub const MAX_SPHERE: usize = 64;
 /// One domain: a bit per point of the sphere.
 type Domain = u64;
 
+/// The centre of a copy node whose f(x) is not placed yet.
+pub(super) const UNKNOWN: u16 = u16::MAX;
+
 /// The domains of one level's copy and what prunes them.
 #[derive(Default)]
 pub(super) struct Domains {
@@ -38,7 +46,8 @@ pub(super) struct Domains {
     /// place in it (`u16::MAX` where the offset is not on it).
     sphere: Vec<u16>,
     index: Vec<u16>,
-    /// f(x) for x < 2^k: copy node 2^k + x's domain is relative to it.
+    /// f(x) for x < 2^k: copy node 2^k + x's domain is relative to it
+    /// ([`UNKNOWN`] where the look-ahead has not placed it yet).
     centre: Vec<u16>,
     /// The domains before f(2^k) is chosen ([`Domains::open`]) and now.
     base: Vec<Domain>,
@@ -58,19 +67,21 @@ pub(super) struct Domains {
 }
 
 impl Domains {
-    /// Sets up the copy of `place[..2^k]`, `used` marking every host node
-    /// taken: each copy node's domain, f(2^k)'s too, pruned to arc
-    /// consistency. False when one is empty: no f(2^k) at D_k = `dims[k]`
-    /// has a completion.
+    /// Sets up the copy of the k-cube placed at `centres` (f(x) for every
+    /// x < 2^k), `used` marking every host node taken: each copy node's
+    /// domain, f(2^k)'s too, pruned to arc consistency. False when one is
+    /// empty: no f(2^k) at D_k = `dims[k]` has a completion. The
+    /// look-ahead ([`super::ahead`]) leaves some centres [`UNKNOWN`]: arc
+    /// consistency is then over the edges between the known.
     pub(super) fn open(
         &mut self,
         h: &SearchHost,
         k: usize,
         dims: &[u32],
-        place: &[u16],
+        centres: &[u16],
         used: &[bool],
     ) -> bool {
-        debug_assert!(h.sphere(dims[k] as u16).len() <= MAX_SPHERE);
+        debug_assert!(h.sphere(dims[k] as u16).len() <= MAX_SPHERE && centres.len() == 1 << k);
         if self.dims != dims[..=k] {
             // The sphere and the pairs hold while D_0..D_k do.
             self.dims = dims[..=k].to_vec();
@@ -84,25 +95,48 @@ impl Domains {
         }
         let half = 1usize << k;
         self.centre.clear();
-        self.centre.extend_from_slice(&place[..half]);
+        self.centre.extend_from_slice(centres);
         self.doms.clear();
-        for &centre in &self.centre {
-            let free = self.sphere.iter().enumerate();
-            let dom = free
-                .filter(|&(_, &o)| !used[h.add(centre, o) as usize])
-                .fold(0, |dom, (i, _)| dom | 1 << i);
-            self.doms.push(dom);
-        }
         self.placed.clear();
         self.placed.resize(half, false);
         self.trail.clear();
         self.queued.clear();
-        self.queued.resize(half, true);
+        self.queued.resize(half, false);
         self.queue.clear();
-        self.queue.extend(0..half);
-        let consistent = self.propagate(h, k);
+        let mut consistent = true;
+        for x in 0..half {
+            let dom = self.free_points(h, self.centre[x], used);
+            consistent &= dom != 0 || self.centre[x] == UNKNOWN;
+            self.doms.push(dom);
+            if self.centre[x] != UNKNOWN {
+                self.enqueue(x);
+            }
+        }
+        let consistent = if consistent {
+            self.propagate(h, k)
+        } else {
+            self.fail()
+        };
         self.base.clone_from(&self.doms);
         consistent
+    }
+
+    /// The points of the sphere around `centre` on no taken node (none
+    /// around an [`UNKNOWN`] one).
+    fn free_points(&self, h: &SearchHost, centre: u16, used: &[bool]) -> Domain {
+        if centre == UNKNOWN {
+            return 0;
+        }
+        let points = self.sphere.iter().enumerate();
+        points
+            .filter(|&(_, &o)| !used[h.add(centre, o) as usize])
+            .fold(0, |dom, (i, _)| dom | 1 << i)
+    }
+
+    /// Every copy node's domain as [`Domains::open`] left it.
+    #[cfg(test)]
+    pub(super) fn opened(&self) -> &[Domain] {
+        &self.base
     }
 
     /// Whether f(2^k) may be point i of its sphere (node 0 at host node
@@ -166,9 +200,60 @@ impl Domains {
         let u = self.host(h, x, i);
         self.doms[x] = 1 << i;
         self.enqueue(x);
+        self.take(h, u, x) && self.propagate(h, k)
+    }
+
+    /// The look-ahead's step: f(x) = u is placed (x was [`UNKNOWN`]), `used`
+    /// marking u and every node taken. u leaves every known domain, x's
+    /// domain is its sphere's free points, and arc consistency is restored
+    /// over the known nodes. False when a domain empties.
+    pub(super) fn reveal(
+        &mut self,
+        h: &SearchHost,
+        k: usize,
+        x: usize,
+        u: u16,
+        used: &[bool],
+    ) -> bool {
+        if !self.take(h, u, x) {
+            return false;
+        }
+        self.centre[x] = u;
+        self.doms[x] = self.free_points(h, u, used);
+        if self.doms[x] == 0 {
+            return self.fail();
+        }
+        // x's domain against its known neighbours, and theirs against it.
+        self.enqueue(x);
+        for j in 0..k {
+            if self.centre[x ^ 1 << j] != UNKNOWN {
+                self.enqueue(x ^ 1 << j);
+            }
+        }
+        self.propagate(h, k)
+    }
+
+    /// Undoes [`Domains::reveal`]'s centre (the domains come back with
+    /// [`Domains::restore`] or [`Domains::rewind`]).
+    pub(super) fn hide(&mut self, x: usize) {
+        self.centre[x] = UNKNOWN;
+    }
+
+    /// Back to the domains [`Domains::open`] left.
+    pub(super) fn rewind(&mut self) {
+        self.doms.copy_from_slice(&self.base);
+        self.trail.clear();
+    }
+
+    /// Host node u is taken: it leaves every known domain but x's; false
+    /// when one empties.
+    fn take(&mut self, h: &SearchHost, u: u16, x: usize) -> bool {
         for z in 0..self.doms.len() {
+            if z == x || self.centre[z] == UNKNOWN {
+                continue;
+            }
             let at = self.index[h.sub(u, self.centre[z]) as usize];
-            if z == x || at == u16::MAX || self.doms[z] >> at & 1 == 0 {
+            if at == u16::MAX || self.doms[z] >> at & 1 == 0 {
                 continue;
             }
             self.doms[z] &= !(1 << at);
@@ -177,7 +262,7 @@ impl Domains {
             }
             self.enqueue(z);
         }
-        self.propagate(h, k)
+        true
     }
 
     fn enqueue(&mut self, x: usize) {
@@ -196,14 +281,14 @@ impl Domains {
         false
     }
 
-    /// AC-3: every domain that changed prunes its neighbours' until none
-    /// changes; false when one empties.
+    /// AC-3: every domain that changed prunes its neighbours' (the known
+    /// ones) until none changes; false when one empties.
     fn propagate(&mut self, h: &SearchHost, k: usize) -> bool {
         while let Some(y) = self.queue.pop() {
             self.queued[y] = false;
             for j in 0..k {
                 let z = y ^ 1 << j;
-                if self.revise(h, z, y, j) {
+                if self.centre[z] != UNKNOWN && self.revise(h, z, y, j) {
                     if self.doms[z] == 0 {
                         return self.fail();
                     }

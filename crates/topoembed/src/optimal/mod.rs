@@ -11,6 +11,7 @@
 //! * [`wirelength`]: what the published least wirelength of a cube on a
 //!   ring or torus implies for both (cited beside the proofs, not used).
 
+mod ahead;
 pub mod band;
 pub mod bijection;
 pub mod certificate;
