@@ -24,8 +24,7 @@ use super::host::SearchHost;
 /// The next dimension's copy, over the nodes placed so far.
 #[derive(Default)]
 pub(super) struct Ahead {
-    /// The dimension whose copy this is (k + 1 while dimension k fills).
-    level: usize,
+    /// The copy of dimension k + 1 while dimension k fills.
     next: Domains,
     /// The copy nodes placed since [`Ahead::begin`], in order.
     revealed: Vec<usize>,
@@ -47,7 +46,6 @@ impl Ahead {
         place: &[u16],
         used: &[bool],
     ) -> bool {
-        self.level = level;
         self.revealed.clear();
         let mut centres = place[..1 << (level - 1)].to_vec();
         centres.resize(1 << level, UNKNOWN);
@@ -79,7 +77,7 @@ impl Ahead {
     /// every node taken; false when the next copy cannot open any more.
     pub(super) fn place(&mut self, h: &SearchHost, x: usize, u: u16, used: &[bool]) -> bool {
         self.revealed.push(x);
-        self.next.reveal(h, self.level, x, u, used)
+        self.next.reveal(h, x, u, used)
     }
 }
 

@@ -148,10 +148,9 @@ impl Domains {
     /// Starts the copy from f(2^k) = point i: the domains of
     /// [`Domains::open`], then `assign`. False when one empties.
     pub(super) fn start(&mut self, h: &SearchHost, k: usize, i: usize) -> bool {
-        self.doms.copy_from_slice(&self.base);
+        self.rewind();
         self.placed.fill(false);
         self.placed[0] = true;
-        self.trail.clear();
         self.assign(h, k, 0, i)
     }
 
@@ -207,14 +206,9 @@ impl Domains {
     /// marking u and every node taken. u leaves every known domain, x's
     /// domain is its sphere's free points, and arc consistency is restored
     /// over the known nodes. False when a domain empties.
-    pub(super) fn reveal(
-        &mut self,
-        h: &SearchHost,
-        k: usize,
-        x: usize,
-        u: u16,
-        used: &[bool],
-    ) -> bool {
+    pub(super) fn reveal(&mut self, h: &SearchHost, x: usize, u: u16, used: &[bool]) -> bool {
+        // The copy of the k-cube: the tables hold D_0..=D_k.
+        let k = self.dims.len() - 1;
         if !self.take(h, u, x) {
             return false;
         }
