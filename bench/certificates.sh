@@ -3,6 +3,8 @@
 # write the certificate (--certificate, vector by vector), its size, and the
 # time `verify-certificate` takes to check it. Prints a Markdown table.
 #   bash bench/certificates.sh [LIMIT_SECONDS]
+# DECIDE_BY=search (or turns): the branch and bound decides the vectors and
+# each core it names is proved by the solver once (`--decide-by`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-300}
@@ -20,14 +22,16 @@ hosts=${HOSTS:-"4:torus:4x4 5:torus:8x4 6:torus:8x8 6:torus:16x4 7:torus:16x8 8:
 for spec in $hosts; do
   d=${spec%%:*}; host=${spec#*:}; dir="$work/$d-$host"
   start=$(date +%s.%N)
-  if ! out=$(timeout "$limit" "$bin" optimal "cube:$d" "$host" --certificate "$dir" --format json 2>/dev/null); then
+  if ! out=$(timeout "$limit" "$bin" optimal "cube:$d" "$host" --certificate "$dir" ${DECIDE_BY:+--decide-by "$DECIDE_BY"} --format json 2>/dev/null); then
     echo "| $host | $d | not settled in ${limit} s | | | | | |"; rm -rf "$dir"; continue
   fi
   certify=$(echo "$(date +%s.%N) - $start" | bc)
-  min=$(echo "$out" | grep '"min_sum"' | tr -dc 0-9)
+  min=$(echo "$out" | grep -m1 '"min_sum"' | tr -dc 0-9)
   optimal=$(echo "$out" | grep '"xor_optimal"' | grep -q true && echo yes || echo NO)
   v=$("$bin" verify-certificate "$dir" --format json)
   drat=$(echo "$v" | grep '"by_proofs"' | tr -dc 0-9)
+  cores=$(echo "$v" | grep '"cores"' | tr -dc 0-9)
+  if [ "${cores:-0}" -gt 0 ]; then drat="$drat ($cores cores)"; fi
   lemmas=$(echo "$v" | grep '"lemmas"' | tr -dc 0-9)
   secs=$(echo "$v" | grep '"seconds"' | sed 's/.*: //; s/,//')
   size=$(du -sh "$dir" | cut -f1)

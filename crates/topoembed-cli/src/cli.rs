@@ -122,7 +122,10 @@ pub enum Command {
         /// Write a certificate to DIR (implies --sat, every vector by the
         /// solver): the optimal embedding and every vector below it that the
         /// bounds leave, each with a binary DRAT proof of its formula's
-        /// unsatisfiability. Check it with `topoembed verify-certificate DIR`.
+        /// unsatisfiability. With --decide-by search or turns, a vector the
+        /// branch and bound refutes by a core cites the DRAT proof of that
+        /// core (its sub-cube placed one to one), one proof per core.
+        /// Check it with `topoembed verify-certificate DIR`.
         /// A stopped run writes a certificate of the lower bound it proved
         /// and goes on from DIR when run again (no --checkpoint: DIR is its
         /// own).
@@ -134,7 +137,7 @@ pub enum Command {
         /// each turn: on torus:32x32 the solver decides no vector, and its
         /// turns cost many times the branch and bound's: 450 s for 256 MiB
         /// of proof against 25 s for 2^28 nodes), `solver` (the solver
-        /// alone, as --certificate, which takes no other). With --sat the
+        /// alone, as --certificate does by default). With --sat the
         /// vectors of one sum take their turns together, so a hard vector
         /// waits for the cores the easy ones find. Implies --sat [default:
         /// turns].

@@ -9,7 +9,7 @@ use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::Turns;
 use topoembed::optimal::{
     decide_vector, estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds,
-    Literature, Optimum, SearchOptions, VectorAnswer, ESTIMATE_PROBES,
+    Literature, Optimum, Refuted, SearchOptions, VectorAnswer, ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
@@ -281,23 +281,12 @@ pub fn by_vectors(
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
-    // A certificate's refutations are all DRAT proofs, so that none rests
-    // on the branch and bound.
+    // A certificate's refutations are all DRAT proofs: by the solver alone
+    // unless --decide-by says otherwise, and then the cores the branch and
+    // bound names are proved by the solver on their own.
     let turns = match (certificate, decide_by) {
-        (Some(_), None | Some(DecideBy::Solver)) => Turns::SOLVER_ONLY,
-        (Some(_), Some(other)) => {
-            return Err(Error::Parameter(format!(
-                "--decide-by {}: a certificate's refutations are DRAT proofs, by the solver \
-                 alone; leave --decide-by out, or use --sat without --certificate",
-                if other == DecideBy::Search {
-                    "search"
-                } else {
-                    "turns"
-                }
-            ))
-            .into())
-        }
-        (None, how) => turns(how.unwrap_or(DecideBy::Turns)),
+        (Some(_), None) => Turns::SOLVER_ONLY,
+        (_, how) => turns(how.unwrap_or(DecideBy::Turns)),
     };
     stop_on_ctrl_c();
     let progress = Arc::new(Progress::new());
@@ -334,7 +323,7 @@ pub fn by_vectors(
             format!(
                 "; {what} in {} ({} proofs, {}), check it with `topoembed verify-certificate {}`",
                 dir.display(),
-                search.refuted.len(),
+                search.proofs,
                 bytes(search.proof_bytes),
                 dir.display()
             )
@@ -345,14 +334,29 @@ pub fn by_vectors(
         0 => String::new(),
         n => format!(" ({n} more by the stopped run it went on from)"),
     };
-    // Vectors refuted by a sub-cube an earlier vector's search refuted.
+    // Vectors refuted by a sub-cube an earlier vector's search refuted; in
+    // a certificate, every vector the branch and bound refuted cites the
+    // solver's proof of its core.
+    let cited: Vec<&Refuted> = search
+        .refuted
+        .iter()
+        .filter(|r| r.by == "drat" && !r.core.is_empty())
+        .collect();
     let by_cores = match search
         .refuted
         .iter()
         .filter(|r| r.by == "search" && r.search_nodes == 0 && !r.core.is_empty())
         .count()
     {
-        0 => String::new(),
+        0 if cited.is_empty() => String::new(),
+        0 => {
+            let cores: std::collections::HashSet<&[u32]> =
+                cited.iter().map(|r| r.core.as_slice()).collect();
+            format!(
+                ", each citing the solver's proof of its core, {} cores",
+                cores.len()
+            )
+        }
         n => format!(" ({n} of them by a sub-cube refuted before)"),
     };
     let size = format!(
@@ -360,8 +364,8 @@ pub fn by_vectors(
         found.nodes_searched,
         bounds.name(),
         search.refuted.len(),
-        search.refuted.iter().filter(|r| r.by == "search").count(),
-        search.refuted.iter().filter(|r| r.by == "drat").count(),
+        search.refuted.iter().filter(|r| r.by == "search").count() + cited.len(),
+        search.refuted.len() - cited.len() - search.refuted.iter().filter(|r| r.by == "search").count(),
         found.seconds
     );
     let stopped = match (certificate, checkpoint) {
@@ -583,6 +587,13 @@ pub fn verify_certificate(
                     bytes(v.proof_bytes),
                     v.checker,
                     v.seconds
+                )?;
+            }
+            if v.by_cores > 0 {
+                writeln!(
+                    out,
+                    "  {} of them by the proofs of {} cores (sub-cubes they hold, placed one to one nowhere)",
+                    v.by_cores, v.cores
                 )?;
             }
             if v.by_propagation > 0 {

@@ -419,8 +419,8 @@ fn one_distance_vector_is_decided() {
 }
 
 /// `--decide-by`: the branch and bound alone or the solver alone decide
-/// the same answer, each refuting every vector itself; a certificate
-/// takes the solver only.
+/// the same answer, each refuting every vector itself; a certificate by
+/// the branch and bound cites the solver's proofs of its cores.
 #[test]
 fn each_way_of_deciding_vectors_gives_the_same_answer() {
     let sat = [
@@ -454,16 +454,6 @@ fn each_way_of_deciding_vectors_gives_the_same_answer() {
     ]);
     assert!(one.contains("(by the SAT solver,"), "{one}");
     let dir = common::temp_dir("optimal-decide-by");
-    let cert = dir.join("c");
-    assert_bad_input(&[
-        "optimal",
-        "cube:5",
-        "ring:32",
-        "--certificate",
-        cert.to_str().unwrap(),
-        "--decide-by",
-        "search",
-    ]);
     assert_bad_input(&[
         "optimal",
         "cube:5",
@@ -472,15 +462,30 @@ fn each_way_of_deciding_vectors_gives_the_same_answer() {
         "--decide-by",
         "guess",
     ]);
-    assert_bad_input(&[
-        "optimal",
-        "cube:5",
-        "ring:32",
-        "--certificate",
-        cert.to_str().unwrap(),
-        "--decide-by",
-        "turns",
-    ]);
+    // A certificate by the branch and bound: its refutations cite the
+    // solver's proofs of the cores, one per core, and it checks.
+    for how in ["search", "turns"] {
+        let cert = dir.join(how);
+        let out = ok(&[
+            "optimal",
+            "cube:5",
+            "ring:32",
+            "--bounds",
+            "counting",
+            "--certificate",
+            cert.to_str().unwrap(),
+            "--decide-by",
+            how,
+        ]);
+        assert!(out.contains("optimum   23"), "{how}: {out}");
+        assert!(
+            out.contains("citing the solver's proof of its core"),
+            "{how}: {out}"
+        );
+        let checked = ok(&["verify-certificate", cert.to_str().unwrap()]);
+        assert!(checked.contains("certificate holds"), "{how}: {checked}");
+        assert!(checked.contains("by the proofs of"), "{how}: {checked}");
+    }
     // --decide-by alone implies --sat.
     let implied = ok(&[
         "optimal",

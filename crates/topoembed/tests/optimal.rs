@@ -552,6 +552,18 @@ fn the_solver_by_vectors_equals_the_branch_and_bound() {
     assert!(used(tight, "search"));
 }
 
+/// Writes the certificate index `original` of `dir` edited by `f`, and
+/// returns why the check rejects it (it must).
+fn rejection(dir: &std::path::Path, original: &str, f: &dyn Fn(&mut serde_json::Value)) -> String {
+    let mut c: serde_json::Value = serde_json::from_str(original).unwrap();
+    f(&mut c);
+    std::fs::write(dir.join("certificate.json"), c.to_string()).unwrap();
+    certificate::verify(dir, false)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn a_certificate_checks_and_tampered_ones_are_rejected() {
     let dir = scratch("certificate");
@@ -574,15 +586,7 @@ fn a_certificate_checks_and_tampered_ones_are_rejected() {
 
     let index = dir.join("certificate.json");
     let original = std::fs::read_to_string(&index).unwrap();
-    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
-        let mut c: serde_json::Value = serde_json::from_str(&original).unwrap();
-        f(&mut c);
-        std::fs::write(&index, c.to_string()).unwrap();
-        certificate::verify(&dir, false)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
-    };
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| rejection(&dir, &original, f);
     // A refutation left out.
     let e = edit(&|c| {
         c["refuted"].as_array_mut().unwrap().remove(0);
@@ -616,6 +620,112 @@ fn a_certificate_checks_and_tampered_ones_are_rejected() {
         let e = certificate::verify(&dir, false).unwrap_err().to_string();
         assert!(e.contains("fails"), "{e}");
     }
+    std::fs::write(&proof, &bytes).unwrap();
+    assert!(certificate::verify(&dir, false).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_certificate_by_the_branch_and_bound_cites_core_proofs_and_tampered_ones_fail() {
+    // ring:64 under the counting bounds: 3 622 vectors below xor's 47,
+    // every one refuted by the branch and bound through a core, each core
+    // proved once by the solver.
+    let dir = scratch("certificate-cores");
+    let host: Spec = "ring:64".parse().unwrap();
+    let options = SearchOptions::default();
+    let found = optimal_by_vectors(
+        6,
+        &host,
+        &options,
+        Some(&dir),
+        Turns::SEARCH_ONLY,
+        Bounds::Counting,
+    )
+    .unwrap();
+    certificate::write(&dir, &found).unwrap();
+    assert_eq!(found.optimum.min_sum, 47);
+    let cited: Vec<&Refuted> = found
+        .refuted
+        .iter()
+        .filter(|r| !r.core.is_empty())
+        .collect();
+    assert_eq!(cited.len(), found.refuted.len());
+    assert!(found.refuted.iter().all(|r| r.by == "drat"));
+    let cores: std::collections::HashSet<&[u32]> =
+        cited.iter().map(|r| r.core.as_slice()).collect();
+    // Fewer proofs than vectors: one per core, and the proof bytes counted once each.
+    assert_eq!(found.proofs, cores.len());
+    assert!(found.proofs < found.refuted.len() / 10);
+    let files = std::fs::read_dir(dir.join("proofs")).unwrap().count();
+    assert_eq!(files, found.proofs);
+    let v = certificate::verify(&dir, true).unwrap();
+    assert_eq!(v.by_proofs as usize, found.refuted.len());
+    assert_eq!(
+        (v.by_cores as usize, v.cores as usize),
+        (cited.len(), cores.len())
+    );
+
+    let index = dir.join("certificate.json");
+    let original = std::fs::read_to_string(&index).unwrap();
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| rejection(&dir, &original, f);
+    // A core the vector does not hold.
+    let e = edit(&|c| {
+        let r = &mut c["refuted"][0];
+        let top = r["distances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .max();
+        r["core"] = serde_json::json!([top.unwrap() + 1]);
+    });
+    assert!(e.contains("does not hold"), "{e}");
+    // Two vectors citing one proof for different cores.
+    let (a, b) = (
+        cited[0],
+        cited.iter().find(|r| r.core != cited[0].core).unwrap(),
+    );
+    let e = edit(&|c| {
+        for r in c["refuted"].as_array_mut().unwrap() {
+            if r["distances"] == serde_json::json!(b.distances) {
+                r["proof"] = a.proof.clone().into();
+            }
+        }
+    });
+    assert!(e.contains("same proof"), "{e}");
+    // A lemma's mark on a core's refutations (on one citation only: the
+    // citations differ; on all: a core's formula takes no lemma).
+    let e = edit(&|c| {
+        c["refuted"][0]["windings"] = true.into();
+    });
+    assert!(e.contains("same proof"), "{e}");
+    let e = edit(&|c| {
+        for r in c["refuted"].as_array_mut().unwrap() {
+            if r["proof"] == serde_json::json!(a.proof) {
+                r["windings"] = true.into();
+            }
+        }
+    });
+    assert!(e.contains("takes none"), "{e}");
+    // Its core dropped: the proof is checked against the whole vector's
+    // formula, which it does not refute.
+    let e = edit(&|c| {
+        for r in c["refuted"].as_array_mut().unwrap() {
+            if r["proof"] == serde_json::json!(a.proof) {
+                r["core"] = serde_json::json!([]);
+                break;
+            }
+        }
+    });
+    assert!(e.contains("fails") || e.contains("same proof"), "{e}");
+    std::fs::write(&index, &original).unwrap();
+    // The longest core proof cut short.
+    let longest = cited.iter().max_by_key(|r| r.proof_bytes).unwrap();
+    let proof = dir.join(&longest.proof);
+    let bytes = std::fs::read(&proof).unwrap();
+    std::fs::write(&proof, &bytes[..bytes.len() / 2]).unwrap();
+    let e = certificate::verify(&dir, false).unwrap_err().to_string();
+    assert!(e.contains("fails"), "{e}");
     std::fs::write(&proof, &bytes).unwrap();
     assert!(certificate::verify(&dir, false).is_ok());
     let _ = std::fs::remove_dir_all(&dir);

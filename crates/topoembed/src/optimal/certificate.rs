@@ -29,7 +29,12 @@
 //!      own search, which the check runs again (it is trusted as the
 //!      lemma is);
 //! 3. every listed refutation's proof is checked by [`super::drat`] against
-//!    the formula [`super::sat::encode`] writes for the vector — with the
+//!    the formula [`super::sat::encode`] writes for the vector — or, for a
+//!    refutation naming a `core` (a certificate written with the branch
+//!    and bound: [`super::core_proofs`]), against the core's formula
+//!    ([`super::sat::encode_core`]: the sub-cube of those distances placed
+//!    one to one), once per core, after checking that the vector holds the
+//!    core's distances — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
 //!    the halving lemma when it says `halved`, or the window lemma's band
 //!    formula ([`super::band::encode`]) when it says `banded`, with half
@@ -42,7 +47,9 @@
 //!
 //! What is trusted: the encoding (one short function, whose clauses say
 //! "f(0) = 0, f(1) on one node per orbit of the symmetries fixing 0, a
-//! bijection, every edge of dimension i D_i long"), the DRUP checker (or
+//! bijection, every edge of dimension i D_i long"; for a core, one to one
+//! instead of a bijection, and the unit vectors' images of two dimensions
+//! of equal distance in ascending order), the DRUP checker (or
 //! the external one named), and,
 //! in an `all` or `lift` certificate, the lemmas' proofs (in a `lift` one,
 //! the winding cocycle's search too); in a refutation marked
@@ -149,6 +156,13 @@ pub struct Verified {
     pub by_bounds: u64,
     /// Vectors whose DRAT proof was checked.
     pub by_proofs: u64,
+    /// Of them, those refuted by a core's proof (the formula of a
+    /// sub-cube their distances hold, placed one to one).
+    #[serde(default)]
+    pub by_cores: u64,
+    /// The distinct core proofs checked for them.
+    #[serde(default)]
+    pub cores: u64,
     /// Of them, those checked against the winding lemma's formula.
     pub by_windings: u64,
     /// Of them, those checked against a formula halved (or quartered) by
@@ -271,13 +285,15 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         )));
     }
     let by_bounds = below.cut;
-    let mut needed: Vec<&Refuted> = below
+    let needed: Vec<&Refuted> = below
         .out
         .iter()
         .filter_map(|dims| listed.get(dims.as_slice()).copied())
         .collect();
+    // Each proof file once: a core's is cited by every vector it refutes.
+    let mut proofs = distinct_citations(&needed).map_err(reject)?;
     // The largest proofs first, so that the threads finish together.
-    needed.sort_by_key(|r| std::cmp::Reverse(r.proof_bytes));
+    proofs.sort_by_key(|r| std::cmp::Reverse(r.proof_bytes));
     let h = &super::host::SearchHost::new(&sides);
     let even = bipartite(&host);
     // The form of the winding lemma a refutation marked `windings` used:
@@ -311,11 +327,11 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
             .map_err(|e| Error::File(format!("{}: {e}", dir.display())))?;
     }
     if let Some(p) = options.progress {
-        p.add_total(needed.iter().map(|r| r.proof_bytes).sum());
+        p.add_total(proofs.iter().map(|r| r.proof_bytes).sum());
     }
     // Per proof: lemmas checked, bytes, and whether the formula fell to
     // unit propagation by itself (then the external checker is not asked).
-    let checked: Vec<std::result::Result<(u64, u64, bool), String>> = needed
+    let checked: Vec<std::result::Result<(u64, u64, bool), String>> = proofs
         .par_iter()
         .with_max_len(1)
         .map(|r| {
@@ -342,7 +358,18 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                     r.distances
                 ));
             }
-            let cnf = if r.pinned {
+            let cnf = if !r.core.is_empty() {
+                // A core's formula: the sub-cube placed one to one
+                // (`distinct_citations` checked the vector holds it).
+                if r.windings || r.halved || r.banded || r.pinned {
+                    return Err(format!(
+                        "the refutation of {:?} by core {:?} is marked with a lemma; a core's \
+                         formula takes none",
+                        r.distances, r.core
+                    ));
+                }
+                super::sat::encode_core(h, &r.core, even)
+            } else if r.pinned {
                 super::sat::encode_pinned(h, &r.distances, even).ok_or_else(|| {
                     format!(
                         "{:?} is marked `pinned` but the slack window does not apply to it",
@@ -417,7 +444,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
     if let Some(first) = failures.first() {
         let more = match failures.len() {
             1 => String::new(),
-            n => format!(" (and {} more of the {} proofs fail)", n - 1, needed.len()),
+            n => format!(" (and {} more of the {} proofs fail)", n - 1, proofs.len()),
         };
         return Err(reject(format!("{first}{more}")));
     }
@@ -436,6 +463,8 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         bounds: c.bounds.name().to_string(),
         by_bounds,
         by_proofs: needed.len() as u64,
+        by_cores: needed.iter().filter(|r| !r.core.is_empty()).count() as u64,
+        cores: proofs.iter().filter(|r| !r.core.is_empty()).count() as u64,
         by_windings: needed.iter().filter(|r| r.windings).count() as u64,
         by_halving: needed.iter().filter(|r| r.halved).count() as u64,
         by_band: needed.iter().filter(|r| r.banded).count() as u64,
@@ -445,6 +474,68 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         checker: external.map_or_else(|| BUILT_IN.to_string(), |c| c.join(" ")),
         by_propagation,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The refutations to check, one per proof file: every citation of a
+/// file must be of the same formula (a whole vector's, cited once, or a
+/// core's, cited by every vector holding the core), and every vector
+/// refuted by a core must hold it.
+fn distinct_citations<'r>(needed: &[&'r Refuted]) -> std::result::Result<Vec<&'r Refuted>, String> {
+    let formula = |r: &Refuted| {
+        if r.core.is_empty() {
+            (
+                r.distances.clone(),
+                r.windings,
+                r.halved,
+                r.banded,
+                r.pinned,
+            )
+        } else {
+            (r.core.clone(), r.windings, r.halved, r.banded, r.pinned)
+        }
+    };
+    let mut first: HashMap<&str, &Refuted> = HashMap::new();
+    let mut distinct = Vec::new();
+    for &r in needed {
+        if r.by != "drat" {
+            return Err(format!(
+                "{:?} is refuted by {:?}; a certificate takes DRAT proofs only",
+                r.distances, r.by
+            ));
+        }
+        if !r.core.is_empty() && !holds_multiset(&r.distances, &r.core) {
+            return Err(format!(
+                "{:?} is refuted by core {:?}, which it does not hold",
+                r.distances, r.core
+            ));
+        }
+        match first.get(r.proof.as_str()) {
+            Some(f) if formula(f) != formula(r) => {
+                return Err(format!(
+                    "{:?} and {:?} cite the same proof {} for different formulas",
+                    f.distances, r.distances, r.proof
+                ))
+            }
+            Some(_) => {}
+            None => {
+                first.insert(&r.proof, r);
+                distinct.push(r);
+            }
+        }
+    }
+    Ok(distinct)
+}
+
+/// Whether `dims` hold every entry of `part`, as multisets (any order).
+fn holds_multiset(dims: &[u32], part: &[u32]) -> bool {
+    let mut left = dims.to_vec();
+    part.iter().all(|x| match left.iter().position(|y| y == x) {
+        Some(i) => {
+            left.swap_remove(i);
+            true
+        }
+        None => false,
     })
 }
 

@@ -18,6 +18,7 @@ pub mod certificate;
 pub mod cocycle;
 pub mod constant;
 mod copies;
+mod core_proofs;
 mod cores;
 pub mod cuts;
 pub mod drat;

@@ -110,6 +110,7 @@ pub fn decide_vector(
             prefix_bound,
             form: (bipartite(host), winding_form(bounds)),
             certificate: None,
+            core_proofs: &Default::default(),
             cores: &cores,
             stop: options.stop,
         };

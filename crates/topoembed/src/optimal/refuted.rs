@@ -89,3 +89,13 @@ impl Refuted {
         }
     }
 }
+
+/// The first refutation citing each proof file, in order (a core's proof
+/// is cited by every vector the core refutes); those with no proof file
+/// are left out.
+pub fn distinct_proofs(refuted: &[Refuted]) -> impl Iterator<Item = &Refuted> {
+    let mut seen = std::collections::HashSet::new();
+    refuted
+        .iter()
+        .filter(move |r| !r.proof.is_empty() && seen.insert(r.proof.as_str()))
+}

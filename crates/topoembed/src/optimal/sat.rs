@@ -94,7 +94,8 @@ fn domains(
     fold: Option<Fold>,
     pin: Option<Pin>,
 ) -> Domains {
-    let n = h.nodes();
+    // The cube's nodes: the host's, or a sub-cube's (a core).
+    let n = 1usize << dims.len();
     let mut nodes = Vec::with_capacity(n);
     for c in 0..n {
         if !kept(fold, c) {
@@ -108,7 +109,7 @@ fn domains(
         let allowed: Vec<u16> = match c {
             0 => vec![0],
             1 => first_images.to_vec(),
-            _ => (0..n as u16)
+            _ => (0..h.nodes() as u16)
                 .filter(|&v| {
                     let r = u32::from(h.d(0, v));
                     r <= reach && (!bipartite || (reach - r) % 2 == 0)
@@ -205,6 +206,37 @@ fn formula(
     formula_in(h, dims, bipartite, windings, halve, None)
 }
 
+/// The formula "a sub-cube with distances `core` (any order) is placed one
+/// to one on `h`" — a *core* ([`super::refuted::Refuted::core`]) when it has
+/// no model. As [`encode`]'s, but with 2^|core| cube nodes, each host node
+/// taken at most once and none required, and no lemma (the winding,
+/// halving, window and slack-window lemmas all rest on a bijection onto
+/// the host). Every embedding of a larger cube with distances holding
+/// `core` places such a sub-cube: the dimensions with those distances
+/// span it, and a shift of the torus puts its node 0 on node 0.
+pub(super) fn encode_core(h: &SearchHost, core: &[u32], bipartite: bool) -> Cnf {
+    let reps = representatives(h, core[0], None);
+    let dom = domains(h, core, bipartite, &reps, None, None);
+    let mut cnf = placements(h, core, &dom, false, Winding::Off);
+    // Dimensions of equal distance in ascending order of their unit
+    // vectors' images: f(e_i) < f(e_j) for i < j with D_i = D_j.
+    for i in 1..core.len() {
+        if core[i - 1] != core[i] {
+            continue;
+        }
+        let (a, b) = (1usize << (i - 1), 1usize << i);
+        for (k, &u) in dom.nodes[a].iter().enumerate() {
+            for (l, &v) in dom.nodes[b].iter().enumerate() {
+                if v <= u {
+                    cnf.clauses
+                        .push(vec![-(dom.first[a] + k as i32), -(dom.first[b] + l as i32)]);
+                }
+            }
+        }
+    }
+    cnf
+}
+
 /// The formula, with the nodes a `pin` pins in its window (and cube node
 /// 1's orbits under the symmetries it allows).
 fn formula_in(
@@ -215,10 +247,20 @@ fn formula_in(
     halve: bool,
     pin: Option<Pin>,
 ) -> (Cnf, Domains) {
-    let n = h.nodes();
     let fold = folding(h, dims, windings, halve);
     let reps = representatives(h, dims[0], pin);
     let dom = domains(h, dims, bipartite, &reps, fold, pin);
+    let cnf = placements(h, dims, &dom, true, windings);
+    (cnf, dom)
+}
+
+/// The clauses over `dom`'s variables: every cube node at one place, every
+/// host node taken at most once — and at least once when `onto` — and
+/// every edge of dimension i `dims[i]` long (and close to its axes where
+/// the winding lemma in `windings` binds it).
+fn placements(h: &SearchHost, dims: &[u32], dom: &Domains, onto: bool, windings: Winding) -> Cnf {
+    let n = dom.nodes.len();
+    let fold = dom.fold;
     let mut cnf = Cnf {
         vars: (dom.first[n - 1] - 1) as u32 + dom.nodes[n - 1].len() as u32,
         clauses: Vec::new(),
@@ -238,9 +280,9 @@ fn formula_in(
             .collect();
         at_most_one(&mut cnf, &lits);
     }
-    // Every host node taken, and by at most one cube node (with a fold:
-    // every class modulo the fold's modulus along its axis, once).
-    let mut takers: Vec<Vec<i32>> = vec![Vec::new(); n];
+    // Every host node taken (onto), and by at most one cube node (with a
+    // fold: every class modulo the fold's modulus along its axis, once).
+    let mut takers: Vec<Vec<i32>> = vec![Vec::new(); h.nodes()];
     for c in 0..n {
         for (k, &v) in dom.nodes[c].iter().enumerate() {
             takers[class_of(h, fold, v) as usize].push(dom.first[c] + k as i32);
@@ -250,7 +292,9 @@ fn formula_in(
         if class_of(h, fold, v as u16) as usize != v {
             continue;
         }
-        cnf.clauses.push(lits.clone());
+        if onto {
+            cnf.clauses.push(lits.clone());
+        }
         at_most_one(&mut cnf, lits);
     }
     // Every edge of dimension i is D_i long (and close to its axes, if the
@@ -284,7 +328,7 @@ fn formula_in(
             }
         }
     }
-    (cnf, dom)
+    cnf
 }
 
 /// At most one of `lits` true: Sinz's sequential counter (s_k: one of the
@@ -472,12 +516,13 @@ pub fn embedding_with(
 mod tests {
     use super::*;
 
-    /// Brute force over every bijection with f(0) = 0: is there one with
+    /// Brute force over every one-to-one placement with f(0) = 0 of the
+    /// cube of `dims` (the whole host's: a bijection): is there one with
     /// these constant distances?
     fn exists(h: &SearchHost, dims: &[u32]) -> bool {
         fn go(h: &SearchHost, dims: &[u32], place: &mut Vec<u16>, used: &mut [bool]) -> bool {
             let c = place.len();
-            if c == h.nodes() {
+            if c == 1 << dims.len() {
                 return true;
             }
             for v in 0..h.nodes() as u16 {
@@ -538,6 +583,56 @@ mod tests {
                 dims[k..].fill(value);
             }
         }
+    }
+
+    #[test]
+    fn the_core_formula_agrees_with_brute_force_and_its_proofs_check() {
+        // Every ascending vector of 2..=4 distances up to the diameter, on
+        // tori where some sub-cubes embed nowhere and some do (the equal
+        // distances' ordering clauses must keep one of each placement).
+        let (mut placed, mut refuted) = (0, 0);
+        for sides in [vec![8u32], vec![16], vec![4, 4], vec![8, 4], vec![4, 2, 2]] {
+            let h = SearchHost::new(&sides);
+            let d = h.nodes().trailing_zeros() as usize;
+            let top = u32::from(h.diameter());
+            for k in 2..=d.min(4) {
+                let mut dims = vec![1u32; k];
+                loop {
+                    let expected = exists(&h, &dims);
+                    let cnf = encode_core(&h, &dims, true);
+                    let mut proof = Vec::new();
+                    match solve(&cnf, Some(&mut proof)).unwrap() {
+                        Solved::Model(_) => {
+                            assert!(expected, "{sides:?} {dims:?}: placed, brute force did not");
+                            placed += 1;
+                        }
+                        Solved::Unsatisfiable => {
+                            assert!(
+                                !expected,
+                                "{sides:?} {dims:?}: refuted, brute force placed it"
+                            );
+                            assert!(crate::optimal::drat::check(&cnf, &proof).is_ok());
+                            refuted += 1;
+                        }
+                        Solved::Stopped => panic!("stopped without a flag"),
+                    }
+                    let Some(j) = (0..k).rev().find(|&j| dims[j] < top) else {
+                        break;
+                    };
+                    let value = dims[j] + 1;
+                    dims[j..].fill(value);
+                }
+            }
+        }
+        assert!(placed > 0 && refuted > 0, "{placed} {refuted}");
+        // A whole cube's distances as a core: the one-to-one formula of
+        // torus:4x4's optimum (1, 1, 1, 1) places it, with no
+        // requirement that every host node be taken.
+        let h = SearchHost::new(&[4, 4]);
+        assert!(matches!(
+            solve(&encode_core(&h, &[1, 1, 1, 1], true), None).unwrap(),
+            Solved::Model(_)
+        ));
     }
 
     #[test]

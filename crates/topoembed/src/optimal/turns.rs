@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::constant::{decide_by_search, SearchAnswer};
+use super::core_proofs::CoreProofs;
 use super::cores::{Cores, Probing, PROBE_SHARE};
 use super::host::SearchHost;
 use super::interrupt::Stoppable;
@@ -112,6 +113,9 @@ pub(super) struct Decider<'a> {
     pub form: (bool, Winding),
     /// Where an UNSAT answer's proof goes.
     pub certificate: Option<&'a Path>,
+    /// The proofs of the cores the certificate cites so far (used only
+    /// with a certificate).
+    pub core_proofs: &'a CoreProofs,
     /// The cores known, and those found on the way.
     pub cores: &'a Cores,
     pub stop: Option<&'a AtomicBool>,
@@ -159,7 +163,7 @@ impl Decider<'_> {
             None => self.cores.probe(probing, dims, probe_nodes),
         };
         if let Some(core) = core {
-            return Ok(Decision::Refuted(Refuted::by_core(dims, &core)));
+            return self.certified(Refuted::by_core(dims, &core));
         }
         if self.asked_to_stop() {
             return Ok(Decision::Stopped);
@@ -173,12 +177,17 @@ impl Decider<'_> {
         ) {
             SearchAnswer::Embedding(place) => return Ok(Decision::Embedding(place)),
             SearchAnswer::Refuted { nodes, core } => {
-                let refuted = Refuted::by_search(dims, nodes, core);
+                let mut refuted = Refuted::by_search(dims, nodes, core);
                 if !refuted.core.is_empty() {
-                    self.cores
+                    let shrunk = self
+                        .cores
                         .shrink(probing, refuted.core.clone(), probe_nodes);
+                    if self.certificate.is_some() {
+                        // The smaller core, the smaller formula to prove.
+                        refuted.core = shrunk;
+                    }
                 }
-                return Ok(Decision::Refuted(refuted));
+                return self.certified(refuted);
             }
             SearchAnswer::Undecided { .. } if self.asked_to_stop() => return Ok(Decision::Stopped),
             SearchAnswer::Undecided { .. } => {}
@@ -190,6 +199,26 @@ impl Decider<'_> {
             };
         }
         Ok(Decision::Undecided)
+    }
+
+    /// A refutation by the branch and bound as a certificate must have it:
+    /// by the DRAT proof of its core ([`CoreProofs`]), or of the whole
+    /// vector when it names none. Without a certificate, as it is.
+    fn certified(&self, refuted: Refuted) -> Result<Decision> {
+        let Some(dir) = self.certificate else {
+            return Ok(Decision::Refuted(refuted));
+        };
+        if refuted.core.is_empty() {
+            return self.by_solver(&refuted.distances, None);
+        }
+        let even = self.form.0;
+        match self
+            .core_proofs
+            .prove(dir, self.h, (&refuted.core, even), self.stop)?
+        {
+            Some(proof) => Ok(Decision::Refuted(proof.refutes(refuted))),
+            None => Ok(Decision::Stopped),
+        }
     }
 
     /// Decides one vector by the SAT solver, within `proof_budget` bytes of

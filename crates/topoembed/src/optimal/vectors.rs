@@ -22,12 +22,13 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::constant::{prepare, Optimum, Prepared, SearchOptions};
+use super::core_proofs::CoreProofs;
 use super::cores::Cores;
 use super::cuts::{Bounds, Cuts};
 use super::queue::{take_turns, Turn};
 pub use super::record::PARTIAL;
 use super::record::{Record, RECORD_INTERVAL};
-pub use super::refuted::Refuted;
+pub use super::refuted::{distinct_proofs, Refuted};
 use super::turns::{Decider, Decision};
 pub use super::turns::{Turns, PROOF_BUDGET, SEARCH_BUDGET};
 use super::windings::Winding;
@@ -48,6 +49,9 @@ pub struct VectorSearch {
     /// Ascending vectors below the optimum that the bounds ruled out without
     /// the solver are not listed: a verifier recomputes the bounds.
     pub proof_bytes: u64,
+    /// Proof files: one per refutation by the solver, one per core proved
+    /// for a certificate.
+    pub proofs: usize,
     /// The bounds that ruled vectors out without the solver.
     pub bounds: Bounds,
 }
@@ -226,11 +230,13 @@ pub fn optimal_by_vectors(
     if let Some(p) = options.progress {
         p.add_total(levels.iter().map(|l| l.len() as u64).sum());
     }
+    let core_proofs = CoreProofs::new(&refuted);
     let decider = Decider {
         h: &h,
         prefix_bound: &prefix_bound,
         form: (even, windings),
         certificate,
+        core_proofs: &core_proofs,
         cores: &cores,
         stop: options.stop,
     };
@@ -285,7 +291,9 @@ pub fn optimal_by_vectors(
     };
     // A refutation above the optimum (decided beside it) proves nothing needed.
     refuted.retain(|r| r.distances.iter().sum::<u32>() < min_sum);
-    let proof_bytes = refuted.iter().map(|r| r.proof_bytes).sum();
+    // A core's proof is cited by every vector it refutes: counted once.
+    let proof_bytes = distinct_proofs(&refuted).map(|r| r.proof_bytes).sum();
+    let proofs = distinct_proofs(&refuted).count();
     Ok(VectorSearch {
         optimum: Optimum {
             guest: Spec::Cube(d).to_string(),
@@ -310,6 +318,7 @@ pub fn optimal_by_vectors(
         refuted,
         resumed,
         proof_bytes,
+        proofs,
         bounds,
     })
 }

@@ -1,0 +1,203 @@
+//! The DRAT proofs of cores, for certificates written by the branch and
+//! bound (`optimal --certificate DIR --decide-by search` or `turns`).
+//!
+//! The branch and bound refutes most vectors by a *core*
+//! ([`Refuted::core`]): a sub-cube that embeds nowhere in the host. Its
+//! word is not a proof, so for a certificate each core is refuted again by
+//! the SAT solver, on the core's own formula ([`super::sat::encode_core`]:
+//! the sub-cube placed one to one), and every vector the core refutes
+//! points at that one proof, `proofs/core-D0-D1-...drat`. On torus:32x32
+//! the 2 731 vectors below xor's sum come down to 93 cores; the solver
+//! decides none of the whole vectors there.
+//!
+//! Each core is proved once, whichever thread meets it first; the others
+//! wait for that proof rather than write it again.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use super::host::SearchHost;
+use super::interrupt::Stoppable;
+use super::refuted::Refuted;
+use super::sat::{encode_core, solve, Solved};
+use crate::error::{Error, Result};
+
+/// One core's proof, as the refutations that use it cite it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct CoreProof {
+    /// The proof file, relative to the certificate directory.
+    pub name: String,
+    /// Variables of the core's formula.
+    pub variables: u32,
+    /// Clauses of the core's formula.
+    pub clauses: usize,
+    /// Size of the proof file.
+    pub bytes: u64,
+}
+
+impl CoreProof {
+    /// `refuted`, a vector refuted by the branch and bound with a core,
+    /// now refuted by this proof of that core instead.
+    pub(super) fn refutes(&self, refuted: Refuted) -> Refuted {
+        Refuted {
+            by: "drat".to_string(),
+            proof: self.name.clone(),
+            variables: self.variables,
+            clauses: self.clauses,
+            proof_bytes: self.bytes,
+            ..refuted
+        }
+    }
+}
+
+/// The proof file of `core`, relative to the certificate directory.
+pub(super) fn core_proof_name(core: &[u32]) -> String {
+    let parts: Vec<String> = core.iter().map(u32::to_string).collect();
+    format!("proofs/core-{}.drat", parts.join("-"))
+}
+
+/// One core's proof, once the first thread to need it has made it.
+type Slot = Arc<Mutex<Option<CoreProof>>>;
+
+/// The cores proved so far in one certificate (a slot per core, filled by
+/// the first thread to need it).
+#[derive(Default)]
+pub(super) struct CoreProofs {
+    slots: Mutex<HashMap<Vec<u32>, Slot>>,
+}
+
+impl CoreProofs {
+    /// The core proofs a resumed certificate's refutations cite already.
+    pub(super) fn new(refuted: &[Refuted]) -> CoreProofs {
+        let proofs = CoreProofs::default();
+        {
+            let mut slots = proofs.slots.lock().unwrap_or_else(|e| e.into_inner());
+            for r in refuted
+                .iter()
+                .filter(|r| r.by == "drat" && !r.core.is_empty())
+            {
+                let proof = CoreProof {
+                    name: r.proof.clone(),
+                    variables: r.variables,
+                    clauses: r.clauses,
+                    bytes: r.proof_bytes,
+                };
+                slots.insert(r.core.clone(), Arc::new(Mutex::new(Some(proof))));
+            }
+        }
+        proofs
+    }
+
+    /// The proof of `core` (ascending) in certificate `dir`: the one made
+    /// before, or a new one by the solver. `None`: stopped first. A core
+    /// the solver places is an error (the branch and bound said it embeds
+    /// nowhere).
+    pub(super) fn prove(
+        &self,
+        dir: &Path,
+        h: &SearchHost,
+        (core, bipartite): (&[u32], bool),
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<CoreProof>> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            slots.entry(core.to_vec()).or_default().clone()
+        };
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(proof) = slot.as_ref() {
+            return Ok(Some(proof.clone()));
+        }
+        let name = core_proof_name(core);
+        let path = dir.join(&name);
+        let cnf = encode_core(h, core, bipartite);
+        let file = std::fs::File::create(&path)
+            .map_err(|e| Error::File(format!("{}: cannot write the proof: {e}", path.display())))?;
+        let mut writer = std::io::BufWriter::new(file);
+        let solved = solve(
+            &cnf,
+            Some(&mut Stoppable::new(Some(&mut writer), stop, None)),
+        )
+        .map_err(|e| Error::File(format!("the SAT solver failed on core {core:?}: {e}")))?;
+        std::io::Write::flush(&mut writer)
+            .map_err(|e| Error::File(format!("{}: {e}", path.display())))?;
+        drop(writer);
+        match solved {
+            Solved::Unsatisfiable => {
+                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+                let proof = CoreProof {
+                    name,
+                    variables: cnf.vars,
+                    clauses: cnf.clauses.len(),
+                    bytes,
+                };
+                *slot = Some(proof.clone());
+                Ok(Some(proof))
+            }
+            Solved::Stopped => {
+                let _ = std::fs::remove_file(&path);
+                Ok(None)
+            }
+            Solved::Model(_) => {
+                let _ = std::fs::remove_file(&path);
+                Err(Error::File(format!(
+                    "the SAT solver placed the sub-cube of distances {core:?} that the branch \
+                     and bound refuted as a core: one of them is wrong, please report it"
+                )))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_core_is_proved_once_and_its_proof_checks() {
+        let dir =
+            std::env::temp_dir().join(format!("topoembed-core-proofs-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("proofs")).unwrap();
+        let h = SearchHost::new(&[32, 32]);
+        let proofs = CoreProofs::new(&[]);
+        // A 4-cube of distances 2 embeds nowhere in torus:32x32 (a core of
+        // the search there).
+        let core = [2, 2, 2, 2];
+        let first = proofs
+            .prove(&dir, &h, (&core, true), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.name, "proofs/core-2-2-2-2.drat");
+        let proof = std::fs::read(dir.join(&first.name)).unwrap();
+        assert_eq!(proof.len() as u64, first.bytes);
+        let cnf = encode_core(&h, &core, true);
+        assert!(super::super::drat::check(&cnf, &proof).is_ok());
+        // Asked again, it answers from its slot: the file is not rewritten.
+        std::fs::remove_file(dir.join(&first.name)).unwrap();
+        let again = proofs
+            .prove(&dir, &h, (&core, true), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, first);
+        assert!(!dir.join(&first.name).exists());
+        // A sub-cube that does embed is an error, and leaves no file.
+        let placed = proofs.prove(&dir, &h, (&[1, 1, 2], true), None);
+        assert!(placed.is_err());
+        assert!(!dir.join(core_proof_name(&[1, 1, 2])).exists());
+        // A set stop flag ends the solve with no answer and no file.
+        let stop = AtomicBool::new(true);
+        let stopped = proofs.prove(&dir, &h, (&[4, 4, 4, 4, 4, 4], true), Some(&stop));
+        assert!(matches!(stopped, Ok(None)));
+        assert!(!dir.join(core_proof_name(&[4, 4, 4, 4, 4, 4])).exists());
+        // A resumed certificate's cores are known without a solve.
+        let cited = first.refutes(Refuted::by_core(&[1, 2, 2, 2, 2, 3], &core));
+        let resumed = CoreProofs::new(&[cited]);
+        let known = resumed
+            .prove(&dir, &h, (&core, true), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(known, first);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
