@@ -28,8 +28,9 @@ pub const PROBE_SHARE: u64 = 16;
 /// The sub-cubes known to embed nowhere, shared by the threads deciding a
 /// level, and the sub-cubes tried for one.
 pub(super) struct Cores {
-    /// Cores are kept and probed (off when the solver decides every vector:
-    /// a certificate's refutations must all be DRAT proofs).
+    /// Cores are kept and probed (off when the solver decides every vector,
+    /// as a certificate's does by default; a certificate by the branch and
+    /// bound cites each core's DRAT proof: [`super::core_proofs`]).
     on: bool,
     known: RwLock<Vec<Vec<u32>>>,
     /// Every sub-cube decided for a core (a probe, or a core less one

@@ -11,7 +11,7 @@ pub struct Refuted {
     pub distances: Vec<u32>,
     /// `search`: the branch and bound, run on this vector alone, found no
     /// embedding (in `search_nodes` nodes); `drat`: the SAT solver refuted
-    /// the vector's formula, with the proof in `proof`.
+    /// the vector's formula — or its `core`'s — with the proof in `proof`.
     pub by: String,
     /// Nodes of the branch and bound (`search`).
     #[serde(default)]
@@ -43,14 +43,16 @@ pub struct Refuted {
     /// pinned to a window along an axis (absent in earlier certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
-    /// `search` only: the distances (ascending) of a sub-cube that embeds
-    /// nowhere in the host — the branch and bound placed every embedding of
-    /// the sub-cube of the first |core| distances it searched (the vector's,
-    /// or a probe's: [`super::cores`]) and none left room for the next
-    /// (absent: the whole vector). Every vector holding
-    /// these distances is refuted with it: its dimensions with them span
-    /// that sub-cube. A vector refuted by the core of an earlier one has
-    /// `search_nodes` 0.
+    /// The distances (ascending) of a sub-cube that embeds nowhere in the
+    /// host — the branch and bound placed every embedding of the sub-cube
+    /// of the first |core| distances it searched (the vector's, or a
+    /// probe's: [`super::cores`]) and none left room for the next (absent:
+    /// the whole vector). Every vector holding these distances is refuted
+    /// with it: its dimensions with them span that sub-cube. A vector
+    /// refuted by the core of an earlier one has `search_nodes` 0. With
+    /// `drat` (a certificate by the branch and bound), `proof` is the
+    /// proof of this core's formula ([`super::core_proofs`]), not of the
+    /// vector's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub core: Vec<u32>,
 }

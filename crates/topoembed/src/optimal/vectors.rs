@@ -3,10 +3,12 @@
 //! vectors D_0 ≤ .. ≤ D_{d−1} are taken in increasing Σ D_i, those the
 //! sub-cube bounds of [`super::constant`] rule out are skipped, and every
 //! other one is decided by a SAT solver ([`super::sat`]) — taking turns
-//! with the branch and bound ([`Turns`]) unless a certificate is written.
+//! with the branch and bound ([`Turns`]), or by the branch and bound alone.
 //! The first satisfiable vector is optimal; every vector below it is
-//! refuted, each with a DRAT proof written to the certificate (see
-//! [`super::certificate`]). The vectors take their turns ([`super::turns`])
+//! refuted, in a certificate each with a DRAT proof (see
+//! [`super::certificate`]): by the solver alone (the default), or with
+//! the branch and bound, whose refutations cite the proofs of their cores
+//! ([`super::core_proofs`]). The vectors take their turns ([`super::turns`])
 //! together ([`super::queue`]): each of a sum gets its first turn before
 //! any gets a second, so a hard one waits for the cores ([`super::cores`])
 //! the easy ones find, and the next sum's join in once a sum's have had
@@ -214,8 +216,8 @@ pub fn optimal_by_vectors(
     let done: std::collections::HashSet<Vec<u32>> =
         refuted.iter().map(|r| r.distances.clone()).collect();
     // Sub-cubes the branch and bound found embedding nowhere: a vector
-    // holding one is refuted with it (only where the branch and bound's
-    // refutations count: a certificate's must all be DRAT proofs).
+    // holding one is refuted with it (only where the branch and bound
+    // takes turns; in a certificate, by the proof of the core).
     let cores = Cores::new(turns.search_nodes > 0, &refuted);
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let sides = super::constant::torus_sides(d, host)?;
