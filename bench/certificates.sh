@@ -4,7 +4,8 @@
 # time `verify-certificate` takes to check it. Prints a Markdown table.
 #   bash bench/certificates.sh [LIMIT_SECONDS]
 # DECIDE_BY=search (or turns): the branch and bound decides the vectors and
-# each core it names is proved by the solver once (`--decide-by`).
+# each core it names is proved once by the core search, which writes its
+# DRAT proof (`--decide-by`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-300}

@@ -124,8 +124,11 @@ pub enum Command {
         /// bounds leave, each with a binary DRAT proof of its formula's
         /// unsatisfiability. With --decide-by search or turns, a vector the
         /// branch and bound refutes by a core cites the DRAT proof of that
-        /// core (its sub-cube placed one to one), one proof per core.
-        /// Check it with `topoembed verify-certificate DIR`.
+        /// core (its sub-cube placed one to one), one proof per core,
+        /// written by a search that keeps the placement arc consistent and
+        /// writes a clause at every dead end (the SAT solver takes hours
+        /// on cores it refutes in minutes). Check it with `topoembed
+        /// verify-certificate DIR`.
         /// A stopped run writes a certificate of the lower bound it proved
         /// and goes on from DIR when run again (no --checkpoint: DIR is its
         /// own).
@@ -227,7 +230,9 @@ pub enum Command {
         /// checks backwards, only the lemmas a refutation uses: torus:32x16's
         /// 21 GB of proofs in under an hour on 2 cores, where the built-in
         /// forward checker (about 1 MB/s per core) would take hours. Also
-        /// `drat-trim`.
+        /// `drat-trim`. (The built-in checker replays a core search's
+        /// proof as the search tree it is, in about the search's time, and
+        /// checks a solver's forward.)
         #[arg(long, value_name = "COMMAND")]
         checker: Option<String>,
         /// table or json (`min_sum`, `lower_bound`, `complete` — false for

@@ -336,7 +336,7 @@ pub fn by_vectors(
     };
     // Vectors refuted by a sub-cube an earlier vector's search refuted; in
     // a certificate, every vector the branch and bound refuted cites the
-    // solver's proof of its core.
+    // DRAT proof of its core.
     let cited: Vec<&Refuted> = search
         .refuted
         .iter()
@@ -353,7 +353,7 @@ pub fn by_vectors(
             let cores: std::collections::HashSet<&[u32]> =
                 cited.iter().map(|r| r.core.as_slice()).collect();
             format!(
-                ", each citing the solver's proof of its core, {} cores",
+                ", each citing the DRAT proof of its core, {} cores",
                 cores.len()
             )
         }

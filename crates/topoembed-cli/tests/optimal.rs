@@ -420,7 +420,7 @@ fn one_distance_vector_is_decided() {
 
 /// `--decide-by`: the branch and bound alone or the solver alone decide
 /// the same answer, each refuting every vector itself; a certificate by
-/// the branch and bound cites the solver's proofs of its cores.
+/// the branch and bound cites the DRAT proofs of its cores (by the core search).
 #[test]
 fn each_way_of_deciding_vectors_gives_the_same_answer() {
     let sat = [
@@ -479,7 +479,7 @@ fn each_way_of_deciding_vectors_gives_the_same_answer() {
         ]);
         assert!(out.contains("optimum   23"), "{how}: {out}");
         assert!(
-            out.contains("citing the solver's proof of its core"),
+            out.contains("citing the DRAT proof of its core"),
             "{how}: {out}"
         );
         let checked = ok(&["verify-certificate", cert.to_str().unwrap()]);

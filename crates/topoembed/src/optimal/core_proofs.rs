@@ -3,12 +3,14 @@
 //!
 //! The branch and bound refutes most vectors by a *core*
 //! ([`Refuted::core`]): a sub-cube that embeds nowhere in the host. Its
-//! word is not a proof, so for a certificate each core is refuted again by
-//! the SAT solver, on the core's own formula ([`super::sat::encode_core`]:
-//! the sub-cube placed one to one), and every vector the core refutes
-//! points at that one proof, `proofs/core-D0-D1-...drat`. On torus:32x32
-//! the 2 731 vectors below xor's sum come down to 93 cores; the solver
-//! decides none of the whole vectors there.
+//! word is not a proof, so for a certificate each core is refuted again, on
+//! the core's own formula ([`super::sat::encode_core`]: the sub-cube placed
+//! one to one), by a search that writes the DRAT proof as it goes
+//! ([`super::core_search`]; a SAT solver took hours on cores that search
+//! refutes in minutes), and every vector the core refutes points at that
+//! one proof, `proofs/core-D0-D1-...drat`. On torus:32x32 the 2 731
+//! vectors below xor's sum come down to 93 cores; the solver decides none
+//! of the whole vectors there.
 //!
 //! Each core is proved once, whichever thread meets it first; the others
 //! wait for that proof rather than write it again.
@@ -18,10 +20,10 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
+use super::core_search::{search_core, CoreAnswer};
 use super::host::SearchHost;
-use super::interrupt::Stoppable;
 use super::refuted::Refuted;
-use super::sat::{encode_core, solve, Solved};
+use super::sat::core_formula;
 use crate::error::{Error, Result};
 
 /// One core's proof, as the refutations that use it cite it.
@@ -91,9 +93,9 @@ impl CoreProofs {
     }
 
     /// The proof of `core` (ascending) in certificate `dir`: the one made
-    /// before, or a new one by the solver. `None`: stopped first. A core
-    /// the solver places is an error (the branch and bound said it embeds
-    /// nowhere).
+    /// before, or a new one by the core search. `None`: stopped first. A
+    /// core that search places is an error (the branch and bound said it
+    /// embeds nowhere).
     pub(super) fn prove(
         &self,
         dir: &Path,
@@ -111,20 +113,16 @@ impl CoreProofs {
         }
         let name = core_proof_name(core);
         let path = dir.join(&name);
-        let cnf = encode_core(h, core, bipartite);
+        let (cnf, dom) = core_formula(h, core, bipartite);
+        let failed = |e: std::io::Error| Error::File(format!("{}: {e}", path.display()));
         let file = std::fs::File::create(&path)
             .map_err(|e| Error::File(format!("{}: cannot write the proof: {e}", path.display())))?;
         let mut writer = std::io::BufWriter::new(file);
-        let solved = solve(
-            &cnf,
-            Some(&mut Stoppable::new(Some(&mut writer), stop, None)),
-        )
-        .map_err(|e| Error::File(format!("the SAT solver failed on core {core:?}: {e}")))?;
-        std::io::Write::flush(&mut writer)
-            .map_err(|e| Error::File(format!("{}: {e}", path.display())))?;
+        let answer = search_core(h, core, &dom, &mut writer, stop).map_err(failed)?;
+        std::io::Write::flush(&mut writer).map_err(failed)?;
         drop(writer);
-        match solved {
-            Solved::Unsatisfiable => {
+        match answer {
+            CoreAnswer::Refuted { .. } => {
                 let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
                 let proof = CoreProof {
                     name,
@@ -135,14 +133,14 @@ impl CoreProofs {
                 *slot = Some(proof.clone());
                 Ok(Some(proof))
             }
-            Solved::Stopped => {
+            CoreAnswer::Stopped => {
                 let _ = std::fs::remove_file(&path);
                 Ok(None)
             }
-            Solved::Model(_) => {
+            CoreAnswer::Placed(_) => {
                 let _ = std::fs::remove_file(&path);
                 Err(Error::File(format!(
-                    "the SAT solver placed the sub-cube of distances {core:?} that the branch \
+                    "the core search placed the sub-cube of distances {core:?} that the branch \
                      and bound refuted as a core: one of them is wrong, please report it"
                 )))
             }
@@ -171,7 +169,7 @@ mod tests {
         assert_eq!(first.name, "proofs/core-2-2-2-2.drat");
         let proof = std::fs::read(dir.join(&first.name)).unwrap();
         assert_eq!(proof.len() as u64, first.bytes);
-        let cnf = encode_core(&h, &core, true);
+        let cnf = super::super::sat::encode_core(&h, &core, true);
         assert!(super::super::drat::check(&cnf, &proof).is_ok());
         // Asked again, it answers from its slot: the file is not rewritten.
         std::fs::remove_file(dir.join(&first.name)).unwrap();
@@ -185,7 +183,7 @@ mod tests {
         let placed = proofs.prove(&dir, &h, (&[1, 1, 2], true), None);
         assert!(placed.is_err());
         assert!(!dir.join(core_proof_name(&[1, 1, 2])).exists());
-        // A set stop flag ends the solve with no answer and no file.
+        // A set stop flag ends the search with no answer and no file.
         let stop = AtomicBool::new(true);
         let stopped = proofs.prove(&dir, &h, (&[4, 4, 4, 4, 4, 4], true), Some(&stop));
         assert!(matches!(stopped, Ok(None)));

@@ -265,23 +265,59 @@ impl Checker {
         implied
     }
 
+    /// Assumes `lit` at a new level and propagates: true at a conflict.
+    fn assume(&mut self, lit: i32) -> bool {
+        match self.truth(lit) {
+            1 => false,
+            -1 => true,
+            _ => {
+                self.assign(lit);
+                self.propagate(self.trail.len() - 1).is_some()
+            }
+        }
+    }
+
+    /// Undoes every level past the first `level` (their assumptions and
+    /// what they propagated), and the conflict if it was found above.
+    fn backtrack(
+        &mut self,
+        level: usize,
+        (assumed, marks): (&mut Vec<i32>, &mut Vec<usize>),
+        conflict_at: &mut Option<usize>,
+    ) {
+        if *conflict_at > Some(level) {
+            *conflict_at = None;
+        }
+        if let Some(&mark) = marks.get(level) {
+            for &l in &self.trail[mark..] {
+                self.value[l.unsigned_abs() as usize] = 0;
+            }
+            self.trail.truncate(mark);
+            assumed.truncate(level);
+            marks.truncate(level);
+        }
+    }
+
+    /// Where in `by_key`'s list for `hash` a clause with the `sorted`
+    /// literals is, skipping locked ones.
+    fn find(&self, hash: u64, sorted: &[i32]) -> Option<usize> {
+        let same = |id: usize| {
+            let mut c = self.clause(id).to_vec();
+            c.sort_unstable();
+            c == sorted
+        };
+        self.by_key
+            .get(&hash)?
+            .iter()
+            .position(|&id| !self.locked[id as usize] && same(id as usize))
+    }
+
     fn delete(&mut self, mut lits: Vec<i32>) {
         lits.sort_unstable();
         lits.dedup();
         let hash = key(&lits);
-        let Some(ids) = self.by_key.get(&hash) else {
-            return;
-        };
-        let same = |id: usize| {
-            let mut c = self.clause(id).to_vec();
-            c.sort_unstable();
-            c == lits
-        };
-        let found = ids
-            .iter()
-            .position(|&id| !self.locked[id as usize] && same(id as usize));
-        if let Some(k) = found {
-            let ids = self.by_key.get_mut(&hash).expect("looked up above");
+        if let Some(k) = self.find(hash, &lits) {
+            let ids = self.by_key.get_mut(&hash).expect("found above");
             let id = ids.swap_remove(k) as usize;
             self.deleted[id] = true;
         }
@@ -309,8 +345,149 @@ fn literal(bytes: &[u8], at: &mut usize) -> Result<i32, String> {
     Ok(if value & 1 == 1 { -var } else { var })
 }
 
-/// Checks a binary DRAT `proof` of the unsatisfiability of `cnf`.
+/// Writes one binary DRAT step: `b'a'` (add) or `b'd'` (delete), then
+/// `lits` and the closing 0.
+pub(super) fn write_step(
+    out: &mut (impl std::io::Write + ?Sized),
+    step: u8,
+    lits: &[i32],
+) -> std::io::Result<()> {
+    let mut bytes = Vec::with_capacity(2 + 3 * lits.len());
+    bytes.push(step);
+    for &l in lits.iter().chain(std::iter::once(&0)) {
+        let mut x = 2 * u64::from(l.unsigned_abs()) + u64::from(l < 0);
+        loop {
+            let b = (x & 0x7f) as u8;
+            x >>= 7;
+            if x == 0 {
+                bytes.push(b);
+                break;
+            }
+            bytes.push(b | 0x80);
+        }
+    }
+    out.write_all(&bytes)
+}
+
+/// Checks a binary DRAT `proof` of the unsatisfiability of `cnf`: by
+/// [`replay`] when the proof is a search tree's, else forward, lemma by
+/// lemma.
 pub fn check(cnf: &Cnf, proof: &[u8]) -> Result<Checked, String> {
+    match replay(cnf, proof)? {
+        Some(checked) => Ok(checked),
+        None => check_forward(cnf, proof),
+    }
+}
+
+/// Reads the proof's next step: its tag and its literals.
+fn next_step(proof: &[u8], at: &mut usize) -> Result<(u8, Vec<i32>), String> {
+    let step = proof[*at];
+    *at += 1;
+    let mut lits = Vec::new();
+    loop {
+        match literal(proof, at)? {
+            0 => break,
+            l => lits.push(l),
+        }
+    }
+    Ok((step, lits))
+}
+
+/// Checks a proof written by a search as it backtracks (such as
+/// [`super::core_search`]'s), in the time the search took rather than a
+/// full propagation per lemma: each lemma ¬(a_1 ∧ .. ∧ a_m) is checked with
+/// a_1, .., a_m assumed one per level, the levels it shares with the
+/// lemma before kept, and once it holds, ¬a_m is assumed at level m − 1
+/// (the lemma is unit there) for the lemmas that follow. Only the
+/// formula's clauses propagate; a lemma is used only as such a unit, under
+/// the very assumptions it was checked with, so every lemma accepted
+/// follows by unit propagation from the formula and the lemmas before it,
+/// and a conflict with nothing assumed refutes the formula. Deletions of
+/// lemmas are read and ignored (keeping an implied clause is sound). `None`
+/// when the proof deletes a clause of the formula, when a lemma does not
+/// follow this way — a solver's proof, which uses lemmas as
+/// clauses — or the proof ends first: the forward check then decides.
+pub(super) fn replay(cnf: &Cnf, proof: &[u8]) -> Result<Option<Checked>, String> {
+    let mut checker = Checker::new(cnf.vars);
+    for clause in &cnf.clauses {
+        checker.add(clause.clone());
+        if checker.refuted {
+            return Ok(Some(Checked {
+                lemmas: 0,
+                deletions: 0,
+            }));
+        }
+    }
+    checker.at_top = false;
+    // The literal assumed at each level, and the trail's length before it.
+    let (mut assumed, mut marks): (Vec<i32>, Vec<usize>) = (Vec::new(), Vec::new());
+    // The number of levels whose assumptions propagate to a conflict.
+    let mut conflict_at: Option<usize> = None;
+    let (mut at, mut lemmas, mut deletions) = (0usize, 0u64, 0u64);
+    while at < proof.len() {
+        let (step, lits) = next_step(proof, &mut at)?;
+        match step {
+            b'd' => {
+                // A clause of the formula deleted: the forward check honours
+                // that, so it decides.
+                let mut sorted = lits;
+                sorted.sort_unstable();
+                sorted.dedup();
+                if checker.find(key(&sorted), &sorted).is_some() {
+                    return Ok(None);
+                }
+                deletions += 1;
+            }
+            b'a' => {
+                lemmas += 1;
+                lits.iter().for_each(|&l| checker.grow(l));
+                let wanted: Vec<i32> = lits.iter().map(|&l| -l).collect();
+                let shared = assumed
+                    .iter()
+                    .zip(&wanted)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                checker.backtrack(shared, (&mut assumed, &mut marks), &mut conflict_at);
+                for &a in &wanted[shared..] {
+                    if conflict_at.is_some() {
+                        break;
+                    }
+                    marks.push(checker.trail.len());
+                    assumed.push(a);
+                    if checker.assume(a) {
+                        conflict_at = Some(assumed.len());
+                    }
+                }
+                if conflict_at.is_none() {
+                    return Ok(None);
+                }
+                let Some(&last) = lits.last() else {
+                    // The empty clause, with nothing assumed.
+                    return Ok(Some(Checked { lemmas, deletions }));
+                };
+                let level = lits.len() - 1;
+                checker.backtrack(level, (&mut assumed, &mut marks), &mut conflict_at);
+                if conflict_at.is_none() && checker.assume(last) {
+                    conflict_at = Some(level);
+                }
+                if conflict_at == Some(0) {
+                    return Ok(Some(Checked { lemmas, deletions }));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "byte {}: step {other:#x} is neither `a` nor `d`",
+                    at - 1
+                ))
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Checks a binary DRAT `proof` of the unsatisfiability of `cnf` forward:
+/// every lemma by unit propagation from scratch.
+pub(super) fn check_forward(cnf: &Cnf, proof: &[u8]) -> Result<Checked, String> {
     let mut checker = Checker::new(cnf.vars);
     for clause in &cnf.clauses {
         checker.add(clause.clone());
@@ -323,15 +500,7 @@ pub fn check(cnf: &Cnf, proof: &[u8]) -> Result<Checked, String> {
     }
     let (mut at, mut lemmas, mut deletions) = (0usize, 0u64, 0u64);
     while at < proof.len() {
-        let step = proof[at];
-        at += 1;
-        let mut lits = Vec::new();
-        loop {
-            match literal(proof, &mut at)? {
-                0 => break,
-                l => lits.push(l),
-            }
-        }
+        let (step, lits) = next_step(proof, &mut at)?;
         match step {
             b'a' => {
                 lemmas += 1;
@@ -369,19 +538,7 @@ mod tests {
     fn binary(steps: &[(u8, &[i32])]) -> Vec<u8> {
         let mut out = Vec::new();
         for (step, lits) in steps {
-            out.push(*step);
-            for &l in lits.iter().chain(std::iter::once(&0)) {
-                let mut x = 2 * l.unsigned_abs() as u64 + u64::from(l < 0);
-                loop {
-                    let b = (x & 0x7f) as u8;
-                    x >>= 7;
-                    if x == 0 {
-                        out.push(b);
-                        break;
-                    }
-                    out.push(b | 0x80);
-                }
-            }
+            write_step(&mut out, *step, lits).unwrap();
         }
         out
     }

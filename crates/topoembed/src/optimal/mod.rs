@@ -19,6 +19,7 @@ pub mod cocycle;
 pub mod constant;
 mod copies;
 mod core_proofs;
+mod core_search;
 mod cores;
 pub mod cuts;
 pub mod drat;

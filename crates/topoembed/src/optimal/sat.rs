@@ -64,7 +64,7 @@ impl Cnf {
 }
 
 /// Where each cube node may sit, and its variables.
-struct Domains {
+pub(super) struct Domains {
     /// The part of the cube the formula keeps (None: all of it).
     fold: Option<Fold>,
     /// `nodes[c]`: the host nodes c may sit on, ascending.
@@ -74,7 +74,13 @@ struct Domains {
 }
 
 impl Domains {
-    fn var(&self, c: usize, v: u16) -> Option<i32> {
+    /// The host nodes cube node `c` may sit on, ascending.
+    pub(super) fn nodes(&self, c: usize) -> &[u16] {
+        &self.nodes[c]
+    }
+
+    /// The variable "cube node `c` on host node `v`", if there is one.
+    pub(super) fn var(&self, c: usize, v: u16) -> Option<i32> {
         self.nodes[c]
             .binary_search(&v)
             .ok()
@@ -215,6 +221,27 @@ fn formula(
 /// `core` places such a sub-cube: the dimensions with those distances
 /// span it, and a shift of the torus puts its node 0 on node 0.
 pub(super) fn encode_core(h: &SearchHost, core: &[u32], bipartite: bool) -> Cnf {
+    core_formula(h, core, bipartite).0
+}
+
+/// [`encode_core`]'s formula and the domains its variables stand for.
+///
+/// Symmetry is broken by a lex-leader argument: of the transforms σ∘f∘π of
+/// a placement f with f(0) = 0 (σ a symmetry of the torus fixing node 0, π
+/// a permutation of dimensions of equal distance), take the one whose unit
+/// vectors' images (f(e_0), f(e_1), ..) are least, host node by host node.
+/// It has
+/// * f(e_h) the least of its orbit under the symmetries fixing f(e_0), ..,
+///   f(e_{h−1}) (else such a σ lowers f(e_h) and keeps what comes before):
+///   for h = 0 the orbit representatives cube node 1 may take, for h ≥ 1
+///   a clause per prefix whose stabilizer is not trivial;
+/// * f(e_{i−1}) < f(e_i) where D_{i−1} = D_i (else swapping the two
+///   dimensions lowers f(e_{i−1})).
+///
+/// Both are facts of one transform, so together they keep a placement
+/// whenever there is one (the second took torus:32x32's (1,3,3,3,3) from
+/// 9.42 s of the solver to 0.16 s).
+pub(super) fn core_formula(h: &SearchHost, core: &[u32], bipartite: bool) -> (Cnf, Domains) {
     let reps = representatives(h, core[0], None);
     let dom = domains(h, core, bipartite, &reps, None, None);
     let mut cnf = placements(h, core, &dom, false, Winding::Off);
@@ -234,7 +261,52 @@ pub(super) fn encode_core(h: &SearchHost, core: &[u32], bipartite: bool) -> Cnf 
             }
         }
     }
-    cnf
+    let all: Vec<usize> = (0..h.symmetries().len()).collect();
+    least_under_stabilizers(h, core.len(), &dom, (&mut Vec::new(), &all), &mut cnf);
+    (cnf, dom)
+}
+
+/// The clauses "f(e_h) is the least of its orbit under `stabilizer`, the
+/// symmetries fixing the images `prefix` chose for e_0, .., e_{h−1}" for
+/// h = |prefix| and on, down every prefix whose stabilizer moves a node
+/// (the identity alone breaks nothing).
+fn least_under_stabilizers(
+    h: &SearchHost,
+    k: usize,
+    dom: &Domains,
+    (prefix, stabilizer): (&mut Vec<i32>, &[usize]),
+    cnf: &mut Cnf,
+) {
+    let level = prefix.len();
+    let symmetries = h.symmetries();
+    let moves = |g: usize| {
+        symmetries[g]
+            .iter()
+            .enumerate()
+            .any(|(v, &u)| v != u as usize)
+    };
+    if level == k || !stabilizer.iter().any(|&g| moves(g)) {
+        return;
+    }
+    let unit = 1usize << level;
+    for (index, &v) in dom.nodes[unit].iter().enumerate() {
+        let lit = dom.first[unit] + index as i32;
+        if stabilizer.iter().any(|&g| symmetries[g][v as usize] < v) {
+            // Level 0's domain holds representatives only: nothing here.
+            let mut clause: Vec<i32> = prefix.iter().map(|&p| -p).collect();
+            clause.push(-lit);
+            cnf.clauses.push(clause);
+            continue;
+        }
+        let fixing: Vec<usize> = stabilizer
+            .iter()
+            .copied()
+            .filter(|&g| symmetries[g][v as usize] == v)
+            .collect();
+        prefix.push(lit);
+        least_under_stabilizers(h, k, dom, (prefix, &fixing), cnf);
+        prefix.pop();
+    }
 }
 
 /// The formula, with the nodes a `pin` pins in its window (and cube node
@@ -512,6 +584,22 @@ pub fn embedding_with(
     }
 }
 
+/// Every ascending vector of `k` distances from 1 to `top`, in
+/// lexicographic order (the tests' sub-cubes).
+#[cfg(test)]
+pub(super) fn ascending_vectors(k: usize, top: u32) -> Vec<Vec<u32>> {
+    let mut all = Vec::new();
+    let mut dims = vec![1u32; k];
+    loop {
+        all.push(dims.clone());
+        let Some(j) = (0..k).rev().find(|&j| dims[j] < top) else {
+            return all;
+        };
+        let value = dims[j] + 1;
+        dims[j..].fill(value);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,8 +684,7 @@ mod tests {
             let d = h.nodes().trailing_zeros() as usize;
             let top = u32::from(h.diameter());
             for k in 2..=d.min(4) {
-                let mut dims = vec![1u32; k];
-                loop {
+                for dims in ascending_vectors(k, top) {
                     let expected = exists(&h, &dims);
                     let cnf = encode_core(&h, &dims, true);
                     let mut proof = Vec::new();
@@ -616,11 +703,6 @@ mod tests {
                         }
                         Solved::Stopped => panic!("stopped without a flag"),
                     }
-                    let Some(j) = (0..k).rev().find(|&j| dims[j] < top) else {
-                        break;
-                    };
-                    let value = dims[j] + 1;
-                    dims[j..].fill(value);
                 }
             }
         }
