@@ -106,8 +106,10 @@ struct Search<'a> {
     domains: Vec<u64>,
     /// Cube nodes down to one host whose host was taken from the others.
     placed: Vec<bool>,
-    /// `around[i]`: the hosts at distance D_i from a host or a set.
+    /// The hosts at each distinct distance from a host or a set, and
+    /// `around_of[i]`: which of them is D_i's.
     around: Vec<Around>,
+    around_of: Vec<usize>,
     decisions: u64,
     lemmas: u64,
 }
@@ -128,7 +130,18 @@ impl<'a> Search<'a> {
                 domains[c * words + v as usize / 64] |= 1 << (v % 64);
             }
         }
-        let around = core.iter().map(|&r| Around::new(h, r, words)).collect();
+        let mut distinct = core.to_vec();
+        distinct.dedup(); // ascending: equal distances are neighbours
+        let around = distinct.iter().map(|&r| Around::new(h, r, words)).collect();
+        let around_of = core
+            .iter()
+            .map(|r| {
+                distinct
+                    .iter()
+                    .position(|d| d == r)
+                    .expect("every distance kept")
+            })
+            .collect();
         Search {
             h,
             core,
@@ -140,6 +153,7 @@ impl<'a> Search<'a> {
             domains,
             placed: vec![false; cubes],
             around,
+            around_of,
             decisions: 0,
             lemmas: 0,
         }
@@ -214,10 +228,12 @@ impl<'a> Search<'a> {
                 }
                 _ => {}
             }
-            for (i, around) in self.around.iter().enumerate() {
+            // c's domain stays as it is while its neighbours are revised.
+            let mine = self.size(c);
+            for (i, &at) in self.around_of.iter().enumerate() {
                 let next = c ^ (1 << i);
-                let (mine, theirs) = (self.size(c), self.size(next));
-                around.support(
+                let theirs = self.size(next);
+                self.around[at].support(
                     &self.domains[c * words..][..words],
                     (mine, &self.domains[next * words..][..words], theirs),
                     &mut support,
