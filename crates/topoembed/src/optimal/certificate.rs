@@ -66,7 +66,7 @@ use rayon::prelude::*;
 
 use super::constant::torus_sides;
 use super::cuts::Bounds;
-use super::refuted::Refuted;
+use super::refuted::{holds_multiset, Refuted};
 use super::vectors::{bipartite, VectorSearch};
 use super::windings::Winding;
 use crate::error::{Error, Result};
@@ -525,18 +525,6 @@ fn distinct_citations<'r>(needed: &[&'r Refuted]) -> std::result::Result<Vec<&'r
         }
     }
     Ok(distinct)
-}
-
-/// Whether `dims` hold every entry of `part`, as multisets (any order).
-fn holds_multiset(dims: &[u32], part: &[u32]) -> bool {
-    let mut left = dims.to_vec();
-    part.iter().all(|x| match left.iter().position(|y| y == x) {
-        Some(i) => {
-            left.swap_remove(i);
-            true
-        }
-        None => false,
-    })
 }
 
 /// The name [`Verified::checker`] gives the built-in checker.

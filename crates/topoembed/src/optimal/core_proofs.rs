@@ -13,7 +13,10 @@
 //! of the whole vectors there.
 //!
 //! Each core is proved once, whichever thread meets it first; the others
-//! wait for that proof rather than write it again.
+//! wait for that proof rather than write it again. A vector whose own core
+//! has no proof yet cites a proved core it also holds, when there is one
+//! ([`CoreProofs::cite`]): a hard core is then proved only for the vectors
+//! that hold no other.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -22,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use super::core_search::{search_core, CoreAnswer};
 use super::host::SearchHost;
-use super::refuted::Refuted;
+use super::refuted::{holds_multiset, Refuted};
 use super::sat::core_formula;
 use crate::error::{Error, Result};
 
@@ -90,6 +93,41 @@ impl CoreProofs {
             }
         }
         proofs
+    }
+
+    /// `refuted` (a vector the branch and bound refuted with a core) as a
+    /// certificate cites it: by its core's proof when that is made (or
+    /// being made by no one), else by the proof of another core the vector
+    /// holds, the smallest, when one is made — any sub-cube that embeds
+    /// nowhere refutes every vector holding its distances — else by its
+    /// core's proof, made now ([`CoreProofs::prove`]). `None`: stopped
+    /// first.
+    pub(super) fn cite(
+        &self,
+        dir: &Path,
+        h: &SearchHost,
+        (refuted, bipartite): (Refuted, bool),
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<Refuted>> {
+        let made = |slot: &Slot| slot.try_lock().ok().and_then(|s| s.clone());
+        let (own, other) = {
+            let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            let own = slots.get(&refuted.core).and_then(made);
+            let other = slots
+                .iter()
+                .filter(|(core, _)| holds_multiset(&refuted.distances, core))
+                .filter_map(|(core, slot)| made(slot).map(|proof| (core.clone(), proof)))
+                .min_by(|(a, p), (b, q)| (p.bytes, a).cmp(&(q.bytes, b)));
+            (own, other)
+        };
+        if let Some(proof) = own {
+            return Ok(Some(proof.refutes(refuted)));
+        }
+        if let Some((core, proof)) = other {
+            return Ok(Some(proof.refutes(Refuted { core, ..refuted })));
+        }
+        let proof = self.prove(dir, h, (&refuted.core, bipartite), stop)?;
+        Ok(proof.map(|proof| proof.refutes(refuted)))
     }
 
     /// The proof of `core` (ascending) in certificate `dir`: the one made
@@ -196,6 +234,31 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(known, first);
+
+        // A vector holding a proved core cites it rather than have its own
+        // (six distances 4, a core too) proved: no file is written for it.
+        let cite = |refuted: Refuted| {
+            resumed
+                .cite(&dir, &h, (refuted, true), None)
+                .unwrap()
+                .unwrap()
+        };
+        let refuted = Refuted::by_core(&[2, 2, 2, 2, 4, 4, 4, 4, 4, 4], &[4, 4, 4, 4, 4, 4]);
+        let cited = cite(refuted.clone());
+        assert_eq!(cited.core, core);
+        assert_eq!(cited.proof, first.name);
+        assert_eq!(cited.distances, refuted.distances);
+        assert!(!dir.join(core_proof_name(&[4, 4, 4, 4, 4, 4])).exists());
+        // One holding none has its own proved, and cites it.
+        let cited = cite(Refuted::by_core(&[1, 1, 2, 2, 2, 3], &[1, 1, 2, 2, 2]));
+        assert_eq!(cited.core, [1, 1, 2, 2, 2]);
+        assert_eq!(cited.proof, core_proof_name(&[1, 1, 2, 2, 2]));
+        let cnf = super::super::sat::encode_core(&h, &cited.core, true);
+        let proof = std::fs::read(dir.join(&cited.proof)).unwrap();
+        assert!(super::super::drat::check(&cnf, &proof).is_ok());
+        // Once made, a vector holding both cites its own core.
+        let cited = cite(Refuted::by_core(&[1, 1, 2, 2, 2, 2], &[1, 1, 2, 2, 2]));
+        assert_eq!(cited.core, [1, 1, 2, 2, 2]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

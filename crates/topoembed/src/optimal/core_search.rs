@@ -104,6 +104,13 @@ struct Search<'a> {
     words: usize,
     /// `domains[c * words..][..words]`: the hosts cube node c may still take.
     domains: Vec<u64>,
+    /// `seen[c * words..][..words]`: c's hosts when its neighbours were
+    /// last revised against it (all host nodes before the first time);
+    /// equal to `domains` whenever propagation has finished.
+    seen: Vec<u64>,
+    /// `residues[(c * |core| + i) * n + u]`: a host of c ⊕ e_i found to
+    /// support u in c's domain (a guess, checked before it is used).
+    residues: Vec<u16>,
     /// Cube nodes down to one host whose host was taken from the others.
     placed: Vec<bool>,
     /// The hosts at each distinct distance from a host or a set, and
@@ -151,6 +158,13 @@ impl<'a> Search<'a> {
             cubes,
             words,
             domains,
+            seen: (0..cubes * words)
+                .map(|at| match (at % words + 1) * 64 {
+                    full if full <= n => u64::MAX,
+                    end => u64::MAX >> (end - n).min(64),
+                })
+                .collect(),
+            residues: vec![0; cubes * core.len() * n],
             placed: vec![false; cubes],
             around,
             around_of,
@@ -206,6 +220,7 @@ impl<'a> Search<'a> {
         let mut queued = vec![false; self.cubes];
         queue.iter().for_each(|&c| queued[c] = true);
         let mut support = vec![0u64; words];
+        let mut removed = vec![0u64; words];
         while let Some(c) = queue.pop() {
             queued[c] = false;
             let mut touched = Vec::new();
@@ -228,25 +243,27 @@ impl<'a> Search<'a> {
                 }
                 _ => {}
             }
-            // c's domain stays as it is while its neighbours are revised.
-            let mine = self.size(c);
-            for (i, &at) in self.around_of.iter().enumerate() {
-                let next = c ^ (1 << i);
-                let theirs = self.size(next);
-                self.around[at].support(
-                    &self.domains[c * words..][..words],
-                    (mine, &self.domains[next * words..][..words], theirs),
-                    &mut support,
-                );
-                let s = &support;
-                let cell = &mut self.domains[next * words..][..words];
-                let mut changed = false;
-                for (d, &keep) in cell.iter_mut().zip(s) {
-                    changed |= *d & !keep != 0;
-                    *d &= keep;
-                }
-                if changed {
-                    touched.push(next);
+            // What c lost since its neighbours were last made consistent
+            // with it: only their hosts supported there may have lost
+            // their support (AC-3 revising from the values removed).
+            let mut gone = 0;
+            let (now, before) = (
+                &self.domains[c * words..][..words],
+                &self.seen[c * words..][..words],
+            );
+            for ((lost, now), before) in removed.iter_mut().zip(now).zip(before) {
+                *lost = before & !now;
+                gone += lost.count_ones();
+            }
+            if gone > 0 {
+                self.seen[c * words..][..words]
+                    .copy_from_slice(&self.domains[c * words..][..words]);
+                let mine = self.size(c);
+                for i in 0..self.core.len() {
+                    let (next, at) = (c ^ (1 << i), self.around_of[i]);
+                    if self.revise(c, mine, (&removed, gone), next, at, &mut support) {
+                        touched.push(next);
+                    }
                 }
             }
             for t in touched {
@@ -260,6 +277,68 @@ impl<'a> Search<'a> {
             }
         }
         true
+    }
+
+    /// Takes from `next` (a neighbour of c across a dimension of distance
+    /// `around[at]`'s) the hosts no host left to c supports, c having lost
+    /// `removed` (with `gone` hosts) since `next` was last revised against
+    /// it; whether any went. When c lost fewer hosts than it kept, only
+    /// `next`'s hosts around a lost one are looked at, else every host.
+    fn revise(
+        &mut self,
+        c: usize,
+        mine: u32,
+        (removed, gone): (&[u64], u32),
+        next: usize,
+        at: usize,
+        scratch: &mut [u64],
+    ) -> bool {
+        let (words, k, n) = (self.words, self.core.len(), self.h.nodes());
+        let i = (c ^ next).trailing_zeros() as usize;
+        let theirs = self.size(next);
+        let around = &self.around[at];
+        let (head, tail) = self.domains.split_at_mut(c.max(next) * words);
+        let (mine_cells, next_cells) = if c < next {
+            (&head[c * words..][..words], &mut tail[..words])
+        } else {
+            (&tail[..words], &mut head[next * words..][..words])
+        };
+        let mut changed = false;
+        if gone < mine {
+            around.support(removed, (gone, next_cells, theirs), scratch);
+            scratch
+                .iter_mut()
+                .zip(next_cells.iter())
+                .for_each(|(s, d)| *s &= d);
+            for u in ones(scratch) {
+                let bit = 1u64 << (u % 64);
+                // The host found last time, if c still has it, else the
+                // first of u's sphere in c's domain (AC-3rm's residues).
+                let residue = &mut self.residues[(next * k + i) * n + u];
+                let r = *residue as usize;
+                if mine_cells[r / 64] & (1 << (r % 64)) != 0 {
+                    continue;
+                }
+                let sphere = &around.single[u * words..][..words];
+                match sphere.iter().zip(mine_cells).position(|(s, d)| s & d != 0) {
+                    Some(w) => {
+                        let both = sphere[w] & mine_cells[w];
+                        *residue = (w * 64 + both.trailing_zeros() as usize) as u16;
+                    }
+                    None => {
+                        next_cells[u / 64] &= !bit;
+                        changed = true;
+                    }
+                }
+            }
+        } else {
+            around.support(mine_cells, (mine, next_cells, theirs), scratch);
+            for (d, &keep) in next_cells.iter_mut().zip(scratch.iter()) {
+                changed |= *d & !keep != 0;
+                *d &= keep;
+            }
+        }
+        changed
     }
 
     /// The formula's symmetry breaking ([`super::sat::core_formula`]) on
@@ -360,6 +439,7 @@ impl<'a> Search<'a> {
             // propagation takes that up under the decisions, so the search
             // does too before it tries c's next host.
             self.domains.copy_from_slice(&saved.0);
+            self.seen.copy_from_slice(&saved.0);
             self.placed.copy_from_slice(&saved.1);
             self.restrict(c, |x| if x == w { !bit } else { u64::MAX });
             if !self.propagate(vec![c]) {

@@ -101,3 +101,15 @@ pub fn distinct_proofs(refuted: &[Refuted]) -> impl Iterator<Item = &Refuted> {
         .iter()
         .filter(move |r| !r.proof.is_empty() && seen.insert(r.proof.as_str()))
 }
+
+/// Whether `dims` hold every entry of `part`, as multisets (any order).
+pub(super) fn holds_multiset(dims: &[u32], part: &[u32]) -> bool {
+    let mut left = dims.to_vec();
+    part.iter().all(|x| match left.iter().position(|y| y == x) {
+        Some(i) => {
+            left.swap_remove(i);
+            true
+        }
+        None => false,
+    })
+}

@@ -202,7 +202,8 @@ impl Decider<'_> {
     }
 
     /// A refutation by the branch and bound as a certificate must have it:
-    /// by the DRAT proof of its core ([`CoreProofs`]), or of the whole
+    /// by the DRAT proof of its core or of another core it holds
+    /// ([`CoreProofs::cite`]), or of the whole
     /// vector when it names none. Without a certificate, as it is.
     fn certified(&self, refuted: Refuted) -> Result<Decision> {
         let Some(dir) = self.certificate else {
@@ -214,9 +215,9 @@ impl Decider<'_> {
         let even = self.form.0;
         match self
             .core_proofs
-            .prove(dir, self.h, (&refuted.core, even), self.stop)?
+            .cite(dir, self.h, (refuted, even), self.stop)?
         {
-            Some(proof) => Ok(Decision::Refuted(proof.refutes(refuted))),
+            Some(cited) => Ok(Decision::Refuted(cited)),
             None => Ok(Decision::Stopped),
         }
     }
