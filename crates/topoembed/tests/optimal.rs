@@ -656,8 +656,13 @@ fn a_certificate_by_the_branch_and_bound_cites_core_proofs_and_tampered_ones_fai
     // Fewer proofs than vectors: one per core, and the proof bytes counted once each.
     assert_eq!(found.proofs, cores.len());
     assert!(found.proofs < found.refuted.len() / 10);
-    let files = std::fs::read_dir(dir.join("proofs")).unwrap().count();
-    assert_eq!(files, found.proofs);
+    let drat = |dir: &std::path::Path| {
+        std::fs::read_dir(dir.join("proofs"))
+            .unwrap()
+            .filter(|f| f.as_ref().unwrap().path().extension().unwrap() == "drat")
+            .count()
+    };
+    assert_eq!(drat(&dir), found.proofs);
     let v = certificate::verify(&dir, true).unwrap();
     assert_eq!(v.by_proofs as usize, found.refuted.len());
     assert_eq!(
@@ -730,6 +735,45 @@ fn a_certificate_by_the_branch_and_bound_cites_core_proofs_and_tampered_ones_fai
     let e = certificate::verify(&dir, false).unwrap_err().to_string();
     assert!(e.contains("fails"), "{e}");
     std::fs::write(&proof, &bytes).unwrap();
+    assert!(certificate::verify(&dir, false).is_ok());
+
+    // Some cores' proofs cite lex-leader clauses, each with the symmetry
+    // that justifies it; without them, or with one altered, the
+    // certificate fails.
+    let shapes = std::fs::read_dir(dir.join("proofs"))
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().unwrap() == "shapes")
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .expect("a core proof citing lex-leader clauses");
+    let text = std::fs::read_to_string(&shapes).unwrap();
+    let first = text.lines().next().unwrap();
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    let level = fields[2].split(',').count();
+    let tampered = [
+        // Gone: the proof uses them.
+        None,
+        // A translation outside its level.
+        Some(format!("{} {}", 1 << level, fields[1..].join(" "))),
+        // A literal left out.
+        Some(format!(
+            "{} {}",
+            fields[..3].join(" "),
+            fields[4..].join(" ")
+        )),
+    ];
+    for line in tampered {
+        match &line {
+            None => std::fs::remove_file(&shapes).unwrap(),
+            Some(line) => std::fs::write(&shapes, text.replacen(first, line, 1)).unwrap(),
+        }
+        let e = certificate::verify(&dir, false).unwrap_err().to_string();
+        assert!(e.contains("fails"), "{line:?}: {e}");
+        if line.is_some() {
+            assert!(e.contains("lex-leader clause"), "{line:?}: {e}");
+        }
+    }
+    std::fs::write(&shapes, &text).unwrap();
     assert!(certificate::verify(&dir, false).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -32,9 +32,11 @@
 //!    the formula [`super::sat::encode`] writes for the vector — or, for a
 //!    refutation naming a `core` (a certificate written with the branch
 //!    and bound: [`super::core_proofs`]), against the core's formula
-//!    ([`super::sat::encode_core`]: the sub-cube of those distances placed
-//!    one to one), once per core, after checking that the vector holds the
-//!    core's distances — with the
+//!    ([`super::sat::core_formula`]: the sub-cube of those distances placed
+//!    one to one, with the lex-leader clauses the proof cites in the
+//!    `.shapes` file beside it, each checked by
+//!    [`super::shape_clauses::check`]), once per core, after checking that
+//!    the vector holds the core's distances — with the
 //!    winding lemma's axes when the refutation says `windings`, halved by
 //!    the halving lemma when it says `halved`, or the window lemma's band
 //!    formula ([`super::band::encode`]) when it says `banded`, with half
@@ -67,6 +69,7 @@ use rayon::prelude::*;
 use super::constant::torus_sides;
 use super::cuts::Bounds;
 use super::refuted::{holds_multiset, Refuted};
+use super::shape_clauses::core_formula_citing;
 use super::vectors::{bipartite, VectorSearch};
 use super::windings::Winding;
 use crate::error::{Error, Result};
@@ -358,9 +361,11 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                     r.distances
                 ));
             }
+            let mut cited_bytes = 0;
             let cnf = if !r.core.is_empty() {
                 // A core's formula: the sub-cube placed one to one
-                // (`distinct_citations` checked the vector holds it).
+                // (`distinct_citations` checked the vector holds it), with
+                // the lex-leader clauses its proof cites, each checked.
                 if r.windings || r.halved || r.banded || r.pinned {
                     return Err(format!(
                         "the refutation of {:?} by core {:?} is marked with a lemma; a core's \
@@ -368,7 +373,10 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                         r.distances, r.core
                     ));
                 }
-                super::sat::encode_core(h, &r.core, even)
+                let (cnf, bytes) = core_formula_citing(dir, &r.proof, h, (&r.core, even))
+                    .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances))?;
+                cited_bytes = bytes;
+                cnf
             } else if r.pinned {
                 super::sat::encode_pinned(h, &r.distances, even).ok_or_else(|| {
                     format!(
@@ -408,7 +416,8 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                 Some(command) => {
                     let bytes = std::fs::metadata(&file)
                         .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?
-                        .len();
+                        .len()
+                        + cited_bytes;
                     let verdict = if alone {
                         Ok((0, bytes, true))
                     } else {
@@ -426,7 +435,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                         .map_err(|e| format!("{}: cannot read the proof: {e}", file.display()))?;
                     let done = super::drat::check(&cnf, &proof)
                         .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances))?;
-                    (done.lemmas, proof.len() as u64, false)
+                    (done.lemmas, proof.len() as u64 + cited_bytes, false)
                 }
             };
             if let Some(p) = options.progress {

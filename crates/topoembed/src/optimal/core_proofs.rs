@@ -4,7 +4,7 @@
 //! The branch and bound refutes most vectors by a *core*
 //! ([`Refuted::core`]): a sub-cube that embeds nowhere in the host. Its
 //! word is not a proof, so for a certificate each core is refuted again, on
-//! the core's own formula ([`super::sat::encode_core`]: the sub-cube placed
+//! the core's own formula ([`super::sat::core_formula`]: the sub-cube placed
 //! one to one), by a search that writes the DRAT proof as it goes
 //! ([`super::core_search`]; a SAT solver took hours on cores that search
 //! refutes in minutes), and every vector the core refutes points at that
@@ -23,10 +23,11 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use super::core_search::{search_core, CoreAnswer};
+use super::core_search::{search_core, CoreAnswer, ProofOut};
 use super::host::SearchHost;
 use super::refuted::{holds_multiset, Refuted};
 use super::sat::core_formula;
+use super::shape_clauses::shapes_file;
 use crate::error::{Error, Result};
 
 /// One core's proof, as the refutations that use it cite it.
@@ -151,17 +152,37 @@ impl CoreProofs {
         }
         let name = core_proof_name(core);
         let path = dir.join(&name);
+        let shapes_path = dir.join(shapes_file(&name));
         let (cnf, dom) = core_formula(h, core, bipartite);
         let failed = |e: std::io::Error| Error::File(format!("{}: {e}", path.display()));
-        let file = std::fs::File::create(&path)
-            .map_err(|e| Error::File(format!("{}: cannot write the proof: {e}", path.display())))?;
-        let mut writer = std::io::BufWriter::new(file);
-        let answer = search_core(h, core, &dom, &mut writer, stop).map_err(failed)?;
+        let create = |path: &Path| {
+            std::fs::File::create(path)
+                .map(std::io::BufWriter::new)
+                .map_err(|e| {
+                    Error::File(format!("{}: cannot write the proof: {e}", path.display()))
+                })
+        };
+        let (mut writer, mut shapes) = (create(&path)?, create(&shapes_path)?);
+        let out = ProofOut {
+            proof: &mut writer,
+            shapes: &mut shapes,
+        };
+        let answer = search_core(h, core, &dom, out, stop).map_err(failed)?;
         std::io::Write::flush(&mut writer).map_err(failed)?;
-        drop(writer);
+        std::io::Write::flush(&mut shapes).map_err(failed)?;
+        drop((writer, shapes));
+        let remove = || {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(&shapes_path);
+        };
         match answer {
             CoreAnswer::Refuted { .. } => {
-                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+                let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+                if size(&shapes_path) == 0 {
+                    // It cites no lex-leader clause: no file says so.
+                    let _ = std::fs::remove_file(&shapes_path);
+                }
+                let bytes = size(&path) + size(&shapes_path);
                 let proof = CoreProof {
                     name,
                     variables: cnf.vars,
@@ -172,11 +193,11 @@ impl CoreProofs {
                 Ok(Some(proof))
             }
             CoreAnswer::Stopped => {
-                let _ = std::fs::remove_file(&path);
+                remove();
                 Ok(None)
             }
             CoreAnswer::Placed(_) => {
-                let _ = std::fs::remove_file(&path);
+                remove();
                 Err(Error::File(format!(
                     "the core search placed the sub-cube of distances {core:?} that the branch \
                      and bound refuted as a core: one of them is wrong, please report it"
@@ -189,6 +210,7 @@ impl CoreProofs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::optimal::shape_clauses::core_formula_citing;
 
     #[test]
     fn a_core_is_proved_once_and_its_proof_checks() {
@@ -206,8 +228,9 @@ mod tests {
             .unwrap();
         assert_eq!(first.name, "proofs/core-2-2-2-2.drat");
         let proof = std::fs::read(dir.join(&first.name)).unwrap();
-        assert_eq!(proof.len() as u64, first.bytes);
-        let cnf = super::super::sat::encode_core(&h, &core, true);
+        let (cnf, shapes) = core_formula_citing(&dir, &first.name, &h, (&core, true)).unwrap();
+        assert!(shapes > 0);
+        assert_eq!(proof.len() as u64 + shapes, first.bytes);
         assert!(super::super::drat::check(&cnf, &proof).is_ok());
         // Asked again, it answers from its slot: the file is not rewritten.
         std::fs::remove_file(dir.join(&first.name)).unwrap();
@@ -253,7 +276,7 @@ mod tests {
         let cited = cite(Refuted::by_core(&[1, 1, 2, 2, 2, 3], &[1, 1, 2, 2, 2]));
         assert_eq!(cited.core, [1, 1, 2, 2, 2]);
         assert_eq!(cited.proof, core_proof_name(&[1, 1, 2, 2, 2]));
-        let cnf = super::super::sat::encode_core(&h, &cited.core, true);
+        let (cnf, _) = core_formula_citing(&dir, &cited.proof, &h, (&cited.core, true)).unwrap();
         let proof = std::fs::read(dir.join(&cited.proof)).unwrap();
         assert!(super::super::drat::check(&cnf, &proof).is_ok());
         // Once made, a vector holding both cites its own core.

@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::drat::write_step;
 use super::host::SearchHost;
 use super::sat::Domains;
+use super::shape_clauses::{self, Transforms};
 
 /// What the search made of a core.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,17 +53,24 @@ pub(super) enum CoreAnswer {
 /// Decisions between two looks at the stop flag.
 const STOP_EVERY: u64 = 1 << 10;
 
+/// Where a refutation goes: the binary DRAT proof, and the lex-leader
+/// clauses it cites ([`shape_clauses`]), one per line.
+pub(super) struct ProofOut<'a> {
+    pub proof: &'a mut dyn Write,
+    pub shapes: &'a mut dyn Write,
+}
+
 /// Refutes or places the sub-cube of distances `core` (ascending) on `h`,
-/// whose formula's variables `dom` gives, writing the binary DRAT proof of
-/// a refutation to `proof`.
-pub(super) fn search_core(
-    h: &SearchHost,
-    core: &[u32],
-    dom: &Domains,
-    proof: &mut dyn Write,
-    stop: Option<&AtomicBool>,
+/// whose formula's variables `dom` gives, writing the proof of a
+/// refutation to `out`.
+pub(super) fn search_core<'a>(
+    h: &'a SearchHost,
+    core: &'a [u32],
+    dom: &'a Domains,
+    out: ProofOut<'a>,
+    stop: Option<&'a AtomicBool>,
 ) -> io::Result<CoreAnswer> {
-    let mut search = Search::new(h, core, dom, proof, stop);
+    let mut search = Search::new(h, core, dom, out, stop);
     let queue: Vec<usize> = (0..search.cubes).collect();
     if !search.propagate(queue) {
         // Propagation alone refutes it.
@@ -72,7 +80,7 @@ pub(super) fn search_core(
             lemmas: 1,
         });
     }
-    Ok(match search.refute(&mut Vec::new())? {
+    Ok(match search.refute(&mut Vec::new(), 1)? {
         Outcome::Refuted => CoreAnswer::Refuted {
             decisions: search.decisions,
             lemmas: search.lemmas,
@@ -97,6 +105,9 @@ struct Search<'a> {
     core: &'a [u32],
     dom: &'a Domains,
     proof: &'a mut dyn Write,
+    /// The lex-leader clauses cited, and the transforms that find them.
+    shapes: &'a mut dyn Write,
+    transforms: Transforms,
     stop: Option<&'a AtomicBool>,
     /// Cube nodes (2^|core|).
     cubes: usize,
@@ -126,7 +137,7 @@ impl<'a> Search<'a> {
         h: &'a SearchHost,
         core: &'a [u32],
         dom: &'a Domains,
-        proof: &'a mut dyn Write,
+        out: ProofOut<'a>,
         stop: Option<&'a AtomicBool>,
     ) -> Search<'a> {
         let (n, cubes) = (h.nodes(), 1usize << core.len());
@@ -153,7 +164,9 @@ impl<'a> Search<'a> {
             h,
             core,
             dom,
-            proof,
+            proof: out.proof,
+            shapes: out.shapes,
+            transforms: Transforms::new(core),
             stop,
             cubes,
             words,
@@ -342,15 +355,16 @@ impl<'a> Search<'a> {
     }
 
     /// The formula's symmetry breaking ([`super::sat::core_formula`]) on
-    /// the unit vectors placed: f(e_h) least of its orbit under the
-    /// symmetries fixing f(e_0), .., f(e_{h−1}) once those are placed, and
-    /// equal distances' images ascending. Returns the nodes it narrowed.
+    /// the unit vectors placed: f(e_0) and f(e_1) least of their orbits
+    /// under the symmetries fixing the images before them, and equal
+    /// distances' images ascending. Returns the nodes it narrowed.
     fn break_symmetry(&mut self) -> Vec<usize> {
         let k = self.core.len();
         let symmetries = self.h.symmetries();
         let mut narrowed = Vec::new();
         let mut stabilizer: Vec<usize> = (0..symmetries.len()).collect();
-        for level in 0..k {
+        // Two levels: the formula's (label order puts e_0 ⊕ e_1 before e_2).
+        for level in 0..k.min(2) {
             let unit = 1usize << level;
             if level > 0 && stabilizer.len() > 1 {
                 let fixing = stabilizer.clone();
@@ -395,13 +409,53 @@ impl<'a> Search<'a> {
         bits
     }
 
+    /// The largest level l with every label below 2^l placed.
+    fn complete_level(&self) -> usize {
+        let unplaced = (0..self.cubes)
+            .find(|&c| !self.placed[c])
+            .unwrap_or(self.cubes);
+        // The prefix 0..unplaced holds 2^l labels for l = floor(log2).
+        (usize::BITS - 1 - unplaced.leading_zeros()) as usize
+    }
+
+    /// A lex-leader clause ([`shape_clauses`]) the placement breaks on a
+    /// level above `done` (those up to it were looked at on the way here)
+    /// and up to `complete`, written to the list of those cited.
+    fn breaks_lex_leader(&mut self, done: usize, complete: usize) -> io::Result<bool> {
+        if complete <= done.max(1) {
+            return Ok(false);
+        }
+        let place: Vec<u16> = (0..1usize << complete)
+            .map(|c| self.only(c).expect("placed"))
+            .collect();
+        for level in done.max(1) + 1..=complete {
+            if let Some(clause) = self.transforms.smaller(self.h, self.dom, level, &place) {
+                shape_clauses::write(self.shapes, &clause)?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Refutes the decisions `path` (placements, as the negated literals
-    /// of the clause ¬path) with propagation done: writes the clause ¬path
-    /// once every placement of the branching node has failed.
-    fn refute(&mut self, path: &mut Vec<i32>) -> io::Result<Outcome> {
+    /// of the clause ¬path) with propagation done and the lex-leader
+    /// clauses of levels up to `done` looked at: writes the clause ¬path
+    /// once every placement of the branching node has failed. The node is
+    /// the one of fewest hosts among the unplaced of least level (the
+    /// highest bit of its label), so that each level's sub-cube is placed
+    /// whole before the next and its lex-leader clauses cut it early.
+    fn refute(&mut self, path: &mut Vec<i32>, done: usize) -> io::Result<Outcome> {
+        let complete = self.complete_level();
+        if self.breaks_lex_leader(done, complete)? {
+            // The clause just cited is false under the decisions, so
+            // unit propagation refutes them.
+            self.lemma(path)?;
+            return Ok(Outcome::Refuted);
+        }
+        let level = |c: usize| usize::BITS - c.leading_zeros();
         let Some(c) = (0..self.cubes)
             .filter(|&c| !self.placed[c])
-            .min_by_key(|&c| self.size(c))
+            .min_by_key(|&c| (level(c), self.size(c)))
         else {
             return Ok(Outcome::Placed);
         };
@@ -426,7 +480,7 @@ impl<'a> Search<'a> {
                 .expect("a host in c's domain has a variable");
             path.push(-var);
             let outcome = if self.propagate(vec![c]) {
-                self.refute(path)?
+                self.refute(path, complete.max(done))?
             } else {
                 self.lemma(path)?;
                 Outcome::Refuted
@@ -609,15 +663,34 @@ fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 mod tests {
     use super::*;
     use crate::optimal::drat::{check, check_forward, replay};
-    use crate::optimal::sat::{ascending_vectors, core_formula};
+    use crate::optimal::sat::{ascending_vectors, core_formula, Cnf};
 
-    /// Every ascending vector of 2 to 4 distances on small tori: the search
-    /// places a sub-cube exactly when the solver does, every placement it
-    /// gives is one to one with the right distances, and every refutation's
-    /// proof checks against the formula.
+    /// The search on `core`, its proof, and the formula with the
+    /// lex-leader clauses it cites, each checked.
+    fn search(h: &SearchHost, core: &[u32]) -> (CoreAnswer, Vec<u8>, Cnf, usize) {
+        let (mut cnf, dom) = core_formula(h, core, true);
+        let (mut proof, mut shapes) = (Vec::new(), Vec::new());
+        let out = ProofOut {
+            proof: &mut proof,
+            shapes: &mut shapes,
+        };
+        let answer = search_core(h, core, &dom, out, None).unwrap();
+        let text = String::from_utf8(shapes).unwrap();
+        let cited = shape_clauses::read_checked(&text, h, core, &dom).unwrap();
+        let count = cited.len();
+        cnf.clauses.extend(cited);
+        (answer, proof, cnf, count)
+    }
+
+    /// Every ascending vector of 2 to 4 distances on small tori (5 on those
+    /// of 32 nodes or more): the search
+    /// places a sub-cube exactly when the solver does (on the formula
+    /// without lex-leader clauses), every placement it gives is one to one
+    /// with the right distances, and every refutation's proof checks
+    /// against the formula with the lex-leader clauses it cites.
     #[test]
     fn the_search_agrees_with_the_solver_and_its_proofs_check() {
-        let (mut placed, mut refuted) = (0, 0);
+        let (mut placed, mut refuted, mut cited) = (0, 0, 0);
         for sides in [
             vec![8],
             vec![16],
@@ -628,12 +701,15 @@ mod tests {
         ] {
             let h = SearchHost::new(&sides);
             let top = u32::from(h.diameter()) + 1;
-            for k in 2..=4usize {
+            // Five dimensions where the sub-cube may fit: levels to 5 of
+            // lex-leader clauses.
+            let most = if h.nodes() >= 32 { 5 } else { 4 };
+            for k in 2..=most {
                 for dims in ascending_vectors(k, top) {
-                    let (cnf, dom) = core_formula(&h, &dims, true);
-                    let mut proof = Vec::new();
-                    let answer = search_core(&h, &dims, &dom, &mut proof, None).unwrap();
-                    let solver = crate::optimal::sat::solve(&cnf, None).unwrap();
+                    let (plain, _) = core_formula(&h, &dims, true);
+                    let solver = crate::optimal::sat::solve(&plain, None).unwrap();
+                    let (answer, proof, cnf, clauses) = search(&h, &dims);
+                    cited += clauses;
                     match answer {
                         CoreAnswer::Placed(place) => {
                             assert!(
@@ -671,7 +747,10 @@ mod tests {
                 }
             }
         }
-        assert!(placed > 0 && refuted > 0, "{placed} {refuted}");
+        assert!(
+            placed > 0 && refuted > 0 && cited > 0,
+            "{placed} {refuted} {cited}"
+        );
     }
 
     /// A proof cut short, or without its lemmas, fails the check.
@@ -680,13 +759,14 @@ mod tests {
         // Four dimensions of distance 2 embed nowhere in torus:32x32.
         let h = SearchHost::new(&[32, 32]);
         let core = [2, 2, 2, 2];
-        let (cnf, dom) = core_formula(&h, &core, true);
-        let mut proof = Vec::new();
-        let answer = search_core(&h, &core, &dom, &mut proof, None).unwrap();
+        let (answer, proof, cnf, cited) = search(&h, &core);
         let CoreAnswer::Refuted { decisions, lemmas } = answer else {
             panic!("{answer:?}");
         };
-        assert!(decisions > 1 && lemmas > 2, "{decisions} {lemmas}");
+        assert!(
+            decisions > 1 && lemmas > 2 && cited > 0,
+            "{decisions} {lemmas} {cited}"
+        );
         assert!(matches!(replay(&cnf, &proof), Ok(Some(_))));
         assert!(check(&cnf, &proof).is_ok());
         // Cut short: the replay finds no refutation, nor does the forward
@@ -699,5 +779,9 @@ mod tests {
         let mut bare = Vec::new();
         write_step(&mut bare, b'a', &[]).unwrap();
         assert!(check(&cnf, &bare).is_err());
+
+        // Without the lex-leader clauses it cites, the proof fails.
+        let (plain, _) = core_formula(&h, &core, true);
+        assert!(check(&plain, &proof).is_err());
     }
 }

@@ -403,7 +403,9 @@ fn next_step(proof: &[u8], at: &mut usize) -> Result<(u8, Vec<i32>), String> {
 /// the very assumptions it was checked with, so every lemma accepted
 /// follows by unit propagation from the formula and the lemmas before it,
 /// and a conflict with nothing assumed refutes the formula. Deletions of
-/// lemmas are read and ignored (keeping an implied clause is sound). `None`
+/// lemmas are read and ignored (keeping an implied clause is sound), also
+/// of a lemma that repeats a clause of the formula, as many times as it was
+/// added (a search writes a lex-leader clause it hit as its lemma). `None`
 /// when the proof deletes a clause of the formula, when a lemma does not
 /// follow this way — a solver's proof, which uses lemmas as
 /// clauses — or the proof ends first: the forward check then decides.
@@ -424,22 +426,34 @@ pub(super) fn replay(cnf: &Cnf, proof: &[u8]) -> Result<Option<Checked>, String>
     // The number of levels whose assumptions propagate to a conflict.
     let mut conflict_at: Option<usize> = None;
     let (mut at, mut lemmas, mut deletions) = (0usize, 0u64, 0u64);
+    // Lemmas that repeat a clause of the formula, and how many times.
+    let mut repeats: std::collections::HashMap<Vec<i32>, u32> = Default::default();
+    let sorted = |lits: &[i32]| {
+        let mut sorted = lits.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        sorted
+    };
     while at < proof.len() {
         let (step, lits) = next_step(proof, &mut at)?;
         match step {
             b'd' => {
                 // A clause of the formula deleted: the forward check honours
-                // that, so it decides.
-                let mut sorted = lits;
-                sorted.sort_unstable();
-                sorted.dedup();
-                if checker.find(key(&sorted), &sorted).is_some() {
-                    return Ok(None);
+                // that, so it decides. A lemma repeating one is not that.
+                let sorted = sorted(&lits);
+                match repeats.get_mut(&sorted) {
+                    Some(count) if *count > 0 => *count -= 1,
+                    _ if checker.find(key(&sorted), &sorted).is_some() => return Ok(None),
+                    _ => {}
                 }
                 deletions += 1;
             }
             b'a' => {
                 lemmas += 1;
+                let sorted = sorted(&lits);
+                if checker.find(key(&sorted), &sorted).is_some() {
+                    *repeats.entry(sorted).or_default() += 1;
+                }
                 lits.iter().for_each(|&l| checker.grow(l));
                 let wanted: Vec<i32> = lits.iter().map(|&l| -l).collect();
                 let shared = assumed

@@ -32,6 +32,7 @@ mod queue;
 mod record;
 mod refuted;
 pub mod sat;
+mod shape_clauses;
 mod shapes;
 mod turns;
 pub mod vectors;

@@ -79,6 +79,14 @@ impl Domains {
         &self.nodes[c]
     }
 
+    /// The cube node and host node variable `var` stands for, if any.
+    pub(super) fn placement(&self, var: i32) -> Option<(usize, u16)> {
+        // With empty domains several nodes share a `first`: the last owns it.
+        let c = self.first.partition_point(|&f| f <= var).checked_sub(1)?;
+        let at = usize::try_from(var - self.first[c]).ok()?;
+        self.nodes[c].get(at).map(|&v| (c, v))
+    }
+
     /// The variable "cube node `c` on host node `v`", if there is one.
     pub(super) fn var(&self, c: usize, v: u16) -> Option<i32> {
         self.nodes[c]
@@ -219,28 +227,29 @@ fn formula(
 /// halving, window and slack-window lemmas all rest on a bijection onto
 /// the host). Every embedding of a larger cube with distances holding
 /// `core` places such a sub-cube: the dimensions with those distances
-/// span it, and a shift of the torus puts its node 0 on node 0.
-pub(super) fn encode_core(h: &SearchHost, core: &[u32], bipartite: bool) -> Cnf {
-    core_formula(h, core, bipartite).0
-}
-
-/// [`encode_core`]'s formula and the domains its variables stand for.
+/// span it, and a shift of the torus puts its node 0 on node 0. With the
+/// formula come the domains its variables stand for.
 ///
-/// Symmetry is broken by a lex-leader argument: of the transforms σ∘f∘π of
-/// a placement f with f(0) = 0 (σ a symmetry of the torus fixing node 0, π
-/// a permutation of dimensions of equal distance), take the one whose unit
-/// vectors' images (f(e_0), f(e_1), ..) are least, host node by host node.
-/// It has
-/// * f(e_h) the least of its orbit under the symmetries fixing f(e_0), ..,
-///   f(e_{h−1}) (else such a σ lowers f(e_h) and keeps what comes before):
-///   for h = 0 the orbit representatives cube node 1 may take, for h ≥ 1
-///   a clause per prefix whose stabilizer is not trivial;
-/// * f(e_{i−1}) < f(e_i) where D_{i−1} = D_i (else swapping the two
-///   dimensions lowers f(e_{i−1})).
+/// Symmetry is broken by a lex-leader argument: of the transforms of a
+/// placement f with f(0) = 0 — by a symmetry σ of the torus fixing node 0,
+/// a permutation π of dimensions of equal distance, and a translation of
+/// the cube recentred on node 0 ([`super::shape_clauses`]) — take the one
+/// that is least label by label, f(1) first, then f(2), f(3), .. It has
+/// * f(1) = f(e_0) the least of its orbit (the representatives cube node
+///   1 may take);
+/// * f(2) = f(e_1) the least of its orbit under the symmetries fixing
+///   f(1) (else such a σ lowers f(2) and keeps labels 0 and 1): a clause
+///   per f(1) whose stabilizer is not trivial;
+/// * f(e_{i−1}) < f(e_i) where D_{i−1} = D_i (swapping the two dimensions
+///   keeps every label below e_{i−1} and moves e_{i−1} to e_i);
+/// * the lex-leader clauses of [`super::shape_clauses`], which a proof
+///   cites as it needs them, each with its transform.
 ///
-/// Both are facts of one transform, so together they keep a placement
-/// whenever there is one (the second took torus:32x32's (1,3,3,3,3) from
-/// 9.42 s of the solver to 0.16 s).
+/// All are facts of one transform, so together they keep a placement
+/// whenever there is one (the third took torus:32x32's (1,3,3,3,3) from
+/// 9.42 s of the solver to 0.16 s). Unit vectors past e_1 are not held to
+/// their stabilizers: label order puts e_0 ⊕ e_1 before e_2, and the
+/// least transform lowers f(3) before f(4).
 pub(super) fn core_formula(h: &SearchHost, core: &[u32], bipartite: bool) -> (Cnf, Domains) {
     let reps = representatives(h, core[0], None);
     let dom = domains(h, core, bipartite, &reps, None, None);
@@ -262,14 +271,20 @@ pub(super) fn core_formula(h: &SearchHost, core: &[u32], bipartite: bool) -> (Cn
         }
     }
     let all: Vec<usize> = (0..h.symmetries().len()).collect();
-    least_under_stabilizers(h, core.len(), &dom, (&mut Vec::new(), &all), &mut cnf);
+    least_under_stabilizers(
+        h,
+        core.len().min(2),
+        &dom,
+        (&mut Vec::new(), &all),
+        &mut cnf,
+    );
     (cnf, dom)
 }
 
 /// The clauses "f(e_h) is the least of its orbit under `stabilizer`, the
 /// symmetries fixing the images `prefix` chose for e_0, .., e_{h−1}" for
-/// h = |prefix| and on, down every prefix whose stabilizer moves a node
-/// (the identity alone breaks nothing).
+/// h = |prefix| up to `k` − 1, down every prefix whose stabilizer moves a
+/// node (the identity alone breaks nothing).
 fn least_under_stabilizers(
     h: &SearchHost,
     k: usize,
@@ -686,7 +701,7 @@ mod tests {
             for k in 2..=d.min(4) {
                 for dims in ascending_vectors(k, top) {
                     let expected = exists(&h, &dims);
-                    let cnf = encode_core(&h, &dims, true);
+                    let (cnf, _) = core_formula(&h, &dims, true);
                     let mut proof = Vec::new();
                     match solve(&cnf, Some(&mut proof)).unwrap() {
                         Solved::Model(_) => {
@@ -712,7 +727,7 @@ mod tests {
         // requirement that every host node be taken.
         let h = SearchHost::new(&[4, 4]);
         assert!(matches!(
-            solve(&encode_core(&h, &[1, 1, 1, 1], true), None).unwrap(),
+            solve(&core_formula(&h, &[1, 1, 1, 1], true).0, None).unwrap(),
             Solved::Model(_)
         ));
     }
