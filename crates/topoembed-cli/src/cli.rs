@@ -237,7 +237,8 @@ pub enum Command {
         checker: Option<String>,
         /// table or json (`min_sum`, `lower_bound`, `complete` — false for
         /// a stopped search's certificate, which proves `lower_bound` only —,
-        /// `by_bounds`, `by_proofs`, `by_windings`, `by_halving`, `by_band`,
+        /// `by_bounds`, `by_proofs`, `by_cores`, `cores`,
+        /// `lex_leader_clauses`, `by_windings`, `by_halving`, `by_band`,
         /// `by_pin`, `lemmas`, `proof_bytes`, `checker`, `seconds`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,

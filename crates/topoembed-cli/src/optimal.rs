@@ -592,8 +592,13 @@ pub fn verify_certificate(
             if v.by_cores > 0 {
                 writeln!(
                     out,
-                    "  {} of them by the proofs of {} cores (sub-cubes they hold, placed one to one nowhere)",
-                    v.by_cores, v.cores
+                    "  {} of them by the proofs of {} cores (sub-cubes they hold, placed one to one nowhere){}",
+                    v.by_cores,
+                    v.cores,
+                    match v.lex_leader_clauses {
+                        0 => String::new(),
+                        n => format!(", citing {n} lex-leader clauses, each checked"),
+                    }
                 )?;
             }
             if v.by_propagation > 0 {

@@ -669,6 +669,8 @@ fn a_certificate_by_the_branch_and_bound_cites_core_proofs_and_tampered_ones_fai
         (v.by_cores as usize, v.cores as usize),
         (cited.len(), cores.len())
     );
+    // Those of 4 distances and more cite lex-leader clauses, each checked.
+    assert!(v.lex_leader_clauses > 0);
 
     let index = dir.join("certificate.json");
     let original = std::fs::read_to_string(&index).unwrap();

@@ -166,6 +166,10 @@ pub struct Verified {
     /// The distinct core proofs checked for them.
     #[serde(default)]
     pub cores: u64,
+    /// The lex-leader clauses those core proofs cite, each checked
+    /// ([`super::shape_clauses`]).
+    #[serde(default)]
+    pub lex_leader_clauses: u64,
     /// Of them, those checked against the winding lemma's formula.
     pub by_windings: u64,
     /// Of them, those checked against a formula halved (or quartered) by
@@ -334,7 +338,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
     }
     // Per proof: lemmas checked, bytes, and whether the formula fell to
     // unit propagation by itself (then the external checker is not asked).
-    let checked: Vec<std::result::Result<(u64, u64, bool), String>> = proofs
+    let checked: Vec<std::result::Result<ProofCheck, String>> = proofs
         .par_iter()
         .with_max_len(1)
         .map(|r| {
@@ -361,7 +365,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                     r.distances
                 ));
             }
-            let mut cited_bytes = 0;
+            let (mut cited_bytes, mut cited) = (0, 0);
             let cnf = if !r.core.is_empty() {
                 // A core's formula: the sub-cube placed one to one
                 // (`distinct_citations` checked the vector holds it), with
@@ -373,9 +377,9 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
                         r.distances, r.core
                     ));
                 }
-                let (cnf, bytes) = core_formula_citing(dir, &r.proof, h, (&r.core, even))
+                let (cnf, bytes, clauses) = core_formula_citing(dir, &r.proof, h, (&r.core, even))
                     .map_err(|e| format!("the proof of {:?} fails: {e}", r.distances))?;
-                cited_bytes = bytes;
+                (cited_bytes, cited) = (bytes, clauses);
                 cnf
             } else if r.pinned {
                 super::sat::encode_pinned(h, &r.distances, even).ok_or_else(|| {
@@ -441,7 +445,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
             if let Some(p) = options.progress {
                 p.advance(r.proof_bytes);
             }
-            Ok(checked)
+            Ok((checked, cited))
         })
         .collect();
     if external.is_some() && !dimacs {
@@ -458,10 +462,12 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         return Err(reject(format!("{first}{more}")));
     }
     let (mut lemmas, mut proof_bytes, mut by_propagation) = (0u64, 0u64, 0u64);
-    for (l, b, alone) in checked.into_iter().flatten() {
+    let mut lex_leader_clauses = 0;
+    for ((l, b, alone), cited) in checked.into_iter().flatten() {
         lemmas += l;
         proof_bytes += b;
         by_propagation += u64::from(alone);
+        lex_leader_clauses += cited;
     }
     Ok(Verified {
         guest: c.guest,
@@ -474,6 +480,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         by_proofs: needed.len() as u64,
         by_cores: needed.iter().filter(|r| !r.core.is_empty()).count() as u64,
         cores: proofs.iter().filter(|r| !r.core.is_empty()).count() as u64,
+        lex_leader_clauses,
         by_windings: needed.iter().filter(|r| r.windings).count() as u64,
         by_halving: needed.iter().filter(|r| r.halved).count() as u64,
         by_band: needed.iter().filter(|r| r.banded).count() as u64,
@@ -535,6 +542,11 @@ fn distinct_citations<'r>(needed: &[&'r Refuted]) -> std::result::Result<Vec<&'r
     }
     Ok(distinct)
 }
+
+/// One proof checked: its lemmas, its bytes (with the lex-leader clauses'
+/// file), whether its formula fell to propagation alone; and the
+/// lex-leader clauses its formula cites.
+type ProofCheck = ((u64, u64, bool), u64);
 
 /// The name [`Verified::checker`] gives the built-in checker.
 pub const BUILT_IN: &str = "built-in DRUP checker";

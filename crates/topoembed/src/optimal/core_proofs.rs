@@ -228,8 +228,9 @@ mod tests {
             .unwrap();
         assert_eq!(first.name, "proofs/core-2-2-2-2.drat");
         let proof = std::fs::read(dir.join(&first.name)).unwrap();
-        let (cnf, shapes) = core_formula_citing(&dir, &first.name, &h, (&core, true)).unwrap();
-        assert!(shapes > 0);
+        let (cnf, shapes, cited) =
+            core_formula_citing(&dir, &first.name, &h, (&core, true)).unwrap();
+        assert!(shapes > 0 && cited > 0);
         assert_eq!(proof.len() as u64 + shapes, first.bytes);
         assert!(super::super::drat::check(&cnf, &proof).is_ok());
         // Asked again, it answers from its slot: the file is not rewritten.
@@ -276,7 +277,7 @@ mod tests {
         let cited = cite(Refuted::by_core(&[1, 1, 2, 2, 2, 3], &[1, 1, 2, 2, 2]));
         assert_eq!(cited.core, [1, 1, 2, 2, 2]);
         assert_eq!(cited.proof, core_proof_name(&[1, 1, 2, 2, 2]));
-        let (cnf, _) = core_formula_citing(&dir, &cited.proof, &h, (&cited.core, true)).unwrap();
+        let (cnf, ..) = core_formula_citing(&dir, &cited.proof, &h, (&cited.core, true)).unwrap();
         let proof = std::fs::read(dir.join(&cited.proof)).unwrap();
         assert!(super::super::drat::check(&cnf, &proof).is_ok());
         // Once made, a vector holding both cites its own core.

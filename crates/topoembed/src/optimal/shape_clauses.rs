@@ -8,8 +8,8 @@
 //! [`super::shapes`], searches each class once: torus:32x32's
 //! (1, 2, 2, 3, 4, 5, 5) takes it 185 608 nodes with shapes and 6 909 401
 //! without). A DRAT proof cannot say "as before, by symmetry", so the
-//! formula takes one more kind of clause, a *lex-leader* clause ([Crawford,
-//! Ginsberg, Luks & Roy, KR 1996]):
+//! formula takes one more kind of clause, a *lex-leader* clause (Crawford,
+//! Ginsberg, Luks & Roy, KR 1996):
 //!
 //! Order placements f with f(0) = 0 label by label — f(1) first, as host
 //! node numbers, then f(2), f(3), .. — and let g = (t, π, σ) act by
@@ -144,25 +144,26 @@ pub(super) fn shapes_file(proof: &str) -> String {
 
 /// The formula of the sub-cube of distances `core` on `h` with the
 /// lex-leader clauses its proof `proof` (relative to the certificate
-/// directory `dir`) cites, each checked, and the bytes of their file (none
-/// when there is no file: a proof that cites none).
+/// directory `dir`) cites, each checked, the bytes of their file and their
+/// number (none when there is no file: a proof that cites none).
 pub(super) fn core_formula_citing(
     dir: &Path,
     proof: &str,
     h: &SearchHost,
     (core, bipartite): (&[u32], bool),
-) -> Result<(Cnf, u64), String> {
+) -> Result<(Cnf, u64, u64), String> {
     let (mut cnf, dom) = core_formula(h, core, bipartite);
     let path = dir.join(shapes_file(proof));
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((cnf, 0)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((cnf, 0, 0)),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
     let cited = read_checked(&text, h, core, &dom)
         .map_err(|e| format!("{}: a lex-leader clause fails: {e}", path.display()))?;
+    let count = cited.len() as u64;
     cnf.clauses.extend(cited);
-    Ok((cnf, text.len() as u64))
+    Ok((cnf, text.len() as u64, count))
 }
 
 /// Writes `clause` as one line of a `.shapes` file.
