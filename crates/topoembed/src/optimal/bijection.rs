@@ -182,7 +182,10 @@ impl Search<'_> {
             self.place[v] = u;
             self.used[u as usize] = true;
 
-            if self.quick_bound(v) < self.best && self.bound(v) < self.best {
+            if self.least_of_its_level(v)
+                && self.quick_bound(v) < self.best
+                && self.bound(v) < self.best
+            {
                 self.descend(v + 1);
             }
             self.used[u as usize] = false;
@@ -191,6 +194,34 @@ impl Search<'_> {
                 return;
             }
         }
+    }
+
+    /// Whether, once nodes 0..=v are placed, every level they complete
+    /// (the sub-cube of the labels below 2^l, l ≥ 2, complete when v =
+    /// 2^l − 1) is the least of its transforms label by label: f ↦
+    /// σ(f(· ⊕ t) − f(t)) for t below 2^l and σ a symmetry of the torus
+    /// fixing node 0. Those transforms keep the communication time (the
+    /// recurrence is the same from every cube node, so a translation of
+    /// the cube permutes the I(n); σ keeps every distance), and the least
+    /// transform of a bijection is least on each level's labels too (a
+    /// transform with t below 2^l maps them onto themselves): the search
+    /// need only look at least transforms (the lex-leader argument of
+    /// [`super::shape_clauses`], without its permutations of dimensions,
+    /// which change the recurrence). Node 1's orbit is the level-1 case.
+    fn least_of_its_level(&self, v: usize) -> bool {
+        let labels = v + 1;
+        if labels < 4 || !labels.is_power_of_two() {
+            return true;
+        }
+        let place = &self.place[..labels];
+        (0..labels).all(|t| {
+            self.h.symmetries().iter().all(|sigma| {
+                let moved = |y: usize| sigma[self.h.sub(place[t ^ y], place[t]) as usize];
+                (1..labels)
+                    .find(|&y| moved(y) != place[y])
+                    .map_or(true, |y| moved(y) > place[y])
+            })
+        })
     }
 
     /// A lower bound on the communication time of any completion once
@@ -365,6 +396,55 @@ mod tests {
             search.used[at as usize] = true;
         }
         search
+    }
+
+    /// On ring:8, torus:4x2 and torus:2x2x2, every bijection of cube:3
+    /// with node 0 on node 0: each transform the search compares it with
+    /// keeps its communication time, its least transform passes at every
+    /// level (so the optimum is never cut), and it is cut at the top level
+    /// exactly when it is not that least one.
+    #[test]
+    fn the_least_transform_keeps_the_time_and_is_never_cut() {
+        fn permutations(rest: &mut Vec<u16>, k: usize, out: &mut dyn FnMut(&[u16])) {
+            if k == rest.len() {
+                return out(rest);
+            }
+            for j in k..rest.len() {
+                rest.swap(k, j);
+                permutations(rest, k + 1, out);
+                rest.swap(k, j);
+            }
+        }
+        let d = 3;
+        for sides in [vec![8], vec![4, 2], vec![2, 2, 2]] {
+            let h = SearchHost::new(&sides);
+            let (mut lengths, mut scratch) = (vec![0u64; 8 * d], vec![0u64; 8]);
+            let mut time = |place: &[u16]| recurrence(&h, place, d, &mut lengths, &mut scratch);
+            let mut cut = 0;
+            permutations(&mut (0..8).collect(), 1, &mut |place| {
+                let own = time(place);
+                let mut transforms: Vec<Vec<u16>> = Vec::new();
+                for t in 0..8 {
+                    for sigma in h.symmetries() {
+                        transforms.push(
+                            (0..8)
+                                .map(|y| sigma[h.sub(place[t ^ y], place[t]) as usize])
+                                .collect(),
+                        );
+                    }
+                }
+                for g in &transforms {
+                    assert_eq!(time(g), own, "{sides:?} {place:?} -> {g:?}");
+                }
+                let least = transforms.iter().min().unwrap();
+                let search = state(&h, d, least, 8);
+                assert!(search.least_of_its_level(3) && search.least_of_its_level(7));
+                let kept = state(&h, d, place, 8).least_of_its_level(7);
+                assert_eq!(kept, place == least.as_slice(), "{sides:?} {place:?}");
+                cut += usize::from(!kept);
+            });
+            assert!(cut > 0, "{sides:?}");
+        }
     }
 
     proptest! {
