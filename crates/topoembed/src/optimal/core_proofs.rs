@@ -8,7 +8,9 @@
 //! one to one), by a search that writes the DRAT proof as it goes
 //! ([`super::core_search`]; a SAT solver took hours on cores that search
 //! refutes in minutes), and every vector the core refutes points at that
-//! one proof, `proofs/core-D0-D1-...drat`. On torus:32x32 the 2 731
+//! one proof, `proofs/core-D0-D1-...drat` (with `core-D0-D1-...shapes`
+//! beside it, the lex-leader clauses it cites: [`super::shape_clauses`]).
+//! On torus:32x32 the 2 731
 //! vectors below xor's sum come down to 93 cores; the solver decides none
 //! of the whole vectors there.
 //!

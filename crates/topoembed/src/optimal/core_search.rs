@@ -15,7 +15,12 @@
 //! arc consistent, with the placed nodes' hosts taken from the others and
 //! the formula's symmetry breaking applied once its unit vectors are
 //! placed — never more than unit propagation derives from the same
-//! placements — and branches on the cube node of fewest hosts. When all
+//! placements — and branches on the unplaced cube node of lowest level
+//! (the highest bit of its label), fewest hosts first. Where a level's
+//! sub-cube is placed whole and a symmetric copy of it is smaller label
+//! by label, it cuts, citing that lex-leader clause with its witness
+//! ([`super::shape_clauses`]): the formula holds the clause, so the cut is
+//! unit propagation too. When all
 //! the placements of a cube node c under the decisions D fail, the clause
 //! ¬D follows by reverse unit propagation: with D assumed, the clauses
 //! ¬(D ∧ x(c, v)) written before it rule out the v the search tried, and
