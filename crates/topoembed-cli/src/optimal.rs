@@ -44,14 +44,25 @@ pub fn bijections(
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
-    let found = optimal_bijection(
-        d,
-        &host,
-        &SearchOptions {
-            node_limit,
-            ..SearchOptions::default()
-        },
-    )?;
+    stop_on_ctrl_c();
+    let progress = Arc::new(Progress::new());
+    let found = {
+        let _bar = Bar::start(
+            progress.clone(),
+            format!("optimal cube:{d} -> {host} --all-bijections: branches on cube nodes 1 and 2"),
+            format == Format::Table,
+        );
+        optimal_bijection(
+            d,
+            &host,
+            &SearchOptions {
+                node_limit,
+                stop: Some(&STOP),
+                progress: Some(&progress),
+                ..SearchOptions::default()
+            },
+        )?
+    };
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &found).map_err(io_error)?;
@@ -90,7 +101,9 @@ pub fn bijections(
                     "proved: giving up constant distances pays here (map in --format json)"
                         .to_string()
                 }
-                (false, _) => "not proved: the search was stopped (--node-limit)".to_string(),
+                (false, _) => {
+                    "not proved: the search was stopped (--node-limit or Ctrl-C)".to_string()
+                }
             };
             footer(out, &verdict, found.nodes_searched, found.seconds)?;
         }

@@ -381,6 +381,35 @@ fn all_bijections_equal_the_naive_search_and_constant_distances_win_small_cubes(
     }
 }
 
+/// The search over all bijections counts its branches on cube nodes 1 and
+/// 2 as progress (all of them when it completes), and a set stop flag ends
+/// it unproved.
+#[test]
+fn all_bijections_show_progress_and_stop_on_their_flag() {
+    use std::sync::atomic::AtomicBool;
+    use topoembed::optimal::optimal_bijection;
+    use topoembed::Progress;
+    let host: Spec = "ring:16".parse().unwrap();
+    let progress = Progress::new();
+    let options = SearchOptions {
+        progress: Some(&progress),
+        ..SearchOptions::default()
+    };
+    let found = optimal_bijection(4, &host, &options).unwrap();
+    assert!(found.proved);
+    // Node 1 on one node per orbit (1..=8 of the ring's reflections), node
+    // 2 on any of the 14 others.
+    assert_eq!(progress.get(), (8 * 14, 8 * 14));
+    let stop = AtomicBool::new(true);
+    let options = SearchOptions {
+        stop: Some(&stop),
+        ..SearchOptions::default()
+    };
+    let stopped = optimal_bijection(5, &"ring:32".parse().unwrap(), &options).unwrap();
+    assert!(!stopped.proved);
+    assert!(stopped.nodes_searched <= 1024, "{}", stopped.nodes_searched);
+}
+
 /// The published least wirelength (cited, not used by the searches) agrees
 /// with every optimum the searches prove: Σ D_i · 2^(d−1) is an embedding's
 /// wirelength, so the proved optimum is at least the cited bound, and xor's

@@ -22,12 +22,14 @@
 //!   bounds every completion — every chain of stages, the sub-cubes already
 //!   complete among them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::constant::{optimal_constant, torus_sides, SearchOptions};
 use super::host::SearchHost;
 use super::wirelength::{literature, Literature};
 use crate::error::{Error, Result};
+use crate::progress::Progress;
 use crate::spec::Spec;
 
 /// Largest cube searched over all bijections (2^d! placements before cuts).
@@ -85,12 +87,23 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
         found: None,
         nodes: 0,
         node_limit: options.node_limit,
+        stop: options.stop,
+        progress: options.progress,
+        second_branches: 0,
         aborted: false,
         stages: vec![0u64; n],
         lengths: vec![0u64; n * d as usize],
     };
     search.place[0] = 0;
     search.used[0] = true;
+    // Progress: the branches on cube nodes 1 and 2 (node 1 one per orbit,
+    // node 2 on any other free node).
+    let firsts = (0..n as u16)
+        .filter(|&u| u != 0 && !h.symmetries().iter().any(|g| g[u as usize] < u))
+        .count();
+    if let Some(p) = options.progress {
+        p.add_total((firsts * n.saturating_sub(2)) as u64);
+    }
     search.descend(1);
     let (min_communication, map) = match search.found {
         Some((value, place)) => (value, place.iter().map(|&v| u64::from(v)).collect()),
@@ -138,6 +151,12 @@ struct Search<'a> {
     found: Option<(u64, Vec<u16>)>,
     nodes: u64,
     node_limit: u64,
+    /// Set to end the search early (Ctrl-C), looked at every 1024 nodes.
+    stop: Option<&'a AtomicBool>,
+    /// Advanced once per branch on cube nodes 1 and 2.
+    progress: Option<&'a Progress>,
+    /// Branches on node 2 counted under the current node 1.
+    second_branches: u64,
     aborted: bool,
     /// Scratch for the recurrence.
     stages: Vec<u64>,
@@ -171,6 +190,10 @@ impl Search<'_> {
             self.aborted = true;
             return;
         }
+        if self.nodes % 1024 == 0 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.aborted = true;
+            return;
+        }
         for u in 0..n as u16 {
             if self.used[u as usize] {
                 continue;
@@ -192,6 +215,20 @@ impl Search<'_> {
             self.place[v] = u16::MAX;
             if self.aborted {
                 return;
+            }
+            match v {
+                2 => {
+                    crate::progress::advance(self.progress, 1);
+                    self.second_branches += 1;
+                }
+                // Node 1's branches on node 2 that were cut with it count
+                // as done too.
+                1 => {
+                    let left = (n as u64 - 2).saturating_sub(self.second_branches);
+                    crate::progress::advance(self.progress, left);
+                    self.second_branches = 0;
+                }
+                _ => {}
             }
         }
     }
@@ -387,6 +424,9 @@ mod tests {
             found: None,
             nodes: 0,
             node_limit: 0,
+            stop: None,
+            progress: None,
+            second_branches: 0,
             aborted: false,
             stages: vec![0u64; n],
             lengths: vec![0u64; n * d],
