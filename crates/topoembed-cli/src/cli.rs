@@ -106,6 +106,9 @@ pub enum Command {
         /// Search all bijections instead (d up to 5): the least CC time with
         /// waiting (the recurrence of the xor paper §2.1), beside the best
         /// constant-distance embedding's — does giving up constant distances pay?
+        /// It looks at one bijection per class of symmetric ones, shows its
+        /// branches on cube nodes 1 and 2 as progress, and Ctrl-C (or
+        /// --node-limit) stops it unproved.
         #[arg(long, conflicts_with = "checkpoint")]
         all_bijections: bool,
         /// Decide distance vector by distance vector instead: vectors in
@@ -127,8 +130,10 @@ pub enum Command {
         /// core (its sub-cube placed one to one), one proof per core,
         /// written by a search that keeps the placement arc consistent and
         /// writes a clause at every dead end (the SAT solver takes hours
-        /// on cores it refutes in minutes). Check it with `topoembed
-        /// verify-certificate DIR`.
+        /// on cores it refutes in minutes), cutting placements that have a
+        /// smaller symmetric copy by lex-leader clauses it lists, each with
+        /// its witness, in a `.shapes` file beside the proof. Check it with
+        /// `topoembed verify-certificate DIR`.
         /// A stopped run writes a certificate of the lower bound it proved
         /// and goes on from DIR when run again (no --checkpoint: DIR is its
         /// own).
