@@ -595,6 +595,27 @@ mod tests {
         assert!(check(&four(), &[b'a', 0x80]).is_err());
     }
 
+    /// A lemma that repeats a clause of the formula may be deleted as often
+    /// as it was added without sending the replay to the forward check; a
+    /// deletion beyond that is the formula's clause, and sends it there.
+    #[test]
+    fn the_replay_tells_a_repeated_lemma_from_the_formula_clause() {
+        let repeated = binary(&[(b'a', &[1, 2]), (b'd', &[2, 1]), (b'a', &[1]), (b'a', &[])]);
+        assert!(matches!(replay(&four(), &repeated), Ok(Some(_))));
+        let deleted = binary(&[
+            (b'a', &[1, 2]),
+            (b'd', &[1, 2]),
+            (b'd', &[1, 2]),
+            (b'a', &[1]),
+            (b'a', &[]),
+        ]);
+        assert!(matches!(replay(&four(), &deleted), Ok(None)));
+        // Forward, the second deletion takes the formula's (x ∨ y), and the
+        // lemma x no longer follows; the first alone leaves the proof whole.
+        assert!(check(&four(), &deleted).is_err());
+        assert!(check(&four(), &repeated).is_ok());
+    }
+
     #[test]
     fn varisat_proofs_of_pigeonholes_check() {
         use varisat::ExtendFormula;
