@@ -108,8 +108,10 @@ pub enum Command {
         /// constant-distance embedding's — does giving up constant distances pay?
         /// It looks at one bijection per class of symmetric ones, shows its
         /// branches on cube nodes 1 and 2 as progress, and Ctrl-C (or
-        /// --node-limit) stops it unproved.
-        #[arg(long, conflicts_with = "checkpoint")]
+        /// --node-limit) stops it unproved; with --checkpoint FILE it
+        /// writes where it got to after every such branch and goes on from
+        /// FILE when run again.
+        #[arg(long)]
         all_bijections: bool,
         /// Decide distance vector by distance vector instead: vectors in
         /// increasing Σ D_i; each one the sub-cube bounds leave goes to the

@@ -150,9 +150,16 @@ fn main() -> ExitCode {
             host,
             node_limit,
             all_bijections: true,
+            checkpoint,
             format,
             ..
-        } => optimal::bijections(&guest, &host, node_limit, format, &mut out),
+        } => optimal::bijections(
+            &guest,
+            &host,
+            (node_limit, checkpoint.as_deref()),
+            format,
+            &mut out,
+        ),
         Command::Optimal {
             guest,
             host,

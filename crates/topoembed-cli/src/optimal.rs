@@ -38,7 +38,7 @@ fn cube(guest: &str) -> Result<u32, Failure> {
 pub fn bijections(
     guest: &str,
     host: &str,
-    node_limit: u64,
+    (node_limit, checkpoint): (u64, Option<&Path>),
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
@@ -59,7 +59,7 @@ pub fn bijections(
                 node_limit,
                 stop: Some(&STOP),
                 progress: Some(&progress),
-                ..SearchOptions::default()
+                checkpoint,
             },
         )?
     };
@@ -101,9 +101,16 @@ pub fn bijections(
                     "proved: giving up constant distances pays here (map in --format json)"
                         .to_string()
                 }
-                (false, _) => {
-                    "not proved: the search was stopped (--node-limit or Ctrl-C)".to_string()
-                }
+                (false, _) => match checkpoint {
+                    Some(path) => format!(
+                        "not proved: the search was stopped (--node-limit or Ctrl-C); run again \
+                         with --checkpoint {} to go on",
+                        path.display()
+                    ),
+                    None => {
+                        "not proved: the search was stopped (--node-limit or Ctrl-C)".to_string()
+                    }
+                },
             };
             footer(out, &verdict, found.nodes_searched, found.seconds)?;
         }

@@ -410,6 +410,48 @@ fn all_bijections_show_progress_and_stop_on_their_flag() {
     assert!(stopped.nodes_searched <= 1024, "{}", stopped.nodes_searched);
 }
 
+/// A search over all bijections stopped with a checkpoint goes on from it
+/// to the same answer, and removes it when done; a checkpoint of another
+/// host or of the other search is refused.
+#[test]
+fn all_bijections_resume_from_their_checkpoint() {
+    use topoembed::optimal::optimal_bijection;
+    let dir = scratch("bijection-checkpoint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ring16.json");
+    let host: Spec = "ring:16".parse().unwrap();
+    let whole = optimal_bijection(4, &host, &SearchOptions::default()).unwrap();
+    let with = |node_limit: u64| SearchOptions {
+        node_limit,
+        checkpoint: Some(&file),
+        ..SearchOptions::default()
+    };
+    let stopped = optimal_bijection(4, &host, &with(whole.nodes_searched / 2)).unwrap();
+    assert!(!stopped.proved);
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["search"], "all-bijections");
+    let before = saved["nodes"].as_u64().unwrap();
+    assert!(before > 0 && before <= stopped.nodes_searched);
+    let resumed = optimal_bijection(4, &host, &with(0)).unwrap();
+    assert!(resumed.proved);
+    assert_eq!(resumed.min_communication, whole.min_communication);
+    // It went on: the branches finished before were not searched again,
+    // only the one cut short, so the whole count is the search's.
+    assert!(resumed.nodes_searched - before < whole.nodes_searched);
+    assert!(resumed.nodes_searched >= whole.nodes_searched);
+    assert!(!file.exists());
+    // Another host's checkpoint, and the constant-distance search's.
+    let stopped = optimal_bijection(4, &host, &with(100)).unwrap();
+    assert!(!stopped.proved);
+    let other = optimal_bijection(4, &"torus:8x2".parse().unwrap(), &with(0));
+    assert!(other.unwrap_err().to_string().contains("not cube:4 -> torus:8x2"));
+    std::fs::write(&file, r#"{"guest":"cube:4","host":"ring:16","best":11}"#).unwrap();
+    let wrong = optimal_bijection(4, &host, &with(0));
+    assert!(wrong.unwrap_err().to_string().contains("--all-bijections"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The published least wirelength (cited, not used by the searches) agrees
 /// with every optimum the searches prove: Σ D_i · 2^(d−1) is an embedding's
 /// wirelength, so the proved optimum is at least the cited bound, and xor's

@@ -22,6 +22,7 @@
 //!   bounds every completion — every chain of stages, the sub-cubes already
 //!   complete among them.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -64,8 +65,61 @@ pub struct BestBijection {
     pub literature: Literature,
 }
 
+/// A stopped search over all bijections, to go on from
+/// (`options.checkpoint`): the last branch on cube nodes 1 and 2 it
+/// finished — the branches are taken in one order, so every one before it
+/// is done too — and what it had found.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Checkpoint {
+    /// `all-bijections`: not a checkpoint of the constant-distance search.
+    search: String,
+    guest: String,
+    host: String,
+    /// (host of cube node 1, host of cube node 2); node 2 = u16::MAX: every
+    /// branch under that node 1.
+    done: (u16, u16),
+    best: u64,
+    found: Option<(u64, Vec<u16>)>,
+    nodes: u64,
+}
+
+/// What [`Checkpoint::search`] says.
+const CHECKPOINT_KIND: &str = "all-bijections";
+
+/// Reads a checkpoint of the same search, guest and host.
+fn read_checkpoint(path: &Path, guest: &str, host: &str) -> Result<Checkpoint> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::File(format!(
+            "{}: cannot read the checkpoint: {e}",
+            path.display()
+        ))
+    })?;
+    let c: Checkpoint = serde_json::from_str(&text)
+        .ok()
+        .filter(|c: &Checkpoint| c.search == CHECKPOINT_KIND)
+        .ok_or_else(|| {
+            Error::File(format!(
+                "{}: not a checkpoint of `topoembed optimal --all-bijections`; remove it to \
+                 start afresh",
+                path.display()
+            ))
+        })?;
+    if c.guest != guest || c.host != host {
+        return Err(Error::File(format!(
+            "{}: a checkpoint of {} -> {}, not {guest} -> {host}; remove it or give another file",
+            path.display(),
+            c.guest,
+            c.host
+        )));
+    }
+    Ok(c)
+}
+
 /// The least communication time of a CC d-cube algorithm over all
-/// bijections of cube:`d` onto `host` (see the module docs).
+/// bijections of cube:`d` onto `host` (see the module docs). With
+/// `options.checkpoint`, a stopped search writes where it got to after
+/// every branch on cube nodes 1 and 2, and goes on from there when run
+/// again; a finished one removes the file.
 pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result<BestBijection> {
     if d == 0 || d > MAX_BIJECTION_DIMENSION {
         return Err(Error::Parameter(format!(
@@ -78,6 +132,11 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
     let h = SearchHost::new(&torus_sides(d, host)?);
     let n = h.nodes();
     let best = u64::from(constant.min_sum);
+    let names = (Spec::Cube(d).to_string(), host.to_string());
+    let resume = match options.checkpoint {
+        Some(path) if path.exists() => Some(read_checkpoint(path, &names.0, &names.1)?),
+        _ => None,
+    };
     let mut search = Search {
         h: &h,
         d: d as usize,
@@ -90,6 +149,9 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
         stop: options.stop,
         progress: options.progress,
         second_branches: 0,
+        checkpoint: options.checkpoint.map(|path| (path, names.clone())),
+        resume: None,
+        failure: None,
         aborted: false,
         stages: vec![0u64; n],
         lengths: vec![0u64; n * d as usize],
@@ -104,7 +166,20 @@ pub fn optimal_bijection(d: u32, host: &Spec, options: &SearchOptions) -> Result
     if let Some(p) = options.progress {
         p.add_total((firsts * n.saturating_sub(2)) as u64);
     }
+    if let Some(c) = resume {
+        search.resume = Some(c.done);
+        search.best = c.best;
+        search.found = c.found;
+        search.nodes = c.nodes;
+    }
     search.descend(1);
+    if let Some(e) = search.failure.take() {
+        return Err(e);
+    }
+    if let (Some(path), false) = (options.checkpoint, search.aborted) {
+        // Done: a checkpoint left behind would resume a finished search.
+        let _ = std::fs::remove_file(path);
+    }
     let (min_communication, map) = match search.found {
         Some((value, place)) => (value, place.iter().map(|&v| u64::from(v)).collect()),
         None => (best, constant.map.clone()),
@@ -157,6 +232,12 @@ struct Search<'a> {
     progress: Option<&'a Progress>,
     /// Branches on node 2 counted under the current node 1.
     second_branches: u64,
+    /// Where to write the checkpoint, and (guest, host) as it names them.
+    checkpoint: Option<(&'a Path, (String, String))>,
+    /// The last branch on nodes 1 and 2 a resumed checkpoint finished.
+    resume: Option<(u16, u16)>,
+    /// A checkpoint that could not be written.
+    failure: Option<Error>,
     aborted: bool,
     /// Scratch for the recurrence.
     stages: Vec<u64>,
@@ -202,6 +283,17 @@ impl Search<'_> {
             if v == 1 && self.h.symmetries().iter().any(|g| g[u as usize] < u) {
                 continue;
             }
+            // Branches a resumed checkpoint finished.
+            let finished = match (v, self.resume) {
+                (1, Some((first, second))) => u < first || u == first && second == u16::MAX,
+                (2, Some((first, second))) => (self.place[1], u) <= (first, second),
+                _ => false,
+            };
+            if finished {
+                let units = if v == 1 { n as u64 - 2 } else { 1 };
+                crate::progress::advance(self.progress, units);
+                continue;
+            }
             self.place[v] = u;
             self.used[u as usize] = true;
 
@@ -220,6 +312,7 @@ impl Search<'_> {
                 2 => {
                     crate::progress::advance(self.progress, 1);
                     self.second_branches += 1;
+                    self.save((self.place[1], u));
                 }
                 // Node 1's branches on node 2 that were cut with it count
                 // as done too.
@@ -227,9 +320,42 @@ impl Search<'_> {
                     let left = (n as u64 - 2).saturating_sub(self.second_branches);
                     crate::progress::advance(self.progress, left);
                     self.second_branches = 0;
+                    self.save((u, u16::MAX));
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Writes the checkpoint, if asked for one: every branch on nodes 1
+    /// and 2 up to `done` is finished. A failure ends the search.
+    fn save(&mut self, done: (u16, u16)) {
+        let Some((path, (guest, host))) = &self.checkpoint else {
+            return;
+        };
+        let c = Checkpoint {
+            search: CHECKPOINT_KIND.to_string(),
+            guest: guest.clone(),
+            host: host.clone(),
+            done,
+            best: self.best,
+            found: self.found.clone(),
+            nodes: self.nodes,
+        };
+        let temporary = super::record::temporary_beside(path);
+        let written = serde_json::to_string(&c)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                std::fs::write(&temporary, text)
+                    .and_then(|()| std::fs::rename(&temporary, path))
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = written {
+            self.failure = Some(Error::File(format!(
+                "{}: cannot write the checkpoint: {e}",
+                path.display()
+            )));
+            self.aborted = true;
         }
     }
 
@@ -427,6 +553,9 @@ mod tests {
             stop: None,
             progress: None,
             second_branches: 0,
+            checkpoint: None,
+            resume: None,
+            failure: None,
             aborted: false,
             stages: vec![0u64; n],
             lengths: vec![0u64; n * d],
