@@ -445,7 +445,10 @@ fn all_bijections_resume_from_their_checkpoint() {
     let stopped = optimal_bijection(4, &host, &with(100)).unwrap();
     assert!(!stopped.proved);
     let other = optimal_bijection(4, &"torus:8x2".parse().unwrap(), &with(0));
-    assert!(other.unwrap_err().to_string().contains("not cube:4 -> torus:8x2"));
+    assert!(other
+        .unwrap_err()
+        .to_string()
+        .contains("not cube:4 -> torus:8x2"));
     std::fs::write(&file, r#"{"guest":"cube:4","host":"ring:16","best":11}"#).unwrap();
     let wrong = optimal_bijection(4, &host, &with(0));
     assert!(wrong.unwrap_err().to_string().contains("--all-bijections"));

@@ -88,12 +88,7 @@ const CHECKPOINT_KIND: &str = "all-bijections";
 
 /// Reads a checkpoint of the same search, guest and host.
 fn read_checkpoint(path: &Path, guest: &str, host: &str) -> Result<Checkpoint> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::File(format!(
-            "{}: cannot read the checkpoint: {e}",
-            path.display()
-        ))
-    })?;
+    let text = super::record::checkpoint_text(path)?;
     let c: Checkpoint = serde_json::from_str(&text)
         .ok()
         .filter(|c: &Checkpoint| c.search == CHECKPOINT_KIND)
@@ -104,14 +99,7 @@ fn read_checkpoint(path: &Path, guest: &str, host: &str) -> Result<Checkpoint> {
                 path.display()
             ))
         })?;
-    if c.guest != guest || c.host != host {
-        return Err(Error::File(format!(
-            "{}: a checkpoint of {} -> {}, not {guest} -> {host}; remove it or give another file",
-            path.display(),
-            c.guest,
-            c.host
-        )));
-    }
+    super::record::same_problem(path, (&c.guest, &c.host), (guest, host))?;
     Ok(c)
 }
 

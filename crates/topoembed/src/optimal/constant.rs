@@ -461,26 +461,14 @@ struct Search<'a> {
 
 /// Reads a checkpoint of the same guest and host.
 fn read_checkpoint(path: &Path, guest: &str, host: &Spec) -> Result<Checkpoint> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::File(format!(
-            "{}: cannot read the checkpoint: {e}",
-            path.display()
-        ))
-    })?;
+    let text = super::record::checkpoint_text(path)?;
     let c: Checkpoint = serde_json::from_str(&text).map_err(|e| {
         Error::File(format!(
             "{}: not a checkpoint of `topoembed optimal` ({e}); remove it to start afresh",
             path.display()
         ))
     })?;
-    if c.guest != guest || c.host != host.to_string() {
-        return Err(Error::File(format!(
-            "{}: a checkpoint of {} -> {}, not {guest} -> {host}; remove it or give another file",
-            path.display(),
-            c.guest,
-            c.host
-        )));
-    }
+    super::record::same_problem(path, (&c.guest, &c.host), (guest, &host.to_string()))?;
     Ok(c)
 }
 

@@ -118,6 +118,32 @@ impl Record {
     }
 }
 
+/// A checkpoint's text (any search's), with the error a user reads when it
+/// cannot be read.
+pub(super) fn checkpoint_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| {
+        Error::File(format!(
+            "{}: cannot read the checkpoint: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// Refuses a checkpoint of guest -> host `found` for the search of `wanted`.
+pub(super) fn same_problem(path: &Path, found: (&str, &str), wanted: (&str, &str)) -> Result<()> {
+    if found == wanted {
+        return Ok(());
+    }
+    Err(Error::File(format!(
+        "{}: a checkpoint of {} -> {}, not {} -> {}; remove it or give another file",
+        path.display(),
+        found.0,
+        found.1,
+        wanted.0,
+        wanted.1
+    )))
+}
+
 /// `path` with `.tmp` added to its name (not replacing an extension, so
 /// that `q.json` and `q.txt` do not share one).
 pub(super) fn temporary_beside(path: &Path) -> PathBuf {
