@@ -426,15 +426,35 @@ fn all_bijections_resume_from_their_checkpoint() {
         checkpoint: Some(&file),
         ..SearchOptions::default()
     };
-    let stopped = optimal_bijection(4, &host, &with(whole.nodes_searched / 2)).unwrap();
+    // Stopped inside the branches of one node 1 (some of its branches on
+    // node 2 finished, not all), where a resumed run skips part of a group.
+    let (stopped, saved) = (1..whole.nodes_searched)
+        .step_by(5)
+        .find_map(|limit| {
+            let _ = std::fs::remove_file(&file);
+            let stopped = optimal_bijection(4, &host, &with(limit)).unwrap();
+            let saved: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).ok()?).unwrap();
+            (saved["done"][1] != 65535).then_some((stopped, saved))
+        })
+        .expect("a stop inside a group");
     assert!(!stopped.proved);
-    let saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved["search"], "all-bijections");
     let before = saved["nodes"].as_u64().unwrap();
     assert!(before > 0 && before <= stopped.nodes_searched);
-    let resumed = optimal_bijection(4, &host, &with(0)).unwrap();
+    let progress = topoembed::Progress::new();
+    let resumed = optimal_bijection(
+        4,
+        &host,
+        &SearchOptions {
+            progress: Some(&progress),
+            ..with(0)
+        },
+    )
+    .unwrap();
     assert!(resumed.proved);
+    // Every branch counted once, the finished ones too.
+    assert_eq!(progress.get(), (8 * 14, 8 * 14));
     assert_eq!(resumed.min_communication, whole.min_communication);
     // It went on: the branches finished before were not searched again,
     // only the one cut short, so the whole count is the search's.

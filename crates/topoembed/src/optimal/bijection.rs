@@ -278,8 +278,13 @@ impl Search<'_> {
                 _ => false,
             };
             if finished {
-                let units = if v == 1 { n as u64 - 2 } else { 1 };
-                crate::progress::advance(self.progress, units);
+                if v == 1 {
+                    crate::progress::advance(self.progress, n as u64 - 2);
+                } else {
+                    // Counted under its node 1, as a searched one is.
+                    crate::progress::advance(self.progress, 1);
+                    self.second_branches += 1;
+                }
                 continue;
             }
             self.place[v] = u;
