@@ -80,27 +80,29 @@ pub enum Command {
     },
     /// The least Σ D_i (so the least CC time d·Ta + Tc·Σ D_i) over all
     /// constant-distance embeddings of a d-cube onto a ring or torus with
-    /// power-of-two sides, by a complete branch and bound, beside the xor and
+    /// power-of-two sides, proved by a complete search, beside the xor and
     /// standard embeddings' sums: whether xor is optimal there (the xor paper
-    /// proves it for rings and leaves tori open).
+    /// proves it for rings and leaves tori open). The sub-cube bounds rule
+    /// distance vectors out first; only the vectors they leave are searched
+    /// (on every ring they leave none), and only that search's size is
+    /// estimated and, beyond the limit, refused.
     #[command(after_help = OPTIMAL_HELP)]
-    #[command(group(clap::ArgGroup::new("by_vectors").args(["sat", "certificate", "decide_by", "distances"]).multiple(true)))]
     Optimal {
         /// The guest: cube:D (D up to 12; with --distances, a cube smaller
         /// than the host too).
         guest: String,
         /// The host: ring:N or torus:AxB.. with power-of-two sides and 2^D nodes.
         host: String,
-        /// Stop after this many search nodes (with --sat: distance vectors
-        /// decided, the turns under way finishing; the answer is then not
-        /// proved); 0: no limit.
+        /// Stop after this many distance vectors decided, the turns under way
+        /// finishing (with --whole-tree: search nodes); the answer is then
+        /// not proved; 0: no limit.
         #[arg(long, default_value_t = 0)]
         node_limit: u64,
-        /// Save the search's position to FILE every 2^26 nodes and when it
-        /// stops (Ctrl-C, --node-limit), and go on from FILE when it exists;
-        /// a search that completes removes it. With --sat: the vectors
-        /// refuted so far, written after each sum, every minute and when
-        /// stopped; a run with the same FILE does not decide them again.
+        /// Save the vectors refuted so far to FILE, after each sum, every
+        /// minute and when stopped (Ctrl-C, --node-limit); a run with the
+        /// same FILE does not decide them again, and a search that completes
+        /// removes it. With --whole-tree: the search's position, every 2^26
+        /// nodes and when it stops.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
         /// Search all bijections instead (d up to 5): the least CC time with
@@ -113,9 +115,10 @@ pub enum Command {
         /// FILE when run again.
         #[arg(long)]
         all_bijections: bool,
-        /// Decide distance vector by distance vector instead: vectors in
+        /// Decide distance vector by distance vector (the default, so this
+        /// flag changes nothing; scripts that name it still run): vectors in
         /// increasing Σ D_i; each one the sub-cube bounds leave goes to the
-        /// branch and bound and a SAT solver (varisat) in turns, 2^22 nodes
+        /// branch and bound and a SAT solver (varisat) in turns, 2^18 nodes
         /// and 4 MiB of proof first, four times as much each turn, until one
         /// decides it; the first with an embedding is optimal. Where the
         /// branch and bound refutes a vector it names the sub-cube that
@@ -124,6 +127,15 @@ pub enum Command {
         /// within seconds, inside a solve too.
         #[arg(long, conflicts_with = "all_bijections")]
         sat: bool,
+        /// One branch and bound over every distance vector and placement at
+        /// once, without the vectors' bounds (what `optimal` did before the
+        /// search by vectors became the default): its size is estimated by
+        /// random probes (Knuth's estimator) before it starts.
+        #[arg(
+            long,
+            conflicts_with_all = ["sat", "certificate", "decide_by", "distances", "all_bijections"]
+        )]
+        whole_tree: bool,
         /// Write a certificate to DIR (implies --sat, every vector by the
         /// solver): the optimal embedding and every vector below it that the
         /// bounds leave, each with a binary DRAT proof of its formula's
@@ -141,16 +153,15 @@ pub enum Command {
         /// own).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
         certificate: Option<std::path::PathBuf>,
-        /// How --sat and --distances decide a vector: `turns` (the branch
+        /// How each vector is decided: `turns` (the branch
         /// and bound and the solver in turns, as above), `search` (the
-        /// branch and bound alone, in turns of 2^22 nodes, four times as many
+        /// branch and bound alone, in turns of 2^18 nodes, four times as many
         /// each turn: on torus:32x32 the solver decides no vector, and its
         /// turns cost many times the branch and bound's: 450 s for 256 MiB
         /// of proof against 25 s for 2^28 nodes), `solver` (the solver
-        /// alone, as --certificate does by default). With --sat the
-        /// vectors of one sum take their turns together, so a hard vector
-        /// waits for the cores the easy ones find. Implies --sat [default:
-        /// turns].
+        /// alone, as --certificate does by default). The vectors of one sum
+        /// take their turns together, so a hard vector waits for the cores
+        /// the easy ones find [default: turns].
         #[arg(
             long,
             value_enum,
@@ -175,7 +186,7 @@ pub enum Command {
             conflicts_with_all = ["checkpoint", "all_bijections", "certificate"]
         )]
         distances: Option<Vec<u32>>,
-        /// Which vectors --sat and --certificate skip without deciding them:
+        /// Which vectors the search skips without deciding them:
         /// `counting` (sub-cube images are distinct, near each other and in
         /// one ellipse), `small-cubes` (also: every pair and triple of
         /// distances embeds as a 2- or 3-cube, found by exhaustive search),
@@ -193,19 +204,20 @@ pub enum Command {
         /// the sub-cube of their dimensions winds round every such side —
         /// a small search rules out the vectors where no placement of that
         /// sub-cube can). A certificate names its bounds and the checker
-        /// recomputes them.
-        /// Only with --sat, --certificate, --decide-by or --distances (the
-        /// plain branch and bound prunes by its own bounds).
+        /// recomputes them. Not with --whole-tree or --all-bijections (they
+        /// prune by their own bounds).
         #[arg(
             long,
             default_value = "lift",
             value_name = "BOUNDS",
-            requires = "by_vectors"
+            conflicts_with_all = ["whole_tree", "all_bijections"]
         )]
         bounds: topoembed::optimal::Bounds,
-        /// Run even when the estimated search (its tree's size by random
-        /// probes, capped by --node-limit) passes the limit: 10 minutes, or
-        /// TOPOEMBED_WORK_LIMIT seconds.
+        /// Run even when the estimated search passes the limit: 10 minutes,
+        /// or TOPOEMBED_WORK_LIMIT seconds. The estimate is of the vectors
+        /// the bounds leave (capped by --node-limit); with --whole-tree, of
+        /// its tree's size by random probes. --sat, --decide-by and
+        /// --certificate ask for the search by name and are never refused.
         #[arg(long)]
         force: bool,
         /// table: the optimum beside xor and standard; json: `min_sum`,
@@ -277,6 +289,16 @@ pub enum Command {
         /// device back to the first), by name or number, comma-separated.
         #[arg(long)]
         lines: Option<String>,
+        /// What matters among the placements no other beats in both Σ max
+        /// hops and Σ congestion (a ring all-reduce of B bytes costs about
+        /// α·hops + β·B·congestion a step): `bandwidth` (least weighted
+        /// congestion first, then hops: large messages, as gradients and
+        /// activations are), `latency` (fewest weighted hops first, then
+        /// congestion: small messages), `balanced` (least Σ w·(max hops +
+        /// congestion): α = β·B). Never a placement that another one scored,
+        /// row-major included, beats on both counts.
+        #[arg(long, value_enum, default_value_t = MeshObjective::Bandwidth)]
+        objective: MeshObjective,
         /// Score this assignment instead of searching: a file of host node
         /// ids, one per logical device in row-major order (last axis
         /// fastest); any separators, so a JSON nested list works (e.g. the
@@ -356,6 +378,14 @@ pub enum Command {
         routing: Routing,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// List every method that does not apply, with the reason (by
+        /// default one line counts them).
+        #[arg(long)]
+        all: bool,
+        /// Also print how each method built its embedding (the mapper's
+        /// searches, the grid methods' choices); always in --format json.
+        #[arg(long, short)]
+        verbose: bool,
     },
     /// Build floor(n/2) edge-disjoint Hamiltonian cycles of cube:n (for even n every
     /// edge is on one: a Hamiltonian decomposition), verify them, and print them.
@@ -566,6 +596,25 @@ compute + exchange per stage), one process per guest node, so it takes many-to-o
 halo: every guest node computes, then sends to and receives from each guest neighbour.";
 
 /// The algorithms of `simulate`.
+/// `device-mesh --objective`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MeshObjective {
+    Balanced,
+    Latency,
+    Bandwidth,
+}
+
+impl From<MeshObjective> for topoembed::device_mesh::Objective {
+    fn from(o: MeshObjective) -> Self {
+        use topoembed::device_mesh::Objective;
+        match o {
+            MeshObjective::Balanced => Objective::Balanced,
+            MeshObjective::Latency => Objective::Latency,
+            MeshObjective::Bandwidth => Objective::Bandwidth,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SimAlgorithmArg {
     Cannon,
@@ -875,13 +924,14 @@ const OPTIMAL_HELP: &str = "Examples:
 
 The search is complete: `proved` is true when it ran to the end (not stopped by
 --node-limit or Ctrl-C), and then no constant-distance embedding has a smaller
-sum. Ctrl-C stops it with the best found so far; with --checkpoint FILE the next
+sum. The bounds go first: on every ring they leave no vector below xor's, so
+  topoembed optimal cube:12 ring:4096                        # proved, 0 vectors, 0.4 s
+Ctrl-C stops it with the best found so far; with --checkpoint FILE the next
 run goes on from where it stopped:
-  topoembed optimal cube:9 torus:32x16 --checkpoint q9.json   # Ctrl-C, later the same again
+  topoembed optimal cube:10 torus:64x16 --checkpoint q10.json   # Ctrl-C, later the same again
 
-Elongated tori go faster vector by vector, and a certificate proves the answer
-to anyone (a stopped run goes on from DIR when given the same DIR):
-  topoembed optimal cube:8 torus:32x8 --sat
+A certificate proves the answer to anyone (a stopped run goes on from DIR when
+given the same DIR):
   topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 5.9 KiB
   topoembed verify-certificate c32x8                         # exit 0: it holds
 

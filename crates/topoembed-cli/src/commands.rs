@@ -316,9 +316,9 @@ fn measure_mapping(
 
 pub fn compare(
     pair: &Pair,
-    costs: Costs,
-    routing: Routing,
+    (costs, routing): (Costs, Routing),
     format: Format,
+    detail: render::Detail,
     out: Out,
 ) -> Result<(), Failure> {
     topoembed::model::check_costs(costs.ta, costs.tc)?;
@@ -362,7 +362,7 @@ pub fn compare(
                 writeln!(out, "{},{}", render::csv_row(m), best.contains(&k))?;
             }
         }
-        Format::Table => render::compare_table(&results, &best, &skipped, costs, out)?,
+        Format::Table => render::compare_table(&results, &best, &skipped, (costs, detail), out)?,
     }
     Ok(())
 }

@@ -22,6 +22,7 @@ pub struct Question<'a> {
     pub logical: &'a str,
     pub weights: Option<&'a str>,
     pub lines: Option<&'a str>,
+    pub objective: device_mesh::Objective,
     pub assignment: Option<&'a Path>,
 }
 
@@ -38,7 +39,7 @@ pub fn device_mesh(q: &Question, format: Format, out: Out) -> Result<(), Failure
         .transpose()?
         .unwrap_or_default();
     let result = match q.assignment {
-        None => device_mesh::device_mesh(&spec, &axes, weights.as_deref(), &lines)?,
+        None => device_mesh::device_mesh(&spec, &axes, (weights.as_deref(), q.objective), &lines)?,
         Some(path) => {
             let ids = read_ids(path)?;
             device_mesh::score_assignment(&spec, &axes, weights.as_deref(), &lines, ids)?
@@ -155,6 +156,9 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
     for line in &d.plan {
         writeln!(out, "  {line}")?;
     }
+    if !d.candidates.is_empty() {
+        writeln!(out, "{}", choice_line(d))?;
+    }
     for a in &d.axes {
         if a.lower_bound.value >= 2 {
             writeln!(
@@ -175,6 +179,36 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
         return Ok(());
     }
     draw(d, out)
+}
+
+/// How the placement was chosen: the objective, and how many of the
+/// placements scored no other beats in both Σ max hops and Σ congestion.
+fn choice_line(d: &DeviceMesh) -> String {
+    let beaten = |c: &(u64, u64)| {
+        d.candidates
+            .iter()
+            .any(|o| o.0 <= c.0 && o.1 <= c.1 && o != c)
+    };
+    let mut front: Vec<(u64, u64)> = d
+        .candidates
+        .iter()
+        .filter(|c| !beaten(c))
+        .copied()
+        .collect();
+    front.sort_unstable();
+    front.dedup();
+    let listed: Vec<String> = front.iter().map(|(h, c)| format!("{h}/{c}")).collect();
+    let (what, others) = match d.objective.name() {
+        "bandwidth" => ("least congestion, then hops", "latency|balanced"),
+        "latency" => ("fewest hops, then congestion", "bandwidth|balanced"),
+        _ => ("least hops + congestion", "bandwidth|latency"),
+    };
+    format!(
+        "objective {} ({what}) among the Σ max hops/Σ congestion that none of the {} placements scored, row-major included, beats on both: {}; --objective {others} picks otherwise",
+        d.objective.name(),
+        d.candidates.len(),
+        listed.join(", ")
+    )
 }
 
 /// The host drawn as rows (host axis 1 across, axis 2 down, further axes

@@ -132,6 +132,7 @@ fn main() -> ExitCode {
             logical,
             weights,
             lines,
+            objective,
             assignment,
             format,
         } => device_mesh::device_mesh(
@@ -140,6 +141,7 @@ fn main() -> ExitCode {
                 logical: &logical,
                 weights: weights.as_deref(),
                 lines: lines.as_deref(),
+                objective: objective.into(),
                 assignment: assignment.as_deref(),
             },
             format,
@@ -180,19 +182,23 @@ fn main() -> ExitCode {
             guest,
             host,
             node_limit,
+            whole_tree: false,
             sat,
             certificate,
             checkpoint,
             bounds,
             decide_by,
+            force,
             format,
             ..
-        } if sat || certificate.is_some() || decide_by.is_some() => optimal::by_vectors(
+        } => optimal::by_vectors(
             &guest,
             &host,
             node_limit,
             (certificate.as_deref(), checkpoint.as_deref()),
             (bounds, decide_by),
+            // Named by an option, the search runs whatever its size.
+            sat || certificate.is_some() || decide_by.is_some() || force,
             format,
             &mut out,
         ),
@@ -252,7 +258,15 @@ fn main() -> ExitCode {
             costs,
             routing,
             format,
-        } => commands::compare(&pair, costs, routing, format, &mut out),
+            all,
+            verbose,
+        } => commands::compare(
+            &pair,
+            (costs, routing),
+            format,
+            render::Detail { all, verbose },
+            &mut out,
+        ),
     };
     let result = result.and_then(|()| out.flush().map_err(Failure::Io));
     match result {

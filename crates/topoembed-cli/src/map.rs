@@ -169,7 +169,7 @@ fn write_table(
         ]);
     }
     t.write(out)?;
-    for note in &m.notes {
+    for note in m.notes.iter().chain(&m.method_notes) {
         writeln!(out, "  note: {note}")?;
     }
     Ok(())

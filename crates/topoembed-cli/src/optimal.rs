@@ -8,8 +8,9 @@ use std::sync::Arc;
 use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::Turns;
 use topoembed::optimal::{
-    decide_vector, estimate_nodes, optimal_bijection, optimal_by_vectors, optimal_constant, Bounds,
-    Literature, Optimum, Refuted, SearchOptions, VectorAnswer, ESTIMATE_PROBES,
+    decide_vector, estimate_nodes, optimal_bijection, optimal_by_vectors_admitted,
+    optimal_constant, Bounds, Literature, Optimum, Refuted, SearchOptions, VectorAnswer,
+    ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
 use topoembed::{Error, Progress};
@@ -118,6 +119,8 @@ pub fn bijections(
     Ok(())
 }
 
+/// `optimal --whole-tree`: one branch and bound over every vector and
+/// placement, its size estimated by random probes first.
 pub fn optimal(
     guest: &str,
     host: &str,
@@ -289,18 +292,36 @@ fn stop_on_ctrl_c() {
 /// How soon after the first interrupt a second one is its echo.
 const ECHO: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// `optimal --sat` and `optimal --certificate DIR`: vector by vector.
+/// `optimal` (by default), `--sat` and `--certificate DIR`: vector by
+/// vector, after the bounds. Unless `run_anyway`, the vectors the bounds
+/// leave are counted first and a search estimated beyond the work limit is
+/// refused (the work that will run: nothing else is searched).
+#[allow(clippy::too_many_arguments)]
 pub fn by_vectors(
     guest: &str,
     host: &str,
     vector_limit: u64,
     (certificate, checkpoint): (Option<&Path>, Option<&Path>),
     (bounds, decide_by): (Bounds, Option<DecideBy>),
+    run_anyway: bool,
     format: Format,
     out: Out,
 ) -> Result<(), Failure> {
     let d = cube(guest)?;
     let host = parse_spec(host)?;
+    // The vectors the bounds leave, counted by the search itself before it
+    // decides any: the work that will run.
+    let admit = |left: u64| -> topoembed::Result<()> {
+        let estimate = work::Estimate {
+            units: match vector_limit {
+                0 => left as f64,
+                limit => left.min(limit) as f64,
+            },
+            unit: "distance vectors left after the bounds",
+            rate: work::rate::VECTOR,
+        };
+        work::admit("optimal", estimate, run_anyway)
+    };
     // A certificate's refutations are all DRAT proofs: by the solver alone
     // unless --decide-by says otherwise, and then the cores the branch and
     // bound names are proved by the solver on their own.
@@ -316,7 +337,7 @@ pub fn by_vectors(
             format!("optimal cube:{d} -> {host}: distance vectors decided"),
             format == Format::Table,
         );
-        optimal_by_vectors(
+        optimal_by_vectors_admitted(
             d,
             &host,
             &SearchOptions {
@@ -325,9 +346,8 @@ pub fn by_vectors(
                 progress: Some(&progress),
                 checkpoint,
             },
-            certificate,
-            turns,
-            bounds,
+            (certificate, turns, bounds),
+            &admit,
         )?
     };
     let found = &search.optimum;

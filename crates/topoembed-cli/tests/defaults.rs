@@ -231,12 +231,51 @@ fn a_stopped_optimal_states_its_lower_bound_in_every_format() {
     );
 }
 
-/// `optimal` estimates its search tree (Knuth's random probes) and refuses
-/// one beyond the limit; --force runs it, --node-limit caps the estimate.
+/// `optimal` runs the bounds first and estimates only the vectors they
+/// leave: none on a ring (proved under any limit), seven on torus:16x16
+/// (refused under a tiny limit, run with --force or when asked for by
+/// name with --sat), the estimate capped by --node-limit.
 #[test]
-fn optimal_estimates_its_search_and_refuses_beyond_the_limit() {
-    // cube:8 on torus:16x16: 1.9·10^7 search nodes, about a second.
+fn optimal_estimates_the_vectors_its_bounds_leave() {
+    let (code, out, err) = run_limited(
+        "0.000001",
+        &["optimal", "cube:12", "ring:4096", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["proved"].as_bool(), v["min_sum"].as_u64()),
+        (Some(true), Some(3071))
+    );
     let search = ["optimal", "cube:8", "torus:16x16"];
+    let (code, out, err) = run_limited("0.01", &search);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("about 7 distance vectors left after the bounds, an estimated 2 s")
+            && err.contains("--force"),
+        "{err}"
+    );
+    let (code, out, err) = run_limited("0.01", &[&search[..], &["--force"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("proved: no constant-distance embedding beats xor"),
+        "{out}"
+    );
+    let (code, _, err) = run_limited("0.01", &[&search[..], &["--sat"]].concat());
+    assert_eq!(code, 0, "{err}");
+    // Two vectors at 0.25 s: half a second, within a limit of one.
+    let (code, out, err) = run_limited("1", &[&search[..], &["--node-limit", "2"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("not proved"), "{out}");
+}
+
+/// `optimal --whole-tree` estimates its search tree (Knuth's random probes)
+/// and refuses one beyond the limit; --force runs it, --node-limit caps the
+/// estimate.
+#[test]
+fn the_whole_tree_is_estimated_and_refused_beyond_the_limit() {
+    // cube:8 on torus:16x16: 1.9·10^7 search nodes, about a second.
+    let search = ["optimal", "cube:8", "torus:16x16", "--whole-tree"];
     let (code, out, err) = run_limited("0.01", &search);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
@@ -257,7 +296,14 @@ fn optimal_estimates_its_search_and_refuses_beyond_the_limit() {
         .expect("a count in scientific form");
     assert!((6..=9).contains(&exponent), "{units}");
     // Capped by the node limit, the same search is allowed and runs.
-    let capped = ["optimal", "cube:8", "torus:16x16", "--node-limit", "1000"];
+    let capped = [
+        "optimal",
+        "cube:8",
+        "torus:16x16",
+        "--whole-tree",
+        "--node-limit",
+        "1000",
+    ];
     let (code, out, err) = run_limited("0.01", &capped);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("not proved"), "{out}");

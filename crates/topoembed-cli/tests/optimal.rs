@@ -15,7 +15,8 @@ fn json_has_the_optimum_and_the_comparison() {
     assert_eq!(v["xor_optimal"], true);
     assert_eq!(v["distances"].as_array().unwrap().len(), 6);
     assert_eq!(v["map"].as_array().unwrap().len(), 64);
-    assert!(v["nodes_searched"].as_u64().unwrap() > 0);
+    // Vectors decided: the bounds leave none on 8x8.
+    assert_eq!(v["nodes_searched"], 0);
     // The cited bound: least wirelength 2 · 2^3·(3·2^3 − 2^2) = 320 = 2^5 · 10.
     assert_eq!(v["literature"]["min_wirelength"], 320);
     assert_eq!(v["literature"]["min_sum"], 10);
@@ -29,7 +30,14 @@ fn json_has_the_optimum_and_the_comparison() {
 /// the cited bound, which holds whether or not the search completes.
 #[test]
 fn the_cited_bound_is_marked_as_cited_and_proves_nothing() {
-    let stopped = ok(&["optimal", "cube:10", "torus:32x32", "--node-limit", "1024"]);
+    let stopped = ok(&[
+        "optimal",
+        "cube:10",
+        "torus:32x32",
+        "--whole-tree",
+        "--node-limit",
+        "1024",
+    ]);
     assert!(
         stopped.contains("cited     ≥ 46: least wirelength 23552 over all bijections"),
         "{stopped}"
@@ -56,8 +64,50 @@ fn table_states_what_was_proved() {
         out.contains("proved: no constant-distance embedding beats xor here"),
         "{out}"
     );
-    let stopped = ok(&["optimal", "cube:7", "torus:16x8", "--node-limit", "1024"]);
+    let stopped = ok(&[
+        "optimal",
+        "cube:7",
+        "torus:16x8",
+        "--whole-tree",
+        "--node-limit",
+        "1024",
+    ]);
     assert!(stopped.contains("not proved"), "{stopped}");
+}
+
+/// Without any option, `optimal` proves what its bounds settle: every ring
+/// up to d = 12 (Theorem 10, by the axis lemma: no vector is left) and the
+/// tori of d <= 9 below, xor's sum the optimum on each.
+#[test]
+fn the_default_proves_what_the_bounds_settle() {
+    for d in 9..=12u32 {
+        let v = json(&[
+            "optimal",
+            &format!("cube:{d}"),
+            &format!("ring:{}", 1u32 << d),
+            "--format",
+            "json",
+        ]);
+        let xor = 3 * (1u64 << (d - 2)) - 1;
+        assert_eq!(v["proved"], true, "d = {d}");
+        assert_eq!(v["min_sum"].as_u64(), Some(xor), "d = {d}");
+        assert_eq!(
+            v["nodes_searched"], 0,
+            "d = {d}: the bounds leave no vector"
+        );
+    }
+    for (d, host, least) in [
+        (9, "torus:32x16", 34),
+        (9, "torus:8x8x8", 15),
+        (9, "torus:128x4", 97),
+        (9, "torus:16x8x4", 18),
+        (8, "torus:32x8", 28),
+    ] {
+        let v = json(&["optimal", &format!("cube:{d}"), host, "--format", "json"]);
+        assert_eq!(v["proved"], true, "{host}");
+        assert_eq!(v["min_sum"].as_u64(), Some(least), "{host}");
+        assert_eq!(v["xor_sum"].as_u64(), Some(least), "{host}");
+    }
 }
 
 #[test]
@@ -67,19 +117,15 @@ fn bad_input_exits_2() {
     assert_bad_input(&["optimal", "cube:13", "ring:8192"]);
     assert_bad_input(&["optimal", "ring:16", "torus:4x4"]);
     assert_bad_input(&["optimal", "cube:4", "mesh:4x4"]);
-    // --bounds shapes the search by vectors only: alone, or with the
-    // search over all bijections, it is refused rather than ignored.
-    assert_bad_input(&["optimal", "cube:4", "torus:4x4", "--bounds", "all"]);
-    assert_bad_input(&[
-        "optimal",
-        "cube:4",
-        "torus:4x4",
-        "--all-bijections",
-        "--bounds",
-        "all",
-    ]);
-    let (code, _, err) = common::run(&["optimal", "cube:4", "torus:4x4", "--bounds", "all"]);
-    assert!(code == 2 && err.contains("--sat"), "{err}");
+    // --bounds shapes the search by vectors only: with the whole tree or
+    // the search over all bijections, it is refused rather than ignored.
+    for other in ["--whole-tree", "--all-bijections"] {
+        let args = ["optimal", "cube:4", "torus:4x4", other, "--bounds", "all"];
+        assert_bad_input(&args);
+        let (_, _, err) = common::run(&args);
+        assert!(err.contains(other), "{err}");
+    }
+    ok(&["optimal", "cube:4", "torus:4x4", "--bounds", "all"]);
     ok(&["optimal", "cube:4", "torus:4x4", "--bounds", "all", "--sat"]);
 }
 
@@ -302,6 +348,7 @@ fn a_sat_search_goes_on_from_its_checkpoint() {
         "optimal",
         "cube:7",
         "torus:16x8",
+        "--whole-tree",
         "--node-limit",
         "1000",
         "--checkpoint",

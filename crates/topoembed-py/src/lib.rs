@@ -460,13 +460,14 @@ fn compare_json(
 
 /// A device mesh, as the JSON of `topoembed device-mesh --format json`.
 #[pyfunction]
-#[pyo3(signature = (host, logical, weights=None, lines=None))]
+#[pyo3(signature = (host, logical, weights=None, lines=None, objective=None))]
 fn device_mesh_json(
     py: Python<'_>,
     host: &str,
     logical: &str,
     weights: Option<&str>,
     lines: Option<&str>,
+    objective: Option<&str>,
 ) -> PyResult<String> {
     let spec = io::parse_spec_or_target(host).map_err(value_error)?;
     let result = py
@@ -479,7 +480,11 @@ fn device_mesh_json(
                 .map(|l| device_mesh::parse_lines(l, &axes))
                 .transpose()?
                 .unwrap_or_default();
-            device_mesh::device_mesh(&spec, &axes, weights.as_deref(), &lines)
+            let objective = objective
+                .map(str::parse::<device_mesh::Objective>)
+                .transpose()?
+                .unwrap_or_default();
+            device_mesh::device_mesh(&spec, &axes, (weights.as_deref(), objective), &lines)
         })
         .map_err(value_error)?;
     json(&report::device_mesh(&result))

@@ -5,12 +5,17 @@
 //!
 //! Every logical axis is a ring (its last device talks to its first) or, for
 //! pipeline axes, a line. The placement is the best plan of
-//! [`crate::embed::grid::search`] under the axes' weights; beside it, the
-//! same figures for the row-major assignment (logical index in C order, last
-//! axis fastest, = host node id, first host axis fastest: what reshaping the
-//! device list gives) and a lower bound per axis with its reason.
+//! [`crate::embed::grid::search`] under the axes' weights and the
+//! [`Objective`], chosen among the plans it routed and the row-major
+//! assignment (logical index in C order, last axis fastest, = host node id,
+//! first host axis fastest: what reshaping the device list gives), never one
+//! that another of them beats in both Σ max hops and Σ congestion
+//! ([`crate::embed::grid::choice`]); beside it, the row-major figures and a
+//! lower bound per axis with its reason.
 
 use crate::embed::grid::bounds::{axis_bound, joint_bounds, Bound, HostShape};
+pub use crate::embed::grid::choice::Objective;
+use crate::embed::grid::choice::{choose, sums};
 use crate::embed::grid::figures::{exact_figures, AxisFigures};
 use crate::embed::grid::search::{search, Request};
 use crate::error::{Error, Result};
@@ -197,6 +202,12 @@ pub struct DeviceMesh {
     pub plans_scored: u64,
     /// Whether the search stopped at its limit.
     pub truncated: bool,
+    /// What the choice favoured among the placements no other beats.
+    pub objective: Objective,
+    /// (Σ max hops, Σ congestion) of every placement the choice weighed:
+    /// the plans routed and the row-major assignment (empty when scored,
+    /// not searched).
+    pub candidates: Vec<(u64, u64)>,
 }
 
 impl DeviceMesh {
@@ -364,16 +375,19 @@ impl Setup {
             notes: all,
             plans_scored: 0,
             truncated: false,
+            objective: Objective::default(),
+            candidates: Vec::new(),
         }
     }
 }
 
 /// Lays `logical` onto `host`: rings along every axis but `lines`, the
-/// search weighted by `weights` (default [`default_weights`]).
+/// search weighted by `weights` (default [`default_weights`]), the choice
+/// among the placements no other beats on both counts by `objective`.
 pub fn device_mesh(
     host: &Spec,
     logical: &[LogicalAxis],
-    weights: Option<&[f64]>,
+    (weights, objective): (Option<&[f64]>, Objective),
     lines: &[usize],
 ) -> Result<DeviceMesh> {
     let setup = Setup::new(host, logical, weights, lines)?;
@@ -383,13 +397,37 @@ pub fn device_mesh(
         sides: &setup.sides,
         closed: &setup.closed,
         weights: &active_weights,
+        objective,
     });
+    let names: Vec<String> = setup
+        .active
+        .iter()
+        .map(|&k| logical[k].name.clone())
+        .collect();
+    // The row-major assignment beside the plans routed: the answer is never
+    // one it beats on both counts (where the plans were routed at all).
+    let mut candidates = found.routed.clone();
+    let row_major_won = !candidates.is_empty() && {
+        candidates.push(exact_figures(
+            &setup.grid,
+            &setup.sides,
+            &setup.closed,
+            &|c| setup.row_major(c),
+        ));
+        // The first of equals is a plan: row-major only where it is
+        // strictly the choice.
+        choose(&candidates, &active_weights, objective) == Some(candidates.len() - 1)
+    };
     // The mesh, row-major over the active axes (= over all axes: the others
     // have one coordinate).
     let mut mesh = Vec::with_capacity(setup.devices as usize);
     let mut coords = vec![0u64; setup.sides.len()];
     for _ in 0..setup.devices {
-        mesh.push(found.plan.host_node(&coords));
+        mesh.push(if row_major_won {
+            setup.row_major(&coords)
+        } else {
+            found.plan.host_node(&coords)
+        });
         for k in (0..coords.len()).rev() {
             coords[k] += 1;
             if coords[k] < setup.sides[k] {
@@ -398,11 +436,6 @@ pub fn device_mesh(
             coords[k] = 0;
         }
     }
-    let names: Vec<String> = setup
-        .active
-        .iter()
-        .map(|&k| logical[k].name.clone())
-        .collect();
     let mut notes = Vec::new();
     if found.truncated {
         notes.push(format!(
@@ -410,16 +443,19 @@ pub fn device_mesh(
             found.plans_scored
         ));
     }
-    let mut report = setup.report(
-        host,
-        logical,
-        lines,
-        mesh,
-        found.plan.describe(&names),
-        notes,
-    );
+    let plan = if row_major_won {
+        vec![
+            "row-major: logical index in C order = host node id (no plan routed beats it)"
+                .to_string(),
+        ]
+    } else {
+        found.plan.describe(&names)
+    };
+    let mut report = setup.report(host, logical, lines, mesh, plan, notes);
     report.plans_scored = found.plans_scored;
     report.truncated = found.truncated;
+    report.objective = objective;
+    report.candidates = candidates.iter().map(|f| sums(f)).collect();
     Ok(report)
 }
 

@@ -145,6 +145,8 @@ pub fn device_mesh(d: &DeviceMesh) -> Value {
         "notes": d.notes,
         "plans_scored": d.plans_scored,
         "search_truncated": d.truncated,
+        "objective": d.objective,
+        "candidates": d.candidates,
     })
 }
 

@@ -425,15 +425,15 @@ mod combine {
         let m = auto("mesh:100x200", 10, None);
         assert_eq!((m.load_factor, m.dilation.max), (20, 2));
         assert!(m
-            .notes
+            .method_notes
             .iter()
             .any(|n| n.contains("(4x8) x (25x25)") && n.contains("case 3")));
-        assert!(m.notes.iter().any(|n| n.contains("combine")));
+        assert!(m.method_notes.iter().any(|n| n.contains("combine")));
         let m = auto("mesh:100x200", 10, Some(Objective::Dilation));
         assert_eq!((m.load_factor, m.dilation.max), (25, 1));
         let m = auto("mesh:100x320", 4, Some(Objective::Load));
         assert_eq!((m.load_factor, m.dilation.max), (2000, 1));
-        assert!(m.notes.iter().any(|n| n.contains("case 2")));
+        assert!(m.method_notes.iter().any(|n| n.contains("case 2")));
         let m = auto("mesh:8x9", 3, Some(Objective::Congestion));
         // A 2x4 cube for an 8x9 mesh: congestion 4 (load 12), the paper's
         // 4x2 has 5 and the 8x1 of least load 9.

@@ -10,11 +10,21 @@ use super::Out;
 use crate::cli::Costs;
 use crate::table::{num, Table};
 
+/// How much `compare` prints beyond the table and the closed forms.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Detail {
+    /// Every method that does not apply on a line of its own, with why
+    /// (else one line names them).
+    pub all: bool,
+    /// How each method built its embedding ([`Metrics::method_notes`]).
+    pub verbose: bool,
+}
+
 pub fn compare_table(
     results: &[Metrics],
     best: &[usize],
     skipped: &[(&str, String)],
-    costs: Costs,
+    (costs, detail): (Costs, Detail),
     out: Out,
 ) -> io::Result<()> {
     let first = &results[0];
@@ -78,13 +88,37 @@ pub fn compare_table(
         }
     }
     closed_form_table(results, out)?;
-    for (name, reason) in skipped {
-        writeln!(out, "not applicable: {name} ({reason})")?;
-    }
+    not_applicable(skipped, detail.all, out)?;
     for m in results {
-        for note in &m.notes {
+        // What could not be computed is a caveat on the row: always shown.
+        let how = m.method_notes.iter().filter(|_| detail.verbose);
+        for note in m.notes.iter().chain(how) {
             writeln!(out, "note ({}): {note}", m.method)?;
         }
     }
     Ok(())
+}
+
+/// The methods that do not apply: one line naming them, or with `all`
+/// one line each with the reason.
+fn not_applicable(skipped: &[(&str, String)], all: bool, out: Out) -> io::Result<()> {
+    match skipped {
+        [] => Ok(()),
+        [(name, reason)] => writeln!(out, "not applicable: {name} ({reason})"),
+        _ if all => {
+            for (name, reason) in skipped {
+                writeln!(out, "not applicable: {name} ({reason})")?;
+            }
+            Ok(())
+        }
+        _ => {
+            let names: Vec<&str> = skipped.iter().map(|(name, _)| *name).collect();
+            writeln!(
+                out,
+                "not applicable: {} methods ({}); --all says why",
+                names.len(),
+                names.join(", ")
+            )
+        }
+    }
 }

@@ -218,7 +218,7 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
             writeln!(out, "  closed forms (xor paper §4): {}", differ.join("; "))?;
         }
     }
-    for note in &m.notes {
+    for note in m.notes.iter().chain(&m.method_notes) {
         writeln!(out, "  note: {note}")?;
     }
     Ok(())

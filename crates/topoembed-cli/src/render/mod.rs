@@ -14,7 +14,7 @@ mod embedding;
 mod hamiltonian;
 mod metrics;
 
-pub use compare::compare_table;
+pub use compare::{compare_table, Detail};
 pub use csv::{csv_field, csv_row, CSV_HEADER};
 pub use embedding::{dilations, embed_csv, embed_json, embed_layout, embed_table};
 pub use hamiltonian::hamiltonian;

@@ -305,12 +305,15 @@ def device_mesh(
     logical: Union[str, Dict[str, int], Sequence[Tuple[str, int]], Sequence[int]],
     weights: Optional[Union[str, Dict[str, float], Sequence[float]]] = None,
     lines: Union[str, Sequence[str]] = (),
+    objective: str = "balanced",
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
     """Lays a logical device mesh onto a physical torus or mesh.
 
     ``logical``: ``{"data": 4, "model": 8}``, ``"data=4,model=8"`` or a
     shape such as ``(4, 8)``; ``weights``: the share of traffic per axis;
-    ``lines``: axes whose devices must form lines, not rings. Returns the
+    ``lines``: axes whose devices must form lines, not rings; ``objective``:
+    ``"balanced"``, ``"latency"`` or ``"bandwidth"``, what matters among the
+    placements no other beats in both Σ max hops and Σ congestion. Returns the
     host node of every device as an array shaped like the logical mesh, and
     the figures of ``topoembed device-mesh --format json`` (per axis: hops,
     congestion, the lower bound, the row-major assignment's figures)."""
@@ -329,7 +332,7 @@ def device_mesh(
             weight_text = ",".join(repr(float(w)) for w in weights)
     line_text = lines if isinstance(lines, str) else ",".join(lines)
     figures = json.loads(
-        _topoembed.device_mesh_json(host, logical_text, weight_text, line_text or None)
+        _topoembed.device_mesh_json(host, logical_text, weight_text, line_text or None, objective)
     )
     return np.asarray(figures["mesh"], dtype=np.uint64), figures
 

@@ -202,6 +202,9 @@ pub struct Metrics {
     pub closed_form: Option<JournalMetrics>,
     /// What could not be computed, and why.
     pub notes: Vec<String>,
+    /// How the method built this embedding (the choices it made, the
+    /// searches it ran): detail for `--verbose`, not a caveat on a number.
+    pub method_notes: Vec<String>,
 }
 
 /// Measures `embedding` of `guest` into `host`.
@@ -324,7 +327,7 @@ fn finish(
             ));
         }
     }
-    metrics.notes.extend(embedding.notes());
+    metrics.method_notes.extend(embedding.notes());
     if route {
         routed::add_traffic(&mut metrics, guest, host, embedding, options)?;
     }
@@ -386,6 +389,7 @@ fn summarise(
                 .and_then(|kind| closed_form::journal(kind, guest.spec(), host.spec())),
         },
         notes: Vec::new(),
+        method_notes: Vec::new(),
     };
     if let Spec::Cube(dim) = *guest.spec() {
         cube::cube_guest_metrics(&mut metrics, dim, &acc.classes, embedding, host, options);

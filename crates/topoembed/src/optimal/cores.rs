@@ -22,7 +22,7 @@ use super::host::SearchHost;
 use super::refuted::Refuted;
 
 /// The share of a turn's search budget each probe of that turn may take:
-/// a sixteenth (2^18 nodes on the first turn's 2^22).
+/// a sixteenth (2^14 nodes on the first turn's 2^18).
 pub const PROBE_SHARE: u64 = 16;
 
 /// The sub-cubes known to embed nowhere, shared by the threads deciding a

@@ -45,5 +45,5 @@ pub use constant::{
 };
 pub use cuts::Bounds;
 pub use one_vector::{decide_vector, VectorAnswer, VectorDecision};
-pub use vectors::{optimal_by_vectors, Refuted, Turns, VectorSearch};
+pub use vectors::{optimal_by_vectors, optimal_by_vectors_admitted, Refuted, Turns, VectorSearch};
 pub use wirelength::{literature, Literature};

@@ -26,9 +26,13 @@ use super::windings::Winding;
 use crate::error::{Error, Result};
 
 /// Search nodes the branch and bound may spend on one vector before the
-/// SAT solver takes it (about 0.2 s); four times as many on each later
-/// turn.
-pub const SEARCH_BUDGET: u64 = 1 << 22;
+/// SAT solver takes it (a few hundredths of a second); four times as many
+/// on each later turn. 2^22 before: on elongated tori, where the solver
+/// decides and the branch and bound does not, that first turn alone cost
+/// more than the solver's answer (torus:64x8, 30 vectors: 14 s against 1.8
+/// s now; torus:64x16, 815 vectors: 37 s against 5.4 s), and where the
+/// branch and bound decides, the ×4 turns reach its budget soon enough.
+pub const SEARCH_BUDGET: u64 = 1 << 18;
 
 /// Proof bytes the SAT solver may write on its first turn at a vector
 /// (about 0.2 s of clause learning on torus:16x16); four times as many on

@@ -177,6 +177,20 @@ pub fn optimal_by_vectors(
     turns: Turns,
     bounds: Bounds,
 ) -> Result<VectorSearch> {
+    optimal_by_vectors_admitted(d, host, options, (certificate, turns, bounds), &|_| Ok(()))
+}
+
+/// [`optimal_by_vectors`], asking `admit` first: once the bounds have left
+/// the vectors to decide, and before any is decided, `admit` gets their
+/// number (those a resumed record holds not counted) and may end the
+/// search with its error (the CLI refuses a search estimated too long).
+pub fn optimal_by_vectors_admitted(
+    d: u32,
+    host: &Spec,
+    options: &SearchOptions,
+    (certificate, turns, bounds): (Option<&Path>, Turns, Bounds),
+    admit: &dyn Fn(u64) -> Result<()>,
+) -> Result<VectorSearch> {
     let started = Instant::now();
     let Prepared {
         h,
@@ -229,8 +243,10 @@ pub fn optimal_by_vectors(
             level
         })
         .collect();
+    let left: u64 = levels.iter().map(|l| l.len() as u64).sum();
+    admit(left)?;
     if let Some(p) = options.progress {
-        p.add_total(levels.iter().map(|l| l.len() as u64).sum());
+        p.add_total(left);
     }
     let core_proofs = CoreProofs::new(&refuted);
     let decider = Decider {

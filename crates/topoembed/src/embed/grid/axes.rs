@@ -32,6 +32,7 @@ fn build(
         sides: &sides,
         closed: &closed,
         weights: &weights,
+        objective: super::choice::Objective::Balanced,
     });
     let mut notes = plan_notes(&found.plan, &grid);
     if found.truncated {

@@ -2,12 +2,14 @@
 //! grids that wrap some axes only, with the same node count), one file per
 //! idea: [`walk`] (snakes, cylinders, folds: sub-box orders with unit
 //! steps), [`plan`] (guest axes spread over host axes and factors of host
-//! axes), [`search`] (the best plan), [`figures`] (per-axis hops and
+//! axes), [`search`] (the best plan), [`choice`] (which of the plans
+//! routed, never one another beats on both counts), [`figures`] (per-axis hops and
 //! congestion, counted), [`bounds`] (what no placement beats), and the three
 //! methods: `snake`, `fold` and `axes`.
 
 mod axes;
 pub mod bounds;
+pub mod choice;
 pub mod figures;
 mod fold;
 pub mod plan;

@@ -3,10 +3,12 @@
 //! of a host axis per guest axis), every walk of each guest axis's sub-box.
 //! Every plan is scored in closed form (weighted longest step, then weighted
 //! mean step); the best few hundred, as many as a budget of routed messages
-//! allows, are routed message by message and the winner is the least
+//! allows, are routed message by message and the winner is chosen among
+//! those no other beats in both Σ max hops and Σ congestion by the
+//! request's [`Objective`] ([`super::choice`]; by default the least
 //! Σ w_i·(max hops_i + congestion_i) — a ring step costs latency (hops) and
 //! bandwidth (messages sharing a link) — then the least weighted longest
-//! step, then the least weighted mean step.
+//! step, then the least weighted mean step).
 //!
 //! Every pair with equal node counts has a plan: for each prime p, the host
 //! axes' exponents of p and the guest axes' exponents add up to the same
@@ -15,7 +17,8 @@
 
 use std::collections::BinaryHeap;
 
-use super::figures::exact_figures;
+use super::choice::{choose, weighted, Objective};
+use super::figures::{exact_figures, AxisFigures};
 use super::plan::{step_hops, AxisSplit, GuestAxis, HostAxes, Part, Plan, StepHops};
 use super::walk::Walk;
 use crate::topology::{Grid, Topology};
@@ -32,6 +35,8 @@ pub struct Request<'a> {
     pub closed: &'a [bool],
     /// Per guest axis: relative traffic.
     pub weights: &'a [f64],
+    /// What to favour among the placements no other beats on both counts.
+    pub objective: Objective,
 }
 
 /// The plan found and how the search went.
@@ -45,6 +50,8 @@ pub struct Found {
     pub plans_routed: u64,
     /// True when the enumeration stopped at its limit.
     pub truncated: bool,
+    /// The figures of every plan routed (the best one's among them).
+    pub routed: Vec<Vec<AxisFigures>>,
 }
 
 /// Plans scored at most (each in closed form, microseconds).
@@ -69,20 +76,6 @@ impl Candidate {
             weighted(weights, self.hops.iter().map(StepHops::average)),
         )
     }
-}
-
-/// A finalist with its counted figures: weighted (longest step +
-/// congestion), weighted longest step, weighted mean step (in millionths),
-/// compared in that order.
-struct Finalist {
-    key: (i64, i64, i64),
-    plan: Plan,
-}
-
-/// Σ w_i·x_i in millionths, so keys compare exactly.
-fn weighted(weights: &[f64], values: impl Iterator<Item = f64>) -> i64 {
-    let sum: f64 = weights.iter().zip(values).map(|(w, x)| w * x).sum();
-    (sum * 1e6).round() as i64
 }
 
 /// Searches the plans of `req` and returns the best one. The guest's node
@@ -123,32 +116,26 @@ pub fn search(req: &Request) -> Found {
             plans_scored: scored,
             plans_routed: 0,
             truncated,
+            routed: Vec::new(),
         };
     }
-    let mut chosen: Option<Finalist> = None;
-    let mut plans_routed = 0;
+    let mut plans = Vec::with_capacity(best.len());
+    let mut routed = Vec::with_capacity(best.len());
     for (_, c) in best {
         let plan = Plan::new(host.clone(), c.splits, c.guest);
-        let figures = exact_figures(req.host, req.sides, req.closed, &|g| plan.host_node(g));
-        plans_routed += 1;
-        let key = (
-            weighted(
-                req.weights,
-                figures.iter().map(|a| (a.max_hops + a.congestion) as f64),
-            ),
-            weighted(req.weights, figures.iter().map(|a| a.max_hops as f64)),
-            weighted(req.weights, figures.iter().map(|a| a.average_hops)),
-        );
-        if chosen.as_ref().map_or(true, |c| key < c.key) {
-            chosen = Some(Finalist { key, plan });
-        }
+        routed.push(exact_figures(req.host, req.sides, req.closed, &|g| {
+            plan.host_node(g)
+        }));
+        plans.push(plan);
     }
-    let Finalist { plan, .. } = chosen.expect("every pair with equal node counts has a plan");
+    let at = choose(&routed, req.weights, req.objective)
+        .expect("every pair with equal node counts has a plan");
     Found {
-        plan,
+        plan: plans.swap_remove(at),
         plans_scored: scored,
-        plans_routed,
+        plans_routed: routed.len() as u64,
         truncated,
+        routed,
     }
 }
 
