@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use topoembed::device_mesh::{self, DeviceMesh};
+use topoembed::device_mesh::{self, DeviceMesh, Objective};
 use topoembed::report;
 use topoembed::Error;
 
@@ -198,13 +198,13 @@ fn choice_line(d: &DeviceMesh) -> String {
     front.sort_unstable();
     front.dedup();
     let listed: Vec<String> = front.iter().map(|(h, c)| format!("{h}/{c}")).collect();
-    let (what, others) = match d.objective.name() {
-        "bandwidth" => ("least congestion, then hops", "latency|balanced"),
-        "latency" => ("fewest hops, then congestion", "bandwidth|balanced"),
-        _ => ("least hops + congestion", "bandwidth|latency"),
+    let what = match d.objective {
+        Objective::Bandwidth => "least congestion, then hops",
+        Objective::Latency => "fewest hops, then congestion",
+        Objective::Balanced => "least hops + congestion",
     };
     format!(
-        "objective {} ({what}) among the Σ max hops/Σ congestion that none of the {} placements scored, row-major included, beats on both: {}; --objective {others} picks otherwise",
+        "objective {} ({what}) among the Σ max hops/Σ congestion no other of the {} placements scored (row-major included) beats on both: {}",
         d.objective.name(),
         d.candidates.len(),
         listed.join(", ")

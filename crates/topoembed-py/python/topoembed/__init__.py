@@ -305,15 +305,16 @@ def device_mesh(
     logical: Union[str, Dict[str, int], Sequence[Tuple[str, int]], Sequence[int]],
     weights: Optional[Union[str, Dict[str, float], Sequence[float]]] = None,
     lines: Union[str, Sequence[str]] = (),
-    objective: str = "balanced",
+    objective: Optional[str] = None,
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
     """Lays a logical device mesh onto a physical torus or mesh.
 
     ``logical``: ``{"data": 4, "model": 8}``, ``"data=4,model=8"`` or a
     shape such as ``(4, 8)``; ``weights``: the share of traffic per axis;
     ``lines``: axes whose devices must form lines, not rings; ``objective``:
-    ``"balanced"``, ``"latency"`` or ``"bandwidth"``, what matters among the
-    placements no other beats in both Σ max hops and Σ congestion. Returns the
+    ``"bandwidth"`` (the default: least congestion first), ``"latency"``
+    (fewest hops first) or ``"balanced"``, what matters among the placements
+    no other beats in both Σ max hops and Σ congestion. Returns the
     host node of every device as an array shaped like the logical mesh, and
     the figures of ``topoembed device-mesh --format json`` (per axis: hops,
     congestion, the lower bound, the row-major assignment's figures)."""
