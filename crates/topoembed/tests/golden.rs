@@ -32,7 +32,7 @@ fn measure(guest: &str, host: &str, method: &str, ta: f64, tc: f64) -> Metrics {
 }
 
 /// Largest d streamed: 26 by default; `TOPOEMBED_GOLDEN_MAX=N` streams
-/// every d up to N (at most 30; .ci/run sets 28, a stage of its own), and
+/// every d up to N (at most 30; .ci/run sets 27, a stage of its own), and
 /// `TOPOEMBED_FULL_GOLDEN=1` up to 30 (2^30 nodes, 1.6e10 edges: about
 /// 3.5 minutes on 2 cores for d = 27..30).
 fn largest_ring_dimension() -> u32 {
