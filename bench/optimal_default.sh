@@ -29,7 +29,7 @@ for a in $(seq 1 7); do
     done
 done
 
-echo "| host | d | least Σ D_i | proved | vectors left | seconds (median of $runs) |"
+echo "| host | d | least Σ D_i | proved | vectors decided | seconds (median of $runs) |"
 echo "|---|---|---|---|---|---|"
 for host in "${hosts[@]}"; do
     sides=${host#*:}
