@@ -184,19 +184,7 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
 /// How the placement was chosen: the objective, and how many of the
 /// placements scored no other beats in both Σ max hops and Σ congestion.
 fn choice_line(d: &DeviceMesh) -> String {
-    let beaten = |c: &(u64, u64)| {
-        d.candidates
-            .iter()
-            .any(|o| o.0 <= c.0 && o.1 <= c.1 && o != c)
-    };
-    let mut front: Vec<(u64, u64)> = d
-        .candidates
-        .iter()
-        .filter(|c| !beaten(c))
-        .copied()
-        .collect();
-    front.sort_unstable();
-    front.dedup();
+    let front = topoembed::embed::grid::choice::front(d.candidates.iter().copied());
     let listed: Vec<String> = front.iter().map(|(h, c)| format!("{h}/{c}")).collect();
     let what = match d.objective {
         Objective::Bandwidth => "least congestion, then hops",

@@ -89,14 +89,12 @@ fn key(figures: &[AxisFigures], weights: &[f64], objective: Objective) -> (i64, 
     }
 }
 
-/// The index of the placement to return among `scored` (each one's figures
-/// per axis): the objective's best among those no other dominates; the
-/// first of equals. `None` when `scored` is empty.
-pub fn choose(scored: &[Vec<AxisFigures>], weights: &[f64], objective: Objective) -> Option<usize> {
-    // Dominance is by the two sums alone: sort them once, and a placement is
-    // dominated when one before it in (Σ hops, Σ congestion) order has no
-    // more congestion and differs.
-    let mut by_sums: Vec<(u64, u64)> = scored.iter().map(|f| sums(f)).collect();
+/// The (Σ max hops, Σ congestion) pairs no other of `sums` beats on both,
+/// sorted and without repeats. Dominance is by the two sums alone: sorted
+/// by hops, a pair is beaten exactly when one before it has no more
+/// congestion and differs.
+pub fn front(sums: impl IntoIterator<Item = (u64, u64)>) -> Vec<(u64, u64)> {
+    let mut by_sums: Vec<(u64, u64)> = sums.into_iter().collect();
     by_sums.sort_unstable();
     by_sums.dedup();
     let mut front = Vec::new();
@@ -107,6 +105,14 @@ pub fn choose(scored: &[Vec<AxisFigures>], weights: &[f64], objective: Objective
             least_congestion = congestion;
         }
     }
+    front
+}
+
+/// The index of the placement to return among `scored` (each one's figures
+/// per axis): the objective's best among those no other dominates; the
+/// first of equals. `None` when `scored` is empty.
+pub fn choose(scored: &[Vec<AxisFigures>], weights: &[f64], objective: Objective) -> Option<usize> {
+    let front = front(scored.iter().map(|f| sums(f)));
     (0..scored.len())
         .filter(|&k| front.binary_search(&sums(&scored[k])).is_ok())
         .min_by_key(|&k| (key(&scored[k], weights, objective), k))
