@@ -9,7 +9,7 @@ use topoembed::optimal::certificate::{self, Verified};
 use topoembed::optimal::Turns;
 use topoembed::optimal::{
     decide_vector, estimate_nodes, optimal_bijection, optimal_by_vectors_admitted,
-    optimal_constant, Bounds, Literature, Optimum, Refuted, SearchOptions, VectorAnswer,
+    optimal_constant, Bounds, Left, Literature, Optimum, Refuted, SearchOptions, VectorAnswer,
     ESTIMATE_PROBES,
 };
 use topoembed::spec::Spec;
@@ -311,14 +311,24 @@ pub fn by_vectors(
     let host = parse_spec(host)?;
     // The vectors the bounds leave, counted by the search itself before it
     // decides any: the work that will run.
-    let admit = |left: u64| -> topoembed::Result<()> {
+    let admit = |left: Left| -> topoembed::Result<()> {
+        let vectors = match vector_limit {
+            0 => left.vectors,
+            limit => left.vectors.min(limit),
+        };
+        // The banded ones at their own rate (the mean of both per vector).
+        let banded = left.banded.min(vectors) as f64;
+        let rate = match vectors {
+            0 => work::rate::VECTOR,
+            n => {
+                (banded * work::rate::BAND_VECTOR + (n as f64 - banded) * work::rate::VECTOR)
+                    / n as f64
+            }
+        };
         let estimate = work::Estimate {
-            units: match vector_limit {
-                0 => left as f64,
-                limit => left.min(limit) as f64,
-            },
+            units: vectors as f64,
             unit: "distance vectors left after the bounds",
-            rate: work::rate::VECTOR,
+            rate,
         };
         work::admit("optimal", estimate, run_anyway)
     };
@@ -399,13 +409,19 @@ pub fn by_vectors(
         }
         n => format!(" ({n} of them by a sub-cube refuted before)"),
     };
+    let by = |how: &str| search.refuted.iter().filter(|r| r.by == how).count();
+    // Named only where it refuted some (the window lemma's band formulas).
+    let propagated = match by("propagation") {
+        0 => String::new(),
+        n => format!("{n} by unit propagation on the window lemma's band, "),
+    };
     let size = format!(
-        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {} by the branch and bound{by_cores}, {} by SAT), {:.2} s{written}",
+        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {propagated}{} by the branch and bound{by_cores}, {} by SAT), {:.2} s{written}",
         found.nodes_searched,
         bounds.name(),
         search.refuted.len(),
-        search.refuted.iter().filter(|r| r.by == "search").count() + cited.len(),
-        search.refuted.len() - cited.len() - search.refuted.iter().filter(|r| r.by == "search").count(),
+        by("search") + cited.len(),
+        search.refuted.len() - cited.len() - by("search") - by("propagation"),
         found.seconds
     );
     let stopped = match (certificate, checkpoint) {
@@ -480,6 +496,11 @@ pub fn one_vector(
                 refuted.search_nodes,
                 not_even(&refuted.core)
             ),
+        ),
+        VectorAnswer::Refuted { refuted } if refuted.by == "propagation" => (
+            "refuted",
+            "by the window lemma: unit propagation on its band formula ends in a conflict"
+                .to_string(),
         ),
         VectorAnswer::Refuted { refuted } => (
             "refuted",

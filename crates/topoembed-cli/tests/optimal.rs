@@ -102,12 +102,21 @@ fn the_default_proves_what_the_bounds_settle() {
         (9, "torus:128x4", 97),
         (9, "torus:16x8x4", 18),
         (8, "torus:32x8", 28),
+        // Every vector left refuted by unit propagation on the window
+        // lemma's band (983 of them on 128x8), none by a search.
+        (9, "torus:64x8", 52),
+        (10, "torus:128x8", 100),
     ] {
         let v = json(&["optimal", &format!("cube:{d}"), host, "--format", "json"]);
         assert_eq!(v["proved"], true, "{host}");
         assert_eq!(v["min_sum"].as_u64(), Some(least), "{host}");
         assert_eq!(v["xor_sum"].as_u64(), Some(least), "{host}");
     }
+    let out = ok(&["optimal", "cube:10", "torus:128x8"]);
+    assert!(
+        out.contains("983 refuted: 983 by unit propagation on the window lemma's band, 0 by the branch and bound, 0 by SAT"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -427,6 +436,33 @@ fn one_distance_vector_is_decided() {
     assert!(
         matches!(refuted["answer"].as_str(), Some("refuted" | "ruled_out")),
         "{refuted}"
+    );
+    // A vector the window lemma folds into a band, refuted by unit
+    // propagation on it (any order of the distances).
+    let banded = json(&[
+        "optimal",
+        "cube:10",
+        "torus:128x8",
+        "--distances",
+        "32,1,1,2,3,4,8,8,8,32",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(banded["answer"], "refuted", "{banded}");
+    assert_eq!(banded["refuted"]["by"], "propagation", "{banded}");
+    assert_eq!(banded["refuted"]["banded"], true, "{banded}");
+    let table = ok(&[
+        "optimal",
+        "cube:10",
+        "torus:128x8",
+        "--distances",
+        "32,1,1,2,3,4,8,8,8,32",
+    ]);
+    assert!(
+        table.contains(
+            "by the window lemma: unit propagation on its band formula ends in a conflict"
+        ),
+        "{table}"
     );
     for bad in ["1,1,2,2,2", "0,1,2,2,2,3", "1,1,2,2,2,9", "1,1,2,2,2,x"] {
         assert_bad_input(&["optimal", "cube:6", "torus:8x8", "--distances", bad]);

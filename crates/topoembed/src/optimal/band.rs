@@ -62,7 +62,7 @@ pub enum Window {
 /// The window [0, W] × T' of the window lemma, cells numbered
 /// F · |T'| + (node of T').
 pub struct Band {
-    fold: Fold,
+    pub(super) fold: Fold,
     /// W + 1, the window's columns.
     columns: u32,
     /// m: the cells of a class are the columns equal modulo m.
@@ -104,12 +104,17 @@ pub fn window(sides: &[u32], dims: &[u32], fold: Fold) -> Option<Window> {
 }
 
 impl Band {
-    fn cells(&self) -> usize {
+    pub(super) fn cells(&self) -> usize {
         self.columns as usize * self.other.nodes()
     }
 
+    /// The classes: m columns times the nodes of T'.
+    pub(super) fn classes(&self) -> usize {
+        self.modulus as usize * self.other.nodes()
+    }
+
     /// The class of a cell: its column modulo m, its node of T'.
-    fn class(&self, cell: usize) -> usize {
+    pub(super) fn class(&self, cell: usize) -> usize {
         let n = self.other.nodes();
         (cell / n) % self.modulus as usize * n + cell % n
     }
@@ -134,7 +139,7 @@ impl Band {
 
     /// The cells at band distance `r` from `cell` whose offset is at most
     /// `slack` off the axis.
-    fn neighbours(&self, cell: usize, r: u32, slack: u32) -> Vec<usize> {
+    pub(super) fn neighbours(&self, cell: usize, r: u32, slack: u32) -> Vec<usize> {
         let n = self.other.nodes();
         let (f, o) = ((cell / n) as i64, (cell % n) as u16);
         let mut out = Vec::new();
@@ -161,6 +166,55 @@ impl Band {
     }
 }
 
+impl Band {
+    /// The cells cube node `c` may take (ascending; none outside the kept
+    /// part): node 0 the corner (0, 0); node c no further from it than the
+    /// sum of its bits' distances, and of the same parity when `bipartite`;
+    /// node 1 exactly D_0 away, in one cell per orbit of the symmetries of
+    /// T' fixing its node 0.
+    pub(super) fn allowed(&self, dims: &[u32], bipartite: bool, c: usize) -> Vec<usize> {
+        if !self.fold.kept(c) {
+            return Vec::new();
+        }
+        if c == 0 {
+            return vec![0];
+        }
+        let o_n = self.other.nodes();
+        let reach: u32 = (0..dims.len())
+            .filter(|&i| c >> i & 1 == 1)
+            .map(|i| dims[i])
+            .sum();
+        (0..self.cells())
+            .filter(|&cell| {
+                let (f, o) = ((cell / o_n) as u32, (cell % o_n) as u16);
+                let r = f + u32::from(self.other.d(0, o));
+                let first_ok = c != 1
+                    || (r == dims[0] && !self.other.symmetries().iter().any(|g| g[o as usize] < o));
+                first_ok && r <= reach && (!bipartite || (reach - r) % 2 == 0)
+            })
+            .collect()
+    }
+
+    /// The kept dimensions with an edge constraint: (i, D_i, how far off
+    /// the axis its edges may move — the winding lemma's slack for a
+    /// dimension bound to the fold's axis, else unbounded).
+    pub(super) fn edges(&self, h: &SearchHost, dims: &[u32]) -> Vec<(usize, u32, u32)> {
+        let along = winding_axes(h.sides(), dims, Winding::Lifted);
+        (0..dims.len())
+            .filter(|&i| !self.fold.folds(i))
+            .map(|i| {
+                let slack = along[i]
+                    .iter()
+                    .filter(|b| b.axis == self.fold.axis)
+                    .map(|b| b.slack)
+                    .min()
+                    .unwrap_or(u32::MAX);
+                (i, dims[i], slack)
+            })
+            .collect()
+    }
+}
+
 /// The band formula (module docs) and, per cube node, the cells its
 /// variables stand for (empty outside the kept part).
 pub(super) struct BandFormula {
@@ -174,32 +228,7 @@ pub(super) struct BandFormula {
 pub(super) fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, band: &Band) -> BandFormula {
     let n = h.nodes();
     let fold = band.fold;
-    let o_n = band.other.nodes();
-    let mut cells = Vec::with_capacity(n);
-    for c in 0..n {
-        if !fold.kept(c) {
-            cells.push(Vec::new());
-            continue;
-        }
-        let reach: u32 = (0..dims.len())
-            .filter(|&i| c >> i & 1 == 1)
-            .map(|i| dims[i])
-            .sum();
-        let allowed: Vec<usize> = match c {
-            0 => vec![0],
-            _ => (0..band.cells())
-                .filter(|&cell| {
-                    let (f, o) = ((cell / o_n) as u32, (cell % o_n) as u16);
-                    let r = f + u32::from(band.other.d(0, o));
-                    let first_ok = c != 1
-                        || (r == dims[0]
-                            && !band.other.symmetries().iter().any(|g| g[o as usize] < o));
-                    first_ok && r <= reach && (!bipartite || (reach - r) % 2 == 0)
-                })
-                .collect(),
-        };
-        cells.push(allowed);
-    }
+    let cells: Vec<Vec<usize>> = (0..n).map(|c| band.allowed(dims, bipartite, c)).collect();
     let mut first = Vec::with_capacity(n);
     let mut next = 1i32;
     for allowed in &cells {
@@ -226,23 +255,12 @@ pub(super) fn formula(h: &SearchHost, dims: &[u32], bipartite: bool, band: &Band
         cnf.clauses.push(lits.clone());
         at_most_one(&mut cnf, &lits);
     }
-    let classes = band.modulus as usize * o_n;
-    for lits in &takers[..classes] {
+    for lits in &takers[..band.classes()] {
         cnf.clauses.push(lits.clone());
         at_most_one(&mut cnf, lits);
     }
     // Every kept edge D_i long in the band, bound ones along the axis.
-    let along = winding_axes(h.sides(), dims, Winding::Lifted);
-    for (i, &r) in dims.iter().enumerate() {
-        if fold.folds(i) {
-            continue;
-        }
-        let slack = along[i]
-            .iter()
-            .filter(|b| b.axis == fold.axis)
-            .map(|b| b.slack)
-            .min()
-            .unwrap_or(u32::MAX);
+    for (i, r, slack) in band.edges(h, dims) {
         for c in (0..n).filter(|&c| fold.kept(c)) {
             let other = c ^ (1 << i);
             for (k, &cell) in cells[c].iter().enumerate() {
@@ -343,7 +361,7 @@ pub(super) fn decide_window(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::optimal::cuts::{lift_bound, Bounds};
     use crate::optimal::vectors::tests::{all_below, SMALL_TORI};
@@ -362,6 +380,20 @@ mod tests {
         }
     }
 
+    /// Nine small tori, each with every vector the counting bounds leave
+    /// below its lift lemma's bound.
+    pub(in crate::optimal) fn below_the_lift_bound() -> Vec<(Vec<u32>, Vec<Vec<u32>>)> {
+        let more: [&[u32]; 4] = [&[32, 4], &[16, 8], &[16, 4, 2], &[8, 4, 4]];
+        SMALL_TORI
+            .iter()
+            .chain(&more)
+            .map(|s| {
+                let limit = (0..s.len()).map(|a| lift_bound(s, a)).max().unwrap();
+                (s.to_vec(), all_below(s, limit, Bounds::Counting))
+            })
+            .collect()
+    }
+
     #[test]
     fn the_band_answers_as_the_folded_formula_does() {
         // Every vector the counting bounds leave below the lift lemma's
@@ -369,14 +401,9 @@ mod tests {
         // band formula answers as the folded one, and its embeddings are
         // rebuilt and checked inside `decide_window`.
         let mut seen = [0usize; 2]; // band refuted, band embedded
-        let more: [&[u32]; 4] = [&[32, 4], &[16, 8], &[16, 4, 2], &[8, 4, 4]];
-        for sides in SMALL_TORI.iter().chain(&more).map(|s| s.to_vec()) {
+        for (sides, vectors) in below_the_lift_bound() {
             let h = SearchHost::new(&sides);
-            let limit = (0..sides.len())
-                .map(|a| lift_bound(&sides, a))
-                .max()
-                .unwrap();
-            for dims in all_below(&sides, limit, Bounds::Counting) {
+            for dims in vectors {
                 let Some(answer) = decide(&h, &dims, true, None) else {
                     continue;
                 };

@@ -651,7 +651,7 @@ impl Around {
 }
 
 /// The positions of the set bits of `bits`, ascending.
-fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+pub(super) fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
     bits.iter().enumerate().flat_map(|(w, &word)| {
         let mut rest = word;
         std::iter::from_fn(move || {

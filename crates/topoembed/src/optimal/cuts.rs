@@ -224,6 +224,14 @@ impl<'a> Cuts<'a> {
         self.bounds < Bounds::Lift || !self.cocycles.rules_out(self.h.sides(), dims)
     }
 
+    /// Settles, on all cores, what [`Cuts::admits_vector`] will be asked
+    /// of `vectors` (the winding cocycle's searches, once per key).
+    pub(super) fn settle_vectors(&mut self, vectors: &[Vec<u32>]) {
+        if self.bounds >= Bounds::Lift {
+            self.cocycles.settle(self.h.sides(), vectors.iter());
+        }
+    }
+
     /// Whether appending `next` (not below any entry) to the ascending
     /// `dims` keeps every pair and triple of distances embeddable.
     pub(super) fn admits(&mut self, dims: &[u32], next: u32) -> bool {

@@ -13,6 +13,7 @@
 
 mod ahead;
 pub mod band;
+mod band_propagation;
 pub mod bijection;
 pub mod certificate;
 pub mod cocycle;
@@ -45,5 +46,7 @@ pub use constant::{
 };
 pub use cuts::Bounds;
 pub use one_vector::{decide_vector, VectorAnswer, VectorDecision};
-pub use vectors::{optimal_by_vectors, optimal_by_vectors_admitted, Refuted, Turns, VectorSearch};
+pub use vectors::{
+    optimal_by_vectors, optimal_by_vectors_admitted, Left, Refuted, Turns, VectorSearch,
+};
 pub use wirelength::{literature, Literature};

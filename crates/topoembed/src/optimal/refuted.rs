@@ -11,7 +11,10 @@ pub struct Refuted {
     pub distances: Vec<u32>,
     /// `search`: the branch and bound, run on this vector alone, found no
     /// embedding (in `search_nodes` nodes); `drat`: the SAT solver refuted
-    /// the vector's formula — or its `core`'s — with the proof in `proof`.
+    /// the vector's formula — or its `core`'s — with the proof in `proof`;
+    /// `propagation`: unit propagation on the window lemma's band formula
+    /// ends in a conflict ([`super::band_propagation`]; never in a
+    /// certificate, whose refutations are all `drat`).
     pub by: String,
     /// Nodes of the branch and bound (`search`).
     #[serde(default)]

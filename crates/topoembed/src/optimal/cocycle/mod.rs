@@ -167,6 +167,21 @@ impl Verdicts {
         self.cut.insert(key, cut);
         cut
     }
+
+    /// Searches, on all cores, the keys of `vectors` not searched yet, so
+    /// that [`Verdicts::rules_out`] answers them from memory (on
+    /// torus:32x32 the searches of one sum's keys take most of the time
+    /// before the first vector is decided).
+    pub fn settle<'v>(&mut self, sides: &[u32], vectors: impl Iterator<Item = &'v Vec<u32>>) {
+        use rayon::prelude::*;
+        let keys: std::collections::HashSet<Key> = vectors
+            .filter_map(|dims| key(sides, dims))
+            .filter(|k| !self.cut.contains_key(k))
+            .collect();
+        let keys: Vec<Key> = keys.into_iter().collect();
+        let cuts: Vec<bool> = keys.par_iter().map(Key::rules_out).collect();
+        self.cut.extend(keys.into_iter().zip(cuts));
+    }
 }
 
 /// What the search for p found.
