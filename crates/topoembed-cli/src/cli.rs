@@ -117,7 +117,10 @@ pub enum Command {
         all_bijections: bool,
         /// Decide distance vector by distance vector (the default, so this
         /// flag changes nothing; scripts that name it still run): vectors in
-        /// increasing Σ D_i; each one the sub-cube bounds leave goes to the
+        /// increasing Σ D_i; each one the sub-cube bounds leave whose
+        /// formula the window lemma folds into a band of the torus goes
+        /// first to unit propagation on that band (a millisecond; it
+        /// refutes all 983 of torus:128x8), and each one left to the
         /// branch and bound and a SAT solver (varisat) in turns, 2^18 nodes
         /// and 4 MiB of proof first, four times as much each turn, until one
         /// decides it; the first with an embedding is optimal. Where the
@@ -928,11 +931,11 @@ sum. The bounds go first: on every ring they leave no vector below xor's, so
   topoembed optimal cube:12 ring:4096                        # proved, 0 vectors, 0.4 s
 Ctrl-C stops it with the best found so far; with --checkpoint FILE the next
 run goes on from where it stopped:
-  topoembed optimal cube:10 torus:64x16 --checkpoint q10.json   # Ctrl-C, later the same again
+  topoembed optimal cube:10 torus:32x32 --force --checkpoint q10.json   # ~10 min; Ctrl-C, later the same again
 
 A certificate proves the answer to anyone (a stopped run goes on from DIR when
 given the same DIR):
-  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 5.9 KiB
+  topoembed optimal cube:8 torus:32x8 --certificate c32x8   # 2 DRAT proofs, 4 B
   topoembed verify-certificate c32x8                         # exit 0: it holds
 
 On rings the bounds alone leave no vector below xor (the xor paper's Theorem 10,

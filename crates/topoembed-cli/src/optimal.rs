@@ -410,18 +410,20 @@ pub fn by_vectors(
         n => format!(" ({n} of them by a sub-cube refuted before)"),
     };
     let by = |how: &str| search.refuted.iter().filter(|r| r.by == how).count();
-    // Named only where it refuted some (the window lemma's band formulas).
-    let propagated = match by("propagation") {
+    // Named only where it refuted some (the window lemma's band formulas;
+    // in a certificate each with the empty clause as its DRAT proof).
+    let propagated = search.refuted.iter().filter(|r| r.propagated).count() + by("propagation");
+    let propagated_text = match propagated {
         0 => String::new(),
         n => format!("{n} by unit propagation on the window lemma's band, "),
     };
     let size = format!(
-        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {propagated}{} by the branch and bound{by_cores}, {} by SAT), {:.2} s{written}",
+        "{} vectors decided{earlier} after the `{}` bounds ({} refuted: {propagated_text}{} by the branch and bound{by_cores}, {} by SAT), {:.2} s{written}",
         found.nodes_searched,
         bounds.name(),
         search.refuted.len(),
         by("search") + cited.len(),
-        search.refuted.len() - cited.len() - by("search") - by("propagation"),
+        search.refuted.len() - cited.len() - by("search") - propagated,
         found.seconds
     );
     let stopped = match (certificate, checkpoint) {

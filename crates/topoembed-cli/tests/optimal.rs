@@ -228,6 +228,32 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
             "rate is not on PATH"
         );
     }
+    // Band formulas that unit propagation refutes (torus:64x8's 30): each
+    // proof is the empty clause alone, and the checker, rebuilding each
+    // formula, accepts it.
+    let banded = dir.join("torus64x8");
+    let banded_arg = banded.to_str().unwrap();
+    let out = ok(&[
+        "optimal",
+        "cube:9",
+        "torus:64x8",
+        "--certificate",
+        banded_arg,
+    ]);
+    assert!(
+        out.contains("30 refuted: 30 by unit propagation on the window lemma's band")
+            && out.contains("(30 proofs, 60 B)"),
+        "{out}"
+    );
+    for proof in std::fs::read_dir(banded.join("proofs")).unwrap() {
+        assert_eq!(std::fs::read(proof.unwrap().path()).unwrap(), [b'a', 0]);
+    }
+    let checked = ok(&["verify-certificate", banded_arg]);
+    assert!(
+        checked.contains("certificate holds")
+            && checked.contains("30 of those formulas in a band of the torus"),
+        "{checked}"
+    );
     assert_bad_input(&["optimal", "cube:5", "ring:32", "--sat", "--bounds", "some"]);
     // --sat alone decides the same without writing anything.
     let sat = json(&[

@@ -22,7 +22,8 @@ pub struct Refuted {
     /// The binary DRAT proof, relative to the certificate directory (`drat`).
     #[serde(default)]
     pub proof: String,
-    /// Variables and clauses of the formula (as [`super::sat::encode`] writes it).
+    /// Variables and clauses of the formula (as [`super::sat::encode`]
+    /// writes it); 0 and 0 when `propagated` (the formula not built).
     pub variables: u32,
     /// Clauses of the formula.
     pub clauses: usize,
@@ -42,6 +43,11 @@ pub struct Refuted {
     /// certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub banded: bool,
+    /// Unit propagation on the window lemma's band formula refuted it
+    /// before any search ([`super::band_propagation`]); with `drat`, the
+    /// proof is the empty clause alone (absent in earlier certificates).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub propagated: bool,
     /// The formula is the slack window's ([`super::pin`]): half the cube
     /// pinned to a window along an axis (absent in earlier certificates).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -82,6 +88,7 @@ impl Refuted {
             halved: false,
             banded: false,
             pinned: false,
+            propagated: false,
         }
     }
 

@@ -157,11 +157,11 @@ impl Decider<'_> {
     /// alone takes seconds on the largest tori). A core found is shrunk
     /// ([`Cores::shrink`]) within the turn's probe budget.
     pub(super) fn turn(&self, dims: &[u32], turn: Turns) -> Result<Decision> {
+        if let Some(decision) = self.by_propagation(dims)? {
+            return Ok(decision);
+        }
         if turn.search_nodes == 0 {
             return self.by_solver(dims, None);
-        }
-        if let Some(refuted) = self.by_propagation(dims) {
-            return Ok(Decision::Refuted(refuted));
         }
         let probing = self.probing();
         let probe_nodes = turn.probe_nodes();
@@ -237,27 +237,51 @@ impl Decider<'_> {
     }
 
     /// A refutation by unit propagation on the band formula
-    /// ([`super::band_propagation`]), without a certificate (which keeps
-    /// the solver's DRAT proof) and only for cubes that fill the host: on
-    /// torus:128x8 it refutes every vector the bounds leave, in
-    /// milliseconds each, where the branch and bound takes minutes.
-    fn by_propagation(&self, dims: &[u32]) -> Option<Refuted> {
-        if self.certificate.is_some() || self.h.nodes() != 1 << dims.len() {
-            return None;
+    /// ([`super::band_propagation`]), before any search or solver, for
+    /// cubes that fill the host: on torus:128x8 it refutes every vector the
+    /// bounds leave, in milliseconds each, where the branch and bound takes
+    /// minutes and the solver 90 s in all. A certificate gets it as a
+    /// one-step DRAT proof (the empty clause), the checker rebuilding the
+    /// formula.
+    fn by_propagation(&self, dims: &[u32]) -> Result<Option<Decision>> {
+        if self.h.nodes() != 1 << dims.len() {
+            return Ok(None);
         }
-        let refuted = match self.window(dims)? {
-            super::band::Window::Empty => true,
-            super::band::Window::Band(band) => {
+        let refuted = match self.window(dims) {
+            None => false,
+            Some(super::band::Window::Empty) => true,
+            Some(super::band::Window::Band(band)) => {
                 super::band_propagation::refutes(self.h, dims, self.form.0, &band)
             }
         };
-        refuted.then(|| Refuted {
+        if !refuted {
+            return Ok(None);
+        }
+        let refuted = Refuted {
             by: "propagation".to_string(),
             windings: true,
             halved: true,
             banded: true,
             ..Refuted::by_search(dims, 0, dims.len())
-        })
+        };
+        let Some(dir) = self.certificate else {
+            return Ok(Some(Decision::Refuted(refuted)));
+        };
+        // Every step of the propagation is one unit propagation makes on
+        // the band formula's clauses: the empty clause is the proof.
+        let name = proof_name(dims);
+        let path = dir.join(&name);
+        let mut proof = Vec::new();
+        super::drat::write_step(&mut proof, b'a', &[])
+            .and_then(|()| std::fs::write(&path, &proof))
+            .map_err(|e| Error::File(format!("{}: cannot write the proof: {e}", path.display())))?;
+        Ok(Some(Decision::Refuted(Refuted {
+            by: "drat".to_string(),
+            proof: name,
+            proof_bytes: proof.len() as u64,
+            propagated: true,
+            ..refuted
+        })))
     }
 
     /// Decides one vector by the SAT solver, within `proof_budget` bytes of
@@ -337,6 +361,7 @@ impl Decider<'_> {
                     halved,
                     banded,
                     pinned: pin.is_some(),
+                    propagated: false,
                     core: Vec::new(),
                 }))
             }

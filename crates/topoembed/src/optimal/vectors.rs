@@ -190,8 +190,8 @@ pub fn optimal_by_vectors(
 pub struct Left {
     pub vectors: u64,
     /// Of them, those whose formula the window lemma folds into a band,
-    /// tried by unit propagation first (without a certificate): most are
-    /// refuted in milliseconds (every one on torus:128x8).
+    /// tried by unit propagation first: most are refuted in milliseconds
+    /// (every one on torus:128x8).
     pub banded: u64,
 }
 
@@ -259,16 +259,13 @@ pub fn optimal_by_vectors_admitted(
         })
         .collect();
     let left: u64 = levels.iter().map(|l| l.len() as u64).sum();
-    // Without a certificate, a vector in a band goes to unit propagation
-    // first (milliseconds; `Decider::by_propagation`).
-    let banded = match certificate {
-        Some(_) => 0,
-        None => levels
-            .iter()
-            .flatten()
-            .filter(|dims| super::turns::window(&h, windings, dims).is_some())
-            .count() as u64,
-    };
+    // A vector in a band goes to unit propagation first (milliseconds;
+    // `Decider::by_propagation`).
+    let banded = levels
+        .iter()
+        .flatten()
+        .filter(|dims| super::turns::window(&h, windings, dims).is_some())
+        .count() as u64;
     admit(Left {
         vectors: left,
         banded,
