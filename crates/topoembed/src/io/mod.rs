@@ -1,5 +1,7 @@
 //! Files: Scotch source graphs (`.grf`), METIS graphs (`.graph`), Matrix
-//! Market matrices (`.mtx`, as the graph of their pattern), target
+//! Market matrices (`.mtx`, as the graph of their pattern), communication
+//! profiles of a run (Open MPI monitoring's `.prof` files, dense matrices
+//! `.mat`), target
 //! architectures (`.tgt`) and mappings (`.map`), read strictly (every malformed file is an error naming
 //! the file and line; Scotch itself accepts some silently) and written in the
 //! form Scotch reads. Also Open MPI hostfiles and rankfiles ([`write_rankfile`]).
@@ -11,18 +13,28 @@
 //! (Checked against `gmtst`: the identity mapping of our `mesh:4x3` onto
 //! `mesh2D 4 3` has dilation 1, onto `mesh2D 3 4` it does not.)
 
+mod dense;
 mod grf;
 mod map;
 mod metis;
+mod monitoring;
 mod mtx;
 mod placement;
 mod rankfile;
 mod tgt;
 mod tokens;
 
+pub use dense::{
+    is_dense_matrix, looks_dense, parse_dense_matrix, read_dense_matrix, DenseMatrix,
+    MAX_DENSE_RANKS,
+};
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};
+pub use monitoring::{
+    combine as combine_profiles, is_monitoring_profile, parse_rank_profile, profile_files,
+    read_monitoring, Monitoring, RankProfile, MAX_PROFILE_RANKS,
+};
 pub use mtx::{
     is_matrix_market, matrix_graph, parse_matrix_market, read_matrix_market, write_matrix_market,
     MatrixGraph,

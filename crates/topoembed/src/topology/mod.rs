@@ -21,7 +21,7 @@ pub(crate) use grid::Leg;
 pub use paths::Paths;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::routing::TieRule;
 use crate::spec::Spec;
 
@@ -184,7 +184,23 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::Graph(path) if crate::io::is_matrix_market(path) => {
             Box::new(crate::io::read_matrix_market(path)?.graph)
         }
-        Spec::Graph(path) => Box::new(Graph::read_edge_list(path)?),
+        Spec::Graph(path) if crate::io::is_monitoring_profile(path) => {
+            Box::new(crate::io::read_monitoring(path)?.graph)
+        }
+        Spec::Graph(path) if crate::io::is_dense_matrix(path) => {
+            Box::new(crate::io::read_dense_matrix(path)?.graph)
+        }
+        Spec::Graph(path) => {
+            // An edge list has two or three numbers a line; a first row of
+            // more is a dense matrix (EZTrace's `.dat`, TreeMatch's files).
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
+            if crate::io::looks_dense(&text) {
+                Box::new(crate::io::parse_dense_matrix(path, &text)?.graph)
+            } else {
+                Box::new(Graph::parse_edge_list(path, &text)?)
+            }
+        }
         _ => Box::new(Grid::new(spec.clone())),
     })
 }
