@@ -327,8 +327,9 @@ pub enum Command {
     /// beside the identity (or consecutive blocks) and round-robin ones.
     #[command(after_help = MAP_HELP)]
     Map {
-        /// The communication graph: graph:FILE (.grf, .graph, .mtx or an edge
-        /// list 'u v [volume]'), or any spec such as torus:64x64.
+        /// The communication graph: graph:FILE (.grf, .graph, .mtx, a run's
+        /// Open MPI monitoring profiles P.<rank>.prof, a dense matrix .mat,
+        /// or an edge list 'u v [volume]'), or any spec such as torus:64x64.
         guest: String,
         /// The machine: any spec (torus:16x16x16, tleaf:8x8x4:100,10,1, a .tgt file, graph:FILE).
         host: String,
@@ -350,9 +351,20 @@ pub enum Command {
         /// first, one bipartitioning guest and host together), 1 above.
         #[arg(long, default_value_t = 0)]
         restarts: usize,
-        /// Open MPI hostfile for --format rankfile.
-        #[arg(long)]
+        /// The machine's slots for a launch format (rankfile, seq,
+        /// machinefile, cray-rank-order): an Open MPI hostfile, `name
+        /// slots=N` per line; host node h is the h-th slot through it.
+        #[arg(long, conflicts_with = "nodes")]
         hosts: Option<std::path::PathBuf>,
+        /// The machine's slots for a launch format, as a Slurm hostlist
+        /// (`node[01-16]`, `$SLURM_JOB_NODELIST`) with --slots-per-node on
+        /// each: host node h is slot h, node 0's slots first.
+        #[arg(long)]
+        nodes: Option<String>,
+        /// Slots (ranks) on each node of --nodes; with more than 1, give a
+        /// host of nodes x slots nodes (a tleaf:NODESxSLOTS:.. or a .tgt).
+        #[arg(long, default_value_t = 1, requires = "nodes")]
+        slots_per_node: u64,
         /// Skip routing (congestion) in the metrics.
         #[arg(long)]
         no_traffic: bool,
@@ -366,7 +378,14 @@ pub enum Command {
         /// table: metrics beside the baselines; json: `map` (host node of
         /// every guest node), `metrics`, `baselines`, `capacity`, `seconds`;
         /// scotch-map: a Scotch .map (labels = guest node ids, or a .grf's own
-        /// labels); rankfile: an Open MPI rankfile (needs --hosts).
+        /// labels); launch files (need --hosts or --nodes): rankfile
+        /// (Open MPI 4.x `mpirun -rf FILE`, 5.x `--map-by
+        /// rankfile:file=FILE`), seq (line r = host of rank r: Open MPI
+        /// `--map-by seq --hostfile FILE`, `SLURM_HOSTFILE=FILE srun
+        /// --distribution=arbitrary`, `smpirun -hostfile FILE`), machinefile
+        /// (`host:n` runs: MPICH/Hydra `mpiexec -f FILE`, Intel
+        /// `-machinefile FILE`), cray-rank-order (`MPICH_RANK_ORDER` for
+        /// `MPICH_RANK_REORDER_METHOD=3`).
         #[arg(long, value_enum, default_value_t = MapFormat::Table)]
         format: MapFormat,
     },
@@ -557,11 +576,24 @@ const MAP_HELP: &str = "Examples:
   topoembed map graph:mesh.graph torus:16x16                # 32 768 vertices onto 256 nodes
   topoembed map graph:app.grf tleaf:4x8x8:100,10,1 --format scotch-map > app.map
   topoembed map graph:trace.txt torus:8x8 --format rankfile --hosts hostfile
+  topoembed map graph:run.0.prof tleaf:16x64:10,1 --format seq --nodes 'node[01-16]' --slots-per-node 64
   topoembed map torus:64x64 torus:64x64 --seed 7 --format json
 
 Guest files: Scotch .grf (edge weights = volumes, vertex loads), METIS .graph (fmt 0/1/10/11;
 the first vertex weight is the load), Matrix Market .mtx (|values| rounded, at least 1, as
-volumes), edge lists 'u v' or 'u v volume'. Vertex i of any file is guest node i, from 0.";
+volumes), Open MPI monitoring's P.<rank>.prof files of one run (bytes each pair exchanged,
+collectives apart), dense N x N matrices .mat (row i: what rank i sent), edge lists 'u v' or
+'u v volume'. Vertex i of any file is guest node i (rank i), from 0.
+
+Launch files (--format rankfile|seq|machinefile|cray-rank-order) need the machine's slots,
+--hosts FILE or --nodes HOSTLIST --slots-per-node N, as many as the host has nodes:
+  mpirun -rf FILE ./app                                  # Open MPI 4.x, rankfile
+  mpirun --map-by rankfile:file=FILE ./app               # Open MPI 5.x, rankfile
+  mpirun --map-by seq --hostfile FILE ./app              # Open MPI, seq
+  SLURM_HOSTFILE=FILE srun --distribution=arbitrary -n N ./app   # Slurm, seq
+  smpirun -np N -platform P.xml -hostfile FILE ./app     # SimGrid, seq
+  mpiexec -f FILE -n N ./app                             # MPICH/Hydra, machinefile
+  MPICH_RANK_REORDER_METHOD=3 (FILE named MPICH_RANK_ORDER)     # HPE/Cray, cray-rank-order";
 
 const RUN_HELP: &str = "Examples:
   topoembed run allreduce cube:10 ring:1024 --method xor        # 767 hops of modelled time
@@ -910,6 +942,23 @@ pub enum MapFormat {
     Json,
     ScotchMap,
     Rankfile,
+    Seq,
+    Machinefile,
+    CrayRankOrder,
+}
+
+impl MapFormat {
+    /// The launch file this format writes, if it is one.
+    pub fn launch(self) -> Option<topoembed::io::LaunchFormat> {
+        use topoembed::io::LaunchFormat;
+        match self {
+            MapFormat::Rankfile => Some(LaunchFormat::Rankfile),
+            MapFormat::Seq => Some(LaunchFormat::Seq),
+            MapFormat::Machinefile => Some(LaunchFormat::Machinefile),
+            MapFormat::CrayRankOrder => Some(LaunchFormat::CrayRankOrder),
+            MapFormat::Table | MapFormat::Json | MapFormat::ScotchMap => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -27,6 +27,8 @@ pub struct Request<'a> {
     pub passes: usize,
     pub restarts: usize,
     pub hosts: Option<&'a std::path::Path>,
+    /// A Slurm hostlist and the slots on each of its nodes.
+    pub nodes: Option<(&'a str, u64)>,
     pub no_traffic: bool,
     pub objective: MapObjective,
 }
@@ -34,12 +36,37 @@ pub struct Request<'a> {
 pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure> {
     let guest = parse_topology(request.guest)?;
     let host = parse_topology(request.host)?;
-    if matches!(format, MapFormat::Rankfile) && request.hosts.is_none() {
-        return Err(Error::Parameter(
-            "--format rankfile needs --hosts FILE (an Open MPI hostfile: 'name slots=N' per line)"
-                .into(),
-        )
-        .into());
+    // The launch file's slots, read before the mapper runs.
+    let slots = match (format.launch(), request.hosts, request.nodes) {
+        (None, _, _) => None,
+        (Some(_), Some(path), _) => Some(io::Slots::from_machines(io::read_hostfile(path)?)),
+        (Some(_), None, Some((list, per_node))) => Some(
+            io::Slots::from_hostlist(list, per_node)
+                .map_err(|e| Error::Parameter(format!("--nodes: {e}")))?,
+        ),
+        (Some(_), None, None) => {
+            return Err(Error::Parameter(
+                "a launch format needs the machine's slots: --hosts FILE (an Open MPI hostfile, \
+                 'name slots=N' per line) or --nodes HOSTLIST (node[01-16]) with --slots-per-node N"
+                    .into(),
+            )
+            .into())
+        }
+    };
+    if let Some(slots) = &slots {
+        if slots.total() != host.node_count() {
+            return Err(Error::Mismatch(format!(
+                "{} slots on {} hosts but {} has {} nodes; give a host with one node per slot \
+                 (nodes x slots per node: tleaf:{}x{}:.. when ranks share nodes)",
+                slots.total(),
+                slots.machines.len(),
+                host.spec(),
+                host.node_count(),
+                slots.machines.len(),
+                slots.machines.first().map_or(1, |m| m.slots)
+            ))
+            .into());
+        }
     }
     let table = matches!(format, MapFormat::Table);
     let progress = Arc::new(Progress::new());
@@ -73,12 +100,13 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             io::write_mapping(&scotch_labels(g)?, placement.hosts(), out)?;
             return Ok(());
         }
-        MapFormat::Rankfile => {
-            let machines = io::read_hostfile(request.hosts.expect("checked above"))?;
-            io::write_rankfile(g.node_count(), h.node_count(), &placement, &machines, out)?;
+        _ if format.launch().is_some() => {
+            let slots = slots.expect("read above for every launch format");
+            let launch = format.launch().expect("a launch format");
+            io::write_launch(launch, placement.hosts(), &slots, out)?;
             return Ok(());
         }
-        MapFormat::Table | MapFormat::Json => {}
+        _ => {}
     }
     let options = Options {
         routing: if request.no_traffic {

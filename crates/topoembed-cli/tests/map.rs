@@ -121,7 +121,7 @@ fn bad_map_requests_exit_2() {
         ),
         (
             vec!["map", &guest, "torus:4x4", "--format", "rankfile"],
-            "--format rankfile needs --hosts",
+            "a launch format needs the machine's slots: --hosts FILE",
         ),
         (
             vec!["map", &guest, "cube:10", "--imbalance", "0"],
@@ -136,4 +136,77 @@ fn bad_map_requests_exit_2() {
         let (_, _, err) = run(&args);
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+/// A run's recorded traffic (Open MPI monitoring's files, 4 ranks) mapped
+/// onto 2 nodes of 2 slots, written for every launcher: each file puts
+/// rank g on the host (and slot) the JSON placement gives it.
+#[test]
+fn a_recorded_graph_round_trips_through_every_launch_format() {
+    let guest = format!(
+        "graph:{}/../topoembed/tests/data/monitoring/P.0.prof",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let host = "tleaf:2x2:10,1";
+    let nodes = ["--nodes", "n[01-02]", "--slots-per-node", "2"];
+    let map = numbers(&json(&["map", &guest, host, "--format", "json"])["map"]);
+    assert_eq!(map.len(), 4);
+    let name = |h: u64| format!("n0{}", h / 2 + 1);
+    let launch = |format: &str| {
+        let mut args = vec!["map", &guest, host, "--format", format];
+        args.extend(nodes);
+        ok(&args)
+    };
+    let seq: Vec<String> = launch("seq").lines().map(String::from).collect();
+    assert_eq!(seq, map.iter().map(|&h| name(h)).collect::<Vec<_>>());
+    let rankfile = launch("rankfile");
+    for (g, &h) in map.iter().enumerate() {
+        let line = format!("rank {g}={} slot={}", name(h), h % 2);
+        assert!(rankfile.lines().any(|l| l == line), "{line}\n{rankfile}");
+    }
+    // host:n runs, expanded, are the seq file again.
+    let mut expanded = Vec::new();
+    for line in launch("machinefile").lines() {
+        let (host, n) = line.split_once(':').unwrap();
+        expanded.extend(std::iter::repeat_n(host.to_string(), n.parse().unwrap()));
+    }
+    assert_eq!(expanded, seq);
+    // Slot order: node n01's slots first, each holding the rank placed there.
+    let order: Vec<u64> = launch("cray-rank-order")
+        .split([',', '\n'])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    for (slot, &g) in order.iter().enumerate() {
+        assert_eq!(map[g as usize], slot as u64);
+    }
+    // A hostfile gives the same slots.
+    let dir = temp_dir("map-launch");
+    let hostfile = dir.join("hosts");
+    std::fs::write(&hostfile, "n01 slots=2\nn02 slots=2\n").unwrap();
+    let from_file = ok(&[
+        "map",
+        &guest,
+        host,
+        "--format",
+        "seq",
+        "--hosts",
+        hostfile.to_str().unwrap(),
+    ]);
+    assert_eq!(from_file.lines().collect::<Vec<_>>(), seq);
+    // No slots, slots that do not fill the host, a bad hostlist: exit 2.
+    assert_bad_input(&["map", &guest, host, "--format", "seq"]);
+    assert_bad_input(&["map", &guest, host, "--format", "seq", "--nodes", "n[1-3]"]);
+    assert_bad_input(&["map", &guest, host, "--format", "seq", "--nodes", "n[2-1]"]);
+    assert_bad_input(&[
+        "map",
+        &guest,
+        host,
+        "--format",
+        "seq",
+        "--nodes",
+        "n[1-2]",
+        "--slots-per-node",
+        "0",
+    ]);
 }

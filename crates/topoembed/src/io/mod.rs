@@ -15,6 +15,7 @@
 
 mod dense;
 mod grf;
+mod launch;
 mod map;
 mod metis;
 mod monitoring;
@@ -29,6 +30,7 @@ pub use dense::{
     MAX_DENSE_RANKS,
 };
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
+pub use launch::{expand_hostlist, write_launch, LaunchFormat, Slots, MAX_HOSTLIST};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};
 pub use monitoring::{

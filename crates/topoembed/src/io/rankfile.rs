@@ -91,26 +91,20 @@ pub fn write_rankfile(
              {host_nodes}"
         )));
     }
-    // Host node -> (machine, slot), in hostfile order.
-    let mut slot_of = Vec::with_capacity(host_nodes as usize);
-    for (m, machine) in machines.iter().enumerate() {
-        slot_of.extend((0..machine.slots).map(|s| (m, s)));
-    }
-    let mut taken = vec![false; host_nodes as usize];
-    for g in 0..guest_nodes {
-        let h = embedding.map(g);
-        if h >= host_nodes || std::mem::replace(&mut taken[h as usize], true) {
-            return Err(Error::Mismatch(format!(
-                "'{}' is not one-to-one (guest node {g} on host node {h}); a rankfile needs one \
-                 rank per slot",
-                embedding.method()
-            )));
-        }
-        let (m, s) = slot_of[h as usize];
-        writeln!(out, "rank {g}={} slot={s}", machines[m].name)
-            .map_err(|e| Error::File(format!("cannot write the rankfile: {e}")))?;
-    }
-    Ok(())
+    let ranks: Vec<u64> = (0..guest_nodes).map(|g| embedding.map(g)).collect();
+    super::launch::write_launch(
+        super::launch::LaunchFormat::Rankfile,
+        &ranks,
+        &super::launch::Slots::from_machines(machines.to_vec()),
+        out,
+    )
+    .map_err(|e| match e {
+        Error::Mismatch(m) => Error::Mismatch(format!(
+            "'{}': {m}; a rankfile needs one rank per slot",
+            embedding.method()
+        )),
+        other => other,
+    })
 }
 
 #[cfg(test)]
