@@ -195,10 +195,21 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
             // more is a dense matrix (EZTrace's `.dat`, TreeMatch's files).
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
-            if crate::io::looks_dense(&text) {
-                Box::new(crate::io::parse_dense_matrix(path, &text)?.graph)
-            } else {
-                Box::new(Graph::parse_edge_list(path, &text)?)
+            if !crate::io::looks_dense(&text) {
+                return Ok(Box::new(Graph::parse_edge_list(path, &text)?));
+            }
+            match crate::io::parse_dense_matrix(path, &text) {
+                Ok(dense) => Box::new(dense.graph),
+                // Neither: say what each reading found wrong.
+                Err(dense) => {
+                    let edges = Graph::parse_edge_list(path, &text)
+                        .err()
+                        .map_or_else(String::new, |e| e.to_string());
+                    return Err(Error::File(format!(
+                        "{edges}; nor is it a dense matrix (its first row has more than three \
+                         numbers): {dense}"
+                    )));
+                }
             }
         }
         _ => Box::new(Grid::new(spec.clone())),
