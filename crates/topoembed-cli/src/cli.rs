@@ -6,7 +6,9 @@ const SPECS: &str = "Topology specs: cube:D (hypercube, D <= 40), ring:N, line:N
 torus:K1xK2x.. (wrap-around), mesh:K1xK2x.. (none), grid:K1wxK2x.. (a w after a side: that \
 axis wraps around, the others do not), bintree:P (P leaves), graph:PATH \
 (a Scotch source graph if PATH ends in .grf or .src, a METIS graph if it ends in .graph \
-or .metis, a Matrix Market matrix's pattern if it ends in .mtx, else an edge list 'u v' per line). \
+or .metis, a Matrix Market matrix's pattern if it ends in .mtx, a run's Open MPI monitoring \
+files if it ends in .prof (P.<rank>.prof, all ranks read), a dense N x N matrix if it ends in .mat \
+or its first row has more than three numbers, else an edge list 'u v [volume]' per line). \
 A host may also be a Scotch target file: FILE.tgt or tgt:FILE. Sizes may be written 2^k. Grid nodes are numbered with the \
 first axis fastest: (i1, i2) is i1 + K1*i2.";
 
@@ -548,12 +550,28 @@ pub enum Command {
         /// The topology, e.g. cube:10 or torus:32x32.
         spec: String,
         /// grf: Scotch source graph (node i is vertex i + base); tgt: Scotch target
-        /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD).
+        /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD);
+        /// simgrid: a SimGrid platform for `smpirun -platform` (rings, tori and
+        /// hypercubes as TORUS clusters, host node i named PREFIXi).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Numbering base of the graph's vertices (0 or 1).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1))]
         base: u64,
+        /// simgrid: the host names, PREFIX0, PREFIX1, ... (host node i is
+        /// PREFIXi: `map --format seq --nodes 'PREFIX[0-N]'` writes the
+        /// matching hostfile).
+        #[arg(long, default_value = "node-")]
+        prefix: String,
+        /// simgrid: each link's bandwidth, in SimGrid's units.
+        #[arg(long, default_value = "10GBps")]
+        bandwidth: String,
+        /// simgrid: each link's latency, in SimGrid's units.
+        #[arg(long, default_value = "1us")]
+        latency: String,
+        /// simgrid: each host's speed, in SimGrid's units.
+        #[arg(long, default_value = "1Gf")]
+        speed: String,
     },
     /// Print a shell completion script, generated from these very definitions.
     #[command(after_help = COMPLETIONS_HELP)]
@@ -798,6 +816,7 @@ pub enum HamiltonianFormat {
 pub enum ExportFormat {
     Grf,
     Tgt,
+    Simgrid,
 }
 
 /// The guest and host topologies.

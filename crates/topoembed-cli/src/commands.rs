@@ -137,7 +137,13 @@ pub fn scotch_labels(guest: &dyn Topology) -> Result<Vec<u64>, Error> {
 }
 
 /// Writes a topology as a Scotch source graph or target architecture.
-pub fn export(spec: &str, format: ExportFormat, base: u64, out: Out) -> Result<(), Failure> {
+pub fn export(
+    spec: &str,
+    format: ExportFormat,
+    base: u64,
+    platform: &io::PlatformOptions,
+    out: Out,
+) -> Result<(), Failure> {
     let spec = parse_spec(spec)?;
     match format {
         ExportFormat::Grf => {
@@ -147,6 +153,7 @@ pub fn export(spec: &str, format: ExportFormat, base: u64, out: Out) -> Result<(
             buffered.flush()?;
         }
         ExportFormat::Tgt => io::write_target(&spec, out)?,
+        ExportFormat::Simgrid => io::write_simgrid_platform(&spec, platform, out)?,
     }
     Ok(())
 }

@@ -224,7 +224,26 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Export { spec, format, base } => commands::export(&spec, format, base, &mut out),
+        Command::Export {
+            spec,
+            format,
+            base,
+            prefix,
+            bandwidth,
+            latency,
+            speed,
+        } => commands::export(
+            &spec,
+            format,
+            base,
+            &topoembed::io::PlatformOptions {
+                prefix,
+                speed,
+                bandwidth,
+                latency,
+            },
+            &mut out,
+        ),
         Command::Completions { shell } => commands::completions(shell, &mut out),
         Command::Man => commands::man(&mut out),
         Command::Map {

@@ -1,0 +1,83 @@
+//! The SimGrid platforms `export --format simgrid` writes, checked by
+//! SimGrid itself: `tests/data/simgrid/ping.c`, compiled with `smpicc` and
+//! run by `smpirun` on the platform with the hostfile `map --format seq`
+//! writes, times a round trip from rank 0 to every rank; on a platform
+//! whose host i is topoembed's node i, each round trip is the distance
+//! from node 0 times the round trip to a neighbour. Skipped where SimGrid
+//! is not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
+
+use std::path::Path;
+use std::process::Command;
+
+use topoembed::io::{write_launch, write_simgrid_platform, LaunchFormat, PlatformOptions, Slots};
+use topoembed::topology;
+
+#[test]
+fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
+    let dir = std::env::temp_dir().join(format!("topoembed-simgrid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ping = dir.join("ping");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simgrid/ping.c");
+    let built = Command::new("smpicc")
+        .arg(&source)
+        .arg("-o")
+        .arg(&ping)
+        .output();
+    if !built.as_ref().is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("TOPOEMBED_REQUIRE_SIMGRID").is_none(),
+            "smpicc is not installed or failed: {built:?}"
+        );
+        return;
+    }
+    for spec in ["torus:4x4", "cube:3", "ring:8", "torus:2x2x4"] {
+        let host = topology::parse(spec).unwrap();
+        let n = host.node_count();
+        let platform = dir.join("platform.xml");
+        let mut xml = Vec::new();
+        write_simgrid_platform(
+            &spec.parse().unwrap(),
+            &PlatformOptions::default(),
+            &mut xml,
+        )
+        .unwrap();
+        std::fs::write(&platform, xml).unwrap();
+        // Rank r on host node r, the hostfile as `map --format seq` writes it.
+        let hostfile = dir.join("hosts");
+        let slots = Slots::from_hostlist(&format!("node-[0-{}]", n - 1), 1).unwrap();
+        let identity: Vec<u64> = (0..n).collect();
+        let mut lines = Vec::new();
+        write_launch(LaunchFormat::Seq, &identity, &slots, &mut lines).unwrap();
+        std::fs::write(&hostfile, lines).unwrap();
+        let output = Command::new("smpirun")
+            .arg("-np")
+            .arg(n.to_string())
+            .arg("-platform")
+            .arg(&platform)
+            .arg("-hostfile")
+            .arg(&hostfile)
+            .arg("--log=root.thres:critical")
+            .arg(&ping)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{spec}: {output:?}");
+        let times: Vec<(u64, f64)> = String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (peer, t) = l.split_once(' ').unwrap();
+                (peer.parse().unwrap(), t.parse().unwrap())
+            })
+            .collect();
+        assert_eq!(times.len() as u64, n - 1, "{spec}");
+        let hop = times
+            .iter()
+            .filter(|&&(peer, _)| host.distance(0, peer) == 1)
+            .map(|&(_, t)| t)
+            .fold(f64::INFINITY, f64::min);
+        for (peer, t) in times {
+            let hops = (t / hop).round() as u64;
+            assert_eq!(hops, host.distance(0, peer), "{spec}: rank {peer}, {t} s");
+        }
+    }
+}
