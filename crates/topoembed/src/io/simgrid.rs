@@ -45,10 +45,12 @@ fn torus_sides(spec: &Spec) -> Result<Vec<u64>> {
         Spec::Ring(n) => vec![*n],
         Spec::Torus(sides) => sides.clone(),
         Spec::Cube(d) => vec![2; *d as usize],
-        other => return Err(Error::Parameter(format!(
+        other => {
+            return Err(Error::Parameter(format!(
             "--format simgrid writes rings, tori and hypercubes (SimGrid TORUS clusters); {other} \
                  needs explicit links and routes, not written yet"
-        ))),
+        )))
+        }
     };
     if sides.contains(&0) || sides.is_empty() {
         return Err(Error::Parameter(format!("{spec}: no nodes to write")));
