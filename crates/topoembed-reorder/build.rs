@@ -24,7 +24,11 @@ fn shim() {
             .collect()
     };
     let mut build = cc::Build::new();
-    build.file("src/shim.c").warnings(true).extra_warnings(true);
+    build
+        .file("src/shim.c")
+        .file("src/record.c")
+        .warnings(true)
+        .extra_warnings(true);
     for flag in show("compile") {
         match flag.strip_prefix("-I") {
             Some(dir) => {
@@ -44,5 +48,6 @@ fn shim() {
         }
     }
     println!("cargo:rerun-if-changed=src/shim.c");
+    println!("cargo:rerun-if-changed=src/record.c");
     println!("cargo:rerun-if-env-changed=MPICC");
 }

@@ -10,39 +10,9 @@
 //! pointers, and the C side receives them with their real types.
 #![allow(non_snake_case)]
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 
-/// An MPI handle (MPI_Comm, MPI_Info) passed through untouched.
-type Handle = *mut c_void;
-/// A Fortran argument (every one is passed by reference).
-type F = *mut c_int;
-
-/// Exports each of `[names]`, forwarding its parameters to the C function
-/// `shim`, declared here with the same parameters.
-macro_rules! forward {
-    ($doc:literal, [$($name:ident),+] => $shim:ident $($signature:tt)*) => {
-        forward!(@declare $shim $($signature)*);
-        forward!(@export $doc, [$($name),+] => $shim $($signature)*);
-    };
-    (@declare $shim:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
-        extern "C" {
-            fn $shim($($arg: $ty),*) $(-> $ret)?;
-        }
-    };
-    (@export $doc:literal, [$name:ident $(, $more:ident)*] => $shim:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// As the MPI function of this name: valid handles and arrays.
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
-            $shim($($arg),*)
-        }
-        forward!(@export $doc, [$($more),*] => $shim ($($arg: $ty),*) $(-> $ret)?);
-    };
-    (@export $doc:literal, [] => $($rest:tt)*) => {};
-}
+use crate::forward::{Handle, F};
 
 forward!(
     "MPI_Cart_create, placed by topoembed when `reorder` is true.",

@@ -19,9 +19,19 @@
 //! (the environment, where processes sit). Any error prints one warning
 //! line on rank 0 and falls back to the plain call: the library never
 //! stops an application.
+//!
+//! With `TOPOEMBED_RECORD=FILE` it also records the application's own
+//! traffic ([`record`]): every point-to-point send by world destination,
+//! collectives apart, written by rank 0 at `MPI_Finalize` as a graph
+//! `topoembed` reads (`graph:FILE`) and a JSON summary.
+
+#[cfg(feature = "mpi")]
+#[macro_use]
+mod forward;
 
 #[cfg(feature = "mpi")]
 pub mod exports;
 pub mod ffi;
 pub mod plan;
+pub mod record;
 pub mod settings;

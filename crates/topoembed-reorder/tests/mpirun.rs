@@ -6,22 +6,16 @@
 //! host, and bad settings must leave the application running unreordered.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::library;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
-
-/// The library cargo built for this test run: `cargo test` leaves the
-/// cdylib beside the test binary in target/<profile>/deps (built with this
-/// run's features; target/<profile>/ may hold another build's copy).
-fn library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let lib = exe.with_file_name("libtopoembed_reorder.so");
-    assert!(lib.exists(), "{} not built", lib.display());
-    lib
-}
 
 /// The test programs, compiled once into a temporary folder.
 fn programs() -> &'static Path {

@@ -165,6 +165,31 @@ fn edge_list_files_are_read_and_bad_ones_rejected() {
             "0 1\n444044440 1\n",
             ":2: node id 444044440 makes 444044441 nodes for 2 edges",
         ),
+        (
+            "few.txt",
+            "# nodes 2\n0 1\n1 2\n",
+            ":1: '# nodes 2' but line 3 names node 2",
+        ),
+        (
+            "zero.txt",
+            "# nodes 0\n",
+            ":1: '# nodes 0': a graph has at least one node",
+        ),
+        (
+            "overflow.txt",
+            "0 1\n# nodes 99999999999999999999999\n",
+            ":2: '# nodes 99999999999999999999999' does not state",
+        ),
+        (
+            "again.txt",
+            "# nodes 3\n# nodes 3\n0 1\n",
+            ":2: a second '# nodes' line",
+        ),
+        (
+            "bomb.txt",
+            "# nodes 4000000000\n0 1\n",
+            ":1: '# nodes 4000000000' for 1 edges",
+        ),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -174,6 +199,15 @@ fn edge_list_files_are_read_and_bad_ones_rejected() {
             .to_string();
         assert!(err.contains(says), "{name}: {err}");
     }
+    // A stated node count keeps ranks that exchanged nothing (recordings).
+    let stated = dir.join("stated.txt");
+    std::fs::write(&stated, "# topoembed recording\n# nodes 6\n0 1 5\n1 2 7\n").unwrap();
+    let g = topology::parse(&format!("graph:{}", stated.display())).unwrap();
+    assert_eq!((g.node_count(), g.edge_count()), (6, 2));
+    // Other comments that start with "nodes" are comments.
+    std::fs::write(&stated, "# nodes of the ring below\n0 1\n").unwrap();
+    let g = topology::parse(&format!("graph:{}", stated.display())).unwrap();
+    assert_eq!(g.node_count(), 2);
     let missing = topology::parse("graph:/no/such/file")
         .err()
         .unwrap()

@@ -19,11 +19,11 @@
 //! * `S|R <me> <peer> <B> bytes <n> msgs sent`: one-sided traffic (OSC),
 //!   counted apart.
 //! * `C <me> <peer> <B> bytes <n> msgs sent`: what collectives sent peer;
-//!   `D <communicator> procs: <world ranks>` then `O2A|A2O|A2A <me> <B>
+//!   `D <communicator> procs: <world ranks>` then `O2A|A2O|A2A <rank> <B>
 //!   bytes <n> msgs sent` per communicator: counted apart (and
 //!   `MPI_COMM_WORLD`'s `procs` checks that no rank's file is missing).
 //!
-//! Every file must name its own rank in each line, every peer must be a
+//! Every file must name its own rank in each E, I, S, R and C line, every peer must be a
 //! rank with a file, and ranks 0..N−1 must all have one: an error names the
 //! file and line, or the missing file.
 
@@ -222,7 +222,15 @@ pub fn parse_rank_profile(path: &Path, text: &str, rank: u64) -> Result<RankProf
                 *total = total.saturating_add(bytes);
             }
             "O2A" | "A2O" | "A2A" => {
-                me(1)?;
+                // The rank here is not always the file's: after the `D`
+                // line of an intercommunicator Open MPI 4.1 prints the
+                // process's rank in it (seen: `O2A 1` in rank 0's file,
+                // for `D procs: 3,1`). Counted apart, so only the form
+                // is checked.
+                fields
+                    .get(1)
+                    .and_then(|f| f.parse::<u64>().ok())
+                    .ok_or_else(|| at(format!("'{trimmed}': no rank where one belongs")))?;
                 amounts(2)?;
             }
             "D" => {

@@ -22,6 +22,9 @@ const MAX_STORED_NODES: u64 = u32::MAX as u64;
 const SPARSE_EDGES: u64 = 4;
 /// Nodes an edge list may have beyond [`SPARSE_EDGES`] per edge.
 const SPARSE_SLACK: u64 = 1024;
+/// Nodes a `# nodes N` line may state beyond [`SPARSE_EDGES`] per edge: a
+/// recording of 2^24 ranks of which few talk still reads.
+const STATED_SLACK: u64 = 1 << 24;
 
 static NEXT_GRAPH_ID: AtomicU64 = AtomicU64::new(0);
 
@@ -204,7 +207,9 @@ impl Graph {
 
     /// Reads a plain edge list: one edge `u v` per line, or `u v volume` on
     /// every line, node ids from 0, `#` or `%` starting a comment. The node
-    /// count is the largest id + 1.
+    /// count is the largest id + 1, or N when a comment line reads exactly
+    /// `# nodes N` (what topoembed's recordings write, so that a rank that
+    /// exchanged nothing still has its node).
     pub fn read_edge_list(path: &Path) -> Result<Graph> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
@@ -220,7 +225,28 @@ impl Graph {
         let mut nodes = 0u64;
         // The line of the largest node id.
         let mut widest = 0;
+        // The node count a `# nodes N` line states, and its line.
+        let mut stated: Option<(u64, usize)> = None;
         for (number, line) in text.lines().enumerate() {
+            if let Some(count) = stated_nodes(line) {
+                let count = count.filter(|&n| n <= MAX_STORED_NODES).ok_or_else(|| {
+                    Error::File(format!(
+                        "{}:{}: '{}' does not state a node count (a whole number up to {MAX_STORED_NODES})",
+                        path.display(),
+                        number + 1,
+                        line.trim()
+                    ))
+                })?;
+                if let Some((_, first)) = stated {
+                    return Err(Error::File(format!(
+                        "{}:{}: a second '# nodes' line (the first is line {first})",
+                        path.display(),
+                        number + 1
+                    )));
+                }
+                stated = Some((count, number + 1));
+                continue;
+            }
             let line = line.split(['#', '%']).next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
@@ -267,6 +293,40 @@ impl Graph {
                 widest = number + 1;
             }
             edges.push((u, v));
+        }
+        if let Some((count, line)) = stated {
+            if count == 0 {
+                return Err(Error::File(format!(
+                    "{}:{line}: '# nodes 0': a graph has at least one node",
+                    path.display()
+                )));
+            }
+            if count < nodes {
+                return Err(Error::File(format!(
+                    "{}:{line}: '# nodes {count}' but line {widest} names node {}",
+                    path.display(),
+                    nodes - 1
+                )));
+            }
+            // A stated count is the file's word, but a corrupt one must not
+            // allocate gigabytes of edgeless nodes.
+            let most = SPARSE_EDGES * edges.len() as u64 + STATED_SLACK;
+            if count > most {
+                return Err(Error::File(format!(
+                    "{}:{line}: '# nodes {count}' for {} edges: an edge list states at most \
+                     {SPARSE_EDGES} x edges + {STATED_SLACK} nodes (write it as METIS or Scotch .grf)",
+                    path.display(),
+                    edges.len()
+                )));
+            }
+            let volumes = (!volumes.is_empty()).then_some(&volumes[..]);
+            return Graph::from_weighted_edges(
+                Spec::Graph(path.to_path_buf()),
+                count,
+                &edges,
+                volumes,
+            )
+            .map_err(|e| Error::File(e.to_string()));
         }
         if nodes == 0 {
             return Err(Error::File(format!(
@@ -369,6 +429,20 @@ impl Graph {
         }
         dist
     }
+}
+
+/// `Some(count)` when `line` is an edge list's `# nodes N` line (N all
+/// digits; `None` inside when it overflows), `None` for any other line,
+/// which stays a comment.
+fn stated_nodes(line: &str) -> Option<Option<u64>> {
+    let mut words = line.trim().strip_prefix('#')?.split_whitespace();
+    let (Some("nodes"), Some(count), None) = (words.next(), words.next(), words.next()) else {
+        return None;
+    };
+    count
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| count.parse().ok())
 }
 
 impl Topology for Graph {

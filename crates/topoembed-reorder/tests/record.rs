@@ -1,0 +1,239 @@
+//! Recording mode under `mpirun` (needs the `mpi` feature and Open MPI):
+//! tests/programs/traffic.c sends known traffic of every kind the recorder
+//! intercepts and writes what it sent; the recording must equal it pair by
+//! pair, and equal Open MPI's monitoring of the same run where monitoring
+//! counts the same messages. A recording that cannot be written, or a run
+//! that ends without `MPI_Finalize`, must leave the application's run as it
+//! is and no half-written file.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use common::library;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use topoembed::spec::Spec;
+
+/// tests/programs/traffic.c, compiled once.
+fn traffic() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("topoembed-record-programs");
+        std::fs::create_dir_all(&dir).unwrap();
+        let bin = dir.join("traffic");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/traffic.c");
+        let status = Command::new("mpicc")
+            .args(["-O2", "-Wall", "-o"])
+            .arg(&bin)
+            .arg(src)
+            .status()
+            .expect("mpicc (libopenmpi-dev)");
+        assert!(status.success(), "mpicc traffic.c failed");
+        bin
+    })
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("record-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `mpirun -np NP traffic ARGS` in `dir`, recording to `record` when
+/// given (with the library preloaded), with Open MPI's monitoring writing
+/// `monitor.<rank>.prof` when given.
+fn run(np: u32, dir: &Path, record: Option<&str>, monitor: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new("timeout");
+    cmd.current_dir(dir)
+        .arg("120")
+        .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
+        .arg(np.to_string());
+    if let Some(file) = record {
+        let lib = library().display().to_string();
+        for (k, v) in [("LD_PRELOAD", lib.as_str()), ("TOPOEMBED_RECORD", file)] {
+            cmd.args(["-x", k]).env(k, v);
+        }
+    }
+    if let Some(prefix) = monitor {
+        cmd.args(["--mca", "pml_monitoring_enable", "2"])
+            .args(["--mca", "pml_monitoring_enable_output", "3"])
+            .args(["--mca", "pml_monitoring_filename"])
+            .arg(prefix);
+    }
+    cmd.arg(traffic())
+        .args(args)
+        .output()
+        .expect("mpirun (openmpi-bin)")
+}
+
+/// The `KEY value` line of the program's output.
+fn line(out: &Output, key: &str) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| {
+            panic!(
+                "no '{key}' line in:\n{stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+}
+
+/// Every pair's volume in the graph `graph:path` reads.
+fn volumes(path: &Path) -> (u64, BTreeMap<(usize, usize), u64>) {
+    let g = topoembed::topology::build(&Spec::Graph(path.to_path_buf()))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let w = topoembed::mapper::WGraph::from_topology(g.as_ref()).unwrap();
+    let mut pairs = BTreeMap::new();
+    for v in 0..w.n() {
+        for (u, volume) in w.edges(v) {
+            if u > v {
+                pairs.insert((v, u), volume);
+            }
+        }
+    }
+    (g.node_count(), pairs)
+}
+
+#[test]
+fn the_recording_is_the_programs_traffic_and_agrees_with_open_mpi_monitoring() {
+    for (np, file) in [(4u32, "run.txt"), (6, "run.graph"), (8, "run.grf")] {
+        let dir = scratch(&format!("exact-{np}"));
+        let out = run(
+            np,
+            &dir,
+            Some(file),
+            Some(&dir.join("monitor")),
+            &["expected.txt", "monitored.txt"],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{np} ranks:\n{stderr}");
+        assert!(stderr.contains(&format!("recorded {np} ranks")), "{stderr}");
+        let (nodes, recorded) = volumes(&dir.join(file));
+        assert_eq!(nodes, u64::from(np));
+        let (_, expected) = volumes(&dir.join("expected.txt"));
+        assert_eq!(
+            recorded, expected,
+            "{np} ranks: recorded vs the program's own count"
+        );
+        // Open MPI's monitoring of the same run: the application's messages
+        // less the neighbourhood collective's and the persistent sends'.
+        // One more difference: MPI_Intercomm_create's two leaders (world
+        // ranks np-1 and np-2) exchange their groups over MPI_COMM_WORLD
+        // with the application's tag, which monitoring counts as the
+        // application's message (the recorder sees only the calls the
+        // application makes).
+        let (_, mut monitored) = volumes(&dir.join("monitor.0.prof"));
+        let (_, mut want) = volumes(&dir.join("monitored.txt"));
+        let leaders = (np as usize - 2, np as usize - 1);
+        let (extra, own) = (monitored.remove(&leaders), want.remove(&leaders));
+        assert!(
+            extra > own,
+            "{np} ranks: the leaders' pair {extra:?} vs {own:?}"
+        );
+        assert_eq!(
+            monitored, want,
+            "{np} ranks: monitoring vs the program's own count"
+        );
+        // The summary: every message, the neighbourhood part, collectives
+        // by communicator.
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{file}.json"))).unwrap(),
+        )
+        .unwrap();
+        let messages: u64 = line(&out, "messages").parse().unwrap();
+        assert_eq!(summary["ranks"], np);
+        assert_eq!(summary["point_to_point"]["messages"], messages);
+        assert_eq!(
+            summary["point_to_point"]["neighbourhood_collectives"]["bytes"],
+            u64::from(np) * 2 * 8 * 4
+        );
+        assert_eq!(summary["unattributed"]["messages"], 0);
+        let world = summary["collectives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["communicator"]["name"] == "MPI_COMM_WORLD")
+            .expect("MPI_COMM_WORLD's collectives");
+        let calls = |op: &str| {
+            world["operations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["operation"] == op)
+                .map(|o| o["calls"].as_u64().unwrap())
+        };
+        assert_eq!(calls("MPI_Barrier"), Some(2));
+        assert_eq!(calls("MPI_Alltoall"), Some(1));
+        assert_eq!(calls("MPI_Gather"), Some(2));
+        // Each half's allreduce, on a communicator of np/2.
+        let halves = summary["collectives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["communicator"]["size"] == np / 2)
+            .count();
+        assert_eq!(halves, 2);
+    }
+}
+
+#[test]
+fn recording_changes_nothing_the_program_computes() {
+    let dir = scratch("same");
+    let plain = run(4, &dir, None, None, &["a.txt", "b.txt"]);
+    let recorded = run(4, &dir, Some("run.txt"), None, &["a.txt", "b.txt"]);
+    assert!(plain.status.success() && recorded.status.success());
+    assert_eq!(line(&plain, "checksum"), line(&recorded, "checksum"));
+    assert_eq!(line(&plain, "messages"), line(&recorded, "messages"));
+}
+
+#[test]
+fn an_unwritable_recording_warns_once_and_the_run_goes_on() {
+    let dir = scratch("unwritable");
+    let out = run(
+        4,
+        &dir,
+        Some("/no/such/dir/run.txt"),
+        None,
+        &["a.txt", "b.txt"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("topoembed-reorder"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(
+        warnings[0].contains("warning: TOPOEMBED_RECORD")
+            && warnings[0].contains("/no/such/dir/run.txt")
+            && warnings[0].contains("the run goes on"),
+        "{}",
+        warnings[0]
+    );
+    assert!(!line(&out, "checksum").is_empty());
+}
+
+#[test]
+fn a_run_that_ends_without_finalize_leaves_no_recording() {
+    let dir = scratch("no-finalize");
+    let out = run(4, &dir, Some("run.txt"), None, &["a.txt", "b.txt", "exit"]);
+    // Open MPI reports the missing MPI_Finalize; what matters is the folder.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("run"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "left behind: {left:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
