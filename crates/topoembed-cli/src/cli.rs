@@ -44,9 +44,14 @@ pub enum Command {
         /// table | json | csv, or layout: the host drawn as rows of guest labels
         /// (rings and lines on one row; 2-D hosts with axis 2 as rows, like the
         /// xor paper's figures; 3-D and more as 2-D slices), or scotch-map: a Scotch
-        /// mapping file (a count, then 'vertex target' lines).
+        /// mapping file (a count, then 'vertex target' lines), or smpi-hostfile:
+        /// line g = PREFIX<host node of guest node g>, for `smpirun -hostfile` on
+        /// the platform `export --format simgrid` writes.
         #[arg(long, value_enum, default_value_t = EmbedFormat::Table)]
         format: EmbedFormat,
+        /// Host name prefix of --format smpi-hostfile (as `export --prefix`).
+        #[arg(long, default_value = "node-")]
+        prefix: String,
     },
     /// Print D_i(n), the dilation of every dimension's edge at every cube node
     /// (the xor paper's figure 4a). Cube guests only.
@@ -387,9 +392,15 @@ pub enum Command {
         /// --distribution=arbitrary`, `smpirun -hostfile FILE`), machinefile
         /// (`host:n` runs: MPICH/Hydra `mpiexec -f FILE`, Intel
         /// `-machinefile FILE`), cray-rank-order (`MPICH_RANK_ORDER` for
-        /// `MPICH_RANK_REORDER_METHOD=3`).
+        /// `MPICH_RANK_REORDER_METHOD=3`); smpi-hostfile: line r =
+        /// PREFIX<host node of rank r>, for `smpirun -platform P.xml
+        /// -hostfile FILE` on the platform `topoembed export HOST --format
+        /// simgrid` writes (no --hosts needed).
         #[arg(long, value_enum, default_value_t = MapFormat::Table)]
         format: MapFormat,
+        /// Host name prefix of --format smpi-hostfile (as `export --prefix`).
+        #[arg(long, default_value = "node-")]
+        prefix: String,
     },
     /// Measure every method that applies to the pair, one row each; the best CC time is marked.
     #[command(after_help = SPECS)]
@@ -964,6 +975,7 @@ pub enum MapFormat {
     Seq,
     Machinefile,
     CrayRankOrder,
+    SmpiHostfile,
 }
 
 impl MapFormat {
@@ -975,7 +987,9 @@ impl MapFormat {
             MapFormat::Seq => Some(LaunchFormat::Seq),
             MapFormat::Machinefile => Some(LaunchFormat::Machinefile),
             MapFormat::CrayRankOrder => Some(LaunchFormat::CrayRankOrder),
-            MapFormat::Table | MapFormat::Json | MapFormat::ScotchMap => None,
+            MapFormat::Table | MapFormat::Json | MapFormat::ScotchMap | MapFormat::SmpiHostfile => {
+                None
+            }
         }
     }
 }
@@ -987,6 +1001,7 @@ pub enum EmbedFormat {
     Csv,
     Layout,
     ScotchMap,
+    SmpiHostfile,
 }
 
 const OPTIMAL_HELP: &str = "Examples:

@@ -105,6 +105,7 @@ pub fn embed(
     pair: &Pair,
     method: Option<&str>,
     format: EmbedFormat,
+    prefix: &str,
     out: Out,
 ) -> Result<(), Failure> {
     let (guest, host) = topologies(pair)?;
@@ -116,12 +117,14 @@ pub fn embed(
         EmbedFormat::Csv => render::embed_csv(g, h, e, out),
         EmbedFormat::Json => render::embed_json(g, h, e, out),
         EmbedFormat::Layout => render::embed_layout(g, h, e, out),
-        EmbedFormat::ScotchMap => {
-            let labels = scotch_labels(g)?;
+        EmbedFormat::ScotchMap | EmbedFormat::SmpiHostfile => {
             let nodes: Vec<u64> = (0..g.node_count()).collect();
             let mut hosts = vec![0; nodes.len()];
             e.map_many(&nodes, &mut hosts);
-            io::write_mapping(&labels, &hosts, out)?;
+            match format {
+                EmbedFormat::ScotchMap => io::write_mapping(&scotch_labels(g)?, &hosts, out)?,
+                _ => io::write_smpi_hostfile(&hosts, prefix, out)?,
+            }
             Ok(())
         }
     }

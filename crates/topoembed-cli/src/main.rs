@@ -54,7 +54,8 @@ fn main() -> ExitCode {
             pair,
             method,
             format,
-        } => commands::embed(&pair, method.as_deref(), format, &mut out),
+            prefix,
+        } => commands::embed(&pair, method.as_deref(), format, &prefix, &mut out),
         Command::Dilations {
             pair,
             method,
@@ -259,6 +260,7 @@ fn main() -> ExitCode {
             no_traffic,
             objective,
             format,
+            prefix,
         } => map::map(
             &map::Request {
                 guest: &guest,
@@ -271,6 +273,7 @@ fn main() -> ExitCode {
                 nodes: nodes.as_deref().map(|list| (list, slots_per_node)),
                 no_traffic,
                 objective,
+                prefix: &prefix,
             },
             format,
             &mut out,

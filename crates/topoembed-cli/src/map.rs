@@ -31,6 +31,8 @@ pub struct Request<'a> {
     pub nodes: Option<(&'a str, u64)>,
     pub no_traffic: bool,
     pub objective: MapObjective,
+    /// Host name prefix of the SMPI hostfile.
+    pub prefix: &'a str,
 }
 
 pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure> {
@@ -98,6 +100,10 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
     match format {
         MapFormat::ScotchMap => {
             io::write_mapping(&scotch_labels(g)?, placement.hosts(), out)?;
+            return Ok(());
+        }
+        MapFormat::SmpiHostfile => {
+            io::write_smpi_hostfile(placement.hosts(), request.prefix, out)?;
             return Ok(());
         }
         _ if format.launch().is_some() => {

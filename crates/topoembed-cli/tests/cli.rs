@@ -7,7 +7,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{json, ok, run};
+use common::{assert_bad_input, json, ok, run};
 
 /// Layout rows as numbers, comment lines dropped.
 fn layout(args: &[&str]) -> Vec<Vec<u64>> {
@@ -467,6 +467,35 @@ fn scotch_files_round_trip_through_the_cli() {
     ] {
         assert_eq!(from_files[key], direct[key], "{key}");
     }
+    // The same embedding as SimGrid's hostfile: line g = node-<target of g>,
+    // with the host names `export --format simgrid --prefix` gives.
+    let targets: Vec<String> = std::fs::read_to_string(&map)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| format!("h{}", l.split_whitespace().nth(1).unwrap()))
+        .collect();
+    let hostfile = ok(&[
+        "embed",
+        "cube:6",
+        "torus:8x8",
+        "-m",
+        "xor",
+        "--format",
+        "smpi-hostfile",
+        "--prefix",
+        "h",
+    ]);
+    assert_eq!(hostfile.lines().collect::<Vec<_>>(), targets);
+    assert_bad_input(&[
+        "embed",
+        "cube:6",
+        "torus:8x8",
+        "--format",
+        "smpi-hostfile",
+        "--prefix",
+        "bad name",
+    ]);
     std::fs::write(&map, "64\n0 0\n1 99\n").unwrap();
     let (code, _, err) = run(&[
         "metrics",

@@ -138,15 +138,23 @@ fn bad_map_requests_exit_2() {
     }
 }
 
-/// A run's recorded traffic (Open MPI monitoring's files, 4 ranks) mapped
+/// A run's recorded traffic, 4 ranks (Open MPI monitoring's files; the
+/// preload library's recording of bench/apps/halo.c on a 2x2 grid), mapped
 /// onto 2 nodes of 2 slots, written for every launcher: each file puts
 /// rank g on the host (and slot) the JSON placement gives it.
 #[test]
 fn a_recorded_graph_round_trips_through_every_launch_format() {
-    let guest = format!(
-        "graph:{}/../topoembed/tests/data/monitoring/P.0.prof",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    for file in ["monitoring/P.0.prof", "recording/halo2x2.txt"] {
+        let guest = format!(
+            "graph:{}/../topoembed/tests/data/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        round_trip_through_launch_formats(&guest);
+    }
+}
+
+fn round_trip_through_launch_formats(guest: &str) {
+    let guest = guest.to_string();
     let host = "tleaf:2x2:10,1";
     let nodes = ["--nodes", "n[01-02]", "--slots-per-node", "2"];
     let map = numbers(&json(&["map", &guest, host, "--format", "json"])["map"]);
@@ -159,6 +167,12 @@ fn a_recorded_graph_round_trips_through_every_launch_format() {
     };
     let seq: Vec<String> = launch("seq").lines().map(String::from).collect();
     assert_eq!(seq, map.iter().map(|&h| name(h)).collect::<Vec<_>>());
+    // SimGrid's hostfile names the platform's hosts: line g = node-<host>.
+    let smpi = ok(&["map", &guest, host, "--format", "smpi-hostfile"]);
+    let want: Vec<String> = map.iter().map(|&h| format!("node-{h}")).collect();
+    assert_eq!(smpi.lines().collect::<Vec<_>>(), want);
+    let metrics = json(&["metrics", &guest, host, "--format", "json"]);
+    assert_eq!(metrics["guest_nodes"], 4);
     let rankfile = launch("rankfile");
     for (g, &h) in map.iter().enumerate() {
         let line = format!("rank {g}={} slot={}", name(h), h % 2);
@@ -168,7 +182,8 @@ fn a_recorded_graph_round_trips_through_every_launch_format() {
     let mut expanded = Vec::new();
     for line in launch("machinefile").lines() {
         let (host, n) = line.split_once(':').unwrap();
-        expanded.extend(std::iter::repeat_n(host.to_string(), n.parse().unwrap()));
+        let n: usize = n.parse().unwrap();
+        expanded.extend(std::iter::repeat(host.to_string()).take(n));
     }
     assert_eq!(expanded, seq);
     // Slot order: node n01's slots first, each holding the rank placed there.

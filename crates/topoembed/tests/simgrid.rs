@@ -3,13 +3,18 @@
 //! run by `smpirun` on the platform with the hostfile `map --format seq`
 //! writes, times a round trip from rank 0 to every rank; on a platform
 //! whose host i is topoembed's node i, each round trip is the distance
-//! from node 0 times the round trip to a neighbour. Skipped where SimGrid
+//! from node 0 times the round trip to a neighbour. Again with ranks
+//! scattered by a permutation through the hostfile `map --format
+//! smpi-hostfile` writes: the round trip from rank 0 to rank p is then the
+//! distance between their host nodes. Skipped where SimGrid
 //! is not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
 
 use std::path::Path;
 use std::process::Command;
 
-use topoembed::io::{write_launch, write_simgrid_platform, LaunchFormat, PlatformOptions, Slots};
+use topoembed::io::{
+    write_launch, write_simgrid_platform, write_smpi_hostfile, LaunchFormat, PlatformOptions, Slots,
+};
 use topoembed::topology;
 
 #[test]
@@ -42,42 +47,68 @@ fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
         )
         .unwrap();
         std::fs::write(&platform, xml).unwrap();
-        // Rank r on host node r, the hostfile as `map --format seq` writes it.
-        let hostfile = dir.join("hosts");
-        let slots = Slots::from_hostlist(&format!("node-[0-{}]", n - 1), 1).unwrap();
+        // Rank r on host node r, the hostfile as `map --format seq` writes
+        // it; then rank r on host node (5r + 3) mod n, as `map --format
+        // smpi-hostfile` writes it.
         let identity: Vec<u64> = (0..n).collect();
-        let mut lines = Vec::new();
-        write_launch(LaunchFormat::Seq, &identity, &slots, &mut lines).unwrap();
-        std::fs::write(&hostfile, lines).unwrap();
-        let output = Command::new("smpirun")
-            .arg("-np")
-            .arg(n.to_string())
-            .arg("-platform")
-            .arg(&platform)
-            .arg("-hostfile")
-            .arg(&hostfile)
-            .arg("--log=root.thres:critical")
-            .arg(&ping)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{spec}: {output:?}");
-        let times: Vec<(u64, f64)> = String::from_utf8(output.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let (peer, t) = l.split_once(' ').unwrap();
-                (peer.parse().unwrap(), t.parse().unwrap())
-            })
-            .collect();
-        assert_eq!(times.len() as u64, n - 1, "{spec}");
-        let hop = times
-            .iter()
-            .filter(|&&(peer, _)| host.distance(0, peer) == 1)
-            .map(|&(_, t)| t)
-            .fold(f64::INFINITY, f64::min);
-        for (peer, t) in times {
-            let hops = (t / hop).round() as u64;
-            assert_eq!(hops, host.distance(0, peer), "{spec}: rank {peer}, {t} s");
+        let scattered: Vec<u64> = (0..n).map(|r| (5 * r + 3) % n).collect();
+        for placement in [&identity, &scattered] {
+            let hostfile = dir.join("hosts");
+            let mut lines = Vec::new();
+            if placement == &identity {
+                let slots = Slots::from_hostlist(&format!("node-[0-{}]", n - 1), 1).unwrap();
+                write_launch(LaunchFormat::Seq, placement, &slots, &mut lines).unwrap();
+            } else {
+                write_smpi_hostfile(placement, "node-", &mut lines).unwrap();
+            }
+            std::fs::write(&hostfile, lines).unwrap();
+            let times = round_trips(&ping, &platform, &hostfile, n, spec);
+            let at = |rank: u64| placement[rank as usize];
+            let hop = times
+                .iter()
+                .filter(|&&(peer, _)| host.distance(at(0), at(peer)) == 1)
+                .map(|&(_, t)| t)
+                .fold(f64::INFINITY, f64::min);
+            for (peer, t) in times {
+                let hops = (t / hop).round() as u64;
+                assert_eq!(
+                    hops,
+                    host.distance(at(0), at(peer)),
+                    "{spec}: rank {peer}, {t} s"
+                );
+            }
         }
     }
+}
+
+/// SimGrid's round trip from rank 0 to each other rank: (rank, seconds).
+fn round_trips(
+    ping: &Path,
+    platform: &Path,
+    hostfile: &Path,
+    n: u64,
+    spec: &str,
+) -> Vec<(u64, f64)> {
+    let output = Command::new("smpirun")
+        .arg("-np")
+        .arg(n.to_string())
+        .arg("-platform")
+        .arg(platform)
+        .arg("-hostfile")
+        .arg(hostfile)
+        .arg("--log=root.thres:critical")
+        .arg(ping)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{spec}: {output:?}");
+    let times: Vec<(u64, f64)> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (peer, t) = l.split_once(' ').unwrap();
+            (peer.parse().unwrap(), t.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(times.len() as u64, n - 1, "{spec}");
+    times
 }

@@ -44,7 +44,7 @@ pub use mtx::{
 };
 pub use placement::parse_placement;
 pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
-pub use simgrid::{write_simgrid_platform, PlatformOptions};
+pub use simgrid::{write_simgrid_platform, write_smpi_hostfile, PlatformOptions};
 pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};
 
 /// True when `path` names a Scotch source graph (`.grf` or `.src`).

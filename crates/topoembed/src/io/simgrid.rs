@@ -79,6 +79,33 @@ fn quantity(what: &str, value: &str) -> Result<()> {
     }
 }
 
+/// A host name prefix SimGrid and a hostfile both take as it is.
+fn check_prefix(prefix: &str) -> Result<()> {
+    if prefix.is_empty()
+        || !prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(Error::Parameter(format!(
+            "--prefix '{prefix}': letters, digits, '-', '_' or '.' only"
+        )));
+    }
+    Ok(())
+}
+
+/// Writes the SMPI hostfile of a placement: line r is `PREFIX<h>`, the
+/// platform's host of rank r (`hosts[r]` = h, a host node of the platform
+/// [`write_simgrid_platform`] writes with the same prefix); `smpirun
+/// -hostfile FILE` puts rank r on line r's host.
+pub fn write_smpi_hostfile(hosts: &[u64], prefix: &str, out: &mut dyn Write) -> Result<()> {
+    check_prefix(prefix)?;
+    let io = |e: std::io::Error| Error::File(format!("cannot write the hostfile: {e}"));
+    for h in hosts {
+        writeln!(out, "{prefix}{h}").map_err(io)?;
+    }
+    Ok(())
+}
+
 /// Writes the platform of `spec` (module docs).
 pub fn write_simgrid_platform(
     spec: &Spec,
@@ -89,17 +116,7 @@ pub fn write_simgrid_platform(
     quantity("speed", &options.speed)?;
     quantity("bandwidth", &options.bandwidth)?;
     quantity("latency", &options.latency)?;
-    if options.prefix.is_empty()
-        || !options
-            .prefix
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    {
-        return Err(Error::Parameter(format!(
-            "--prefix '{}': letters, digits, '-', '_' or '.' only",
-            options.prefix
-        )));
-    }
+    check_prefix(&options.prefix)?;
     let nodes = sides
         .iter()
         .try_fold(1u64, |n, &k| n.checked_mul(k))
