@@ -17,7 +17,7 @@
 # host's routing) and whether each ranks the three placements as SimGrid
 # times them.
 #
-#   bench/simgrid_apps.sh                      # 64 ranks on torus:4x4x4 and torus:8x8
+#   bench/simgrid_apps.sh                      # 64 ranks on torus:4x4x4, torus:8x8, mesh:8x8
 #   HOSTS="torus:4x4x4" bench/simgrid_apps.sh
 #
 # Needs: Open MPI (mpicc, mpirun), SimGrid (smpicc, smpirun), Scotch
@@ -34,7 +34,7 @@ for tool in mpicc mpirun smpicc smpirun scotch_gmap "$bin" "$lib"; do
     exit 2
   fi
 done
-HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8"}
+HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8 mesh:8x8"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

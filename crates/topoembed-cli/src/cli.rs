@@ -562,15 +562,18 @@ pub enum Command {
         spec: String,
         /// grf: Scotch source graph (node i is vertex i + base); tgt: Scotch target
         /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD);
-        /// simgrid: a SimGrid platform for `smpirun -platform` (rings, tori and
-        /// hypercubes as TORUS clusters, host node i named PREFIXi).
+        /// simgrid: a SimGrid platform for `smpirun -platform`, host node i named
+        /// PREFIXi: rings, tori and hypercubes as TORUS clusters; lines, meshes,
+        /// partly wrapped grids, binary trees and graphs (up to 256 nodes) as one
+        /// full-duplex link per edge and, for every pair, the route topoembed's
+        /// routing takes (the links `metrics` counts congestion on).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Numbering base of the graph's vertices (0 or 1).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1))]
         base: u64,
         /// simgrid: the host names, PREFIX0, PREFIX1, ... (host node i is
-        /// PREFIXi: `map --format seq --nodes 'PREFIX[0-N]'` writes the
+        /// PREFIXi: `map --format smpi-hostfile --prefix PREFIX` writes the
         /// matching hostfile).
         #[arg(long, default_value = "node-")]
         prefix: String,

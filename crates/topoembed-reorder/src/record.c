@@ -27,6 +27,7 @@
 
 /* The counters (src/record/ffi.rs). */
 int topoembed_record_enabled(void);
+void topoembed_record_one_thread(int one);
 void topoembed_record_send(int dest, uint64_t bytes);
 void topoembed_record_neighbour(int dest, uint64_t bytes);
 void topoembed_record_open(uint64_t id, int leader, int size, const char *name);
@@ -48,11 +49,18 @@ int topoembed_record_write(int world_size, const unsigned char *blobs, const int
 
 static int state = -1;
 
-/* Whether TOPOEMBED_RECORD is set (read once). */
+/* Whether TOPOEMBED_RECORD is set (read once, at the first intercepted
+ * call, after MPI_Init: the counters then learn whether one thread calls
+ * MPI, which lets them count without a lock). */
 static int recording(void)
 {
-    if (state < 0)
+    if (state < 0) {
+        int level = MPI_THREAD_MULTIPLE, initialized = 0;
         state = topoembed_record_enabled();
+        if (state && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized &&
+            PMPI_Query_thread(&level) == MPI_SUCCESS)
+            topoembed_record_one_thread(level <= MPI_THREAD_FUNNELED);
+    }
     return state;
 }
 

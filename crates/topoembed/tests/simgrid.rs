@@ -35,7 +35,15 @@ fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
         );
         return;
     }
-    for spec in ["torus:4x4", "cube:3", "ring:8", "torus:2x2x4"] {
+    for spec in [
+        "torus:4x4",
+        "cube:3",
+        "ring:8",
+        "torus:2x2x4",
+        "mesh:4x4",
+        "line:6",
+        "grid:4wx3",
+    ] {
         let host = topology::parse(spec).unwrap();
         let n = host.node_count();
         let platform = dir.join("platform.xml");

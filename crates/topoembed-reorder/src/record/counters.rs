@@ -231,6 +231,31 @@ impl Counters {
         self.persistent.remove(&request);
     }
 
+    /// Adds `other`'s counts to these (translations and requests are not
+    /// carried: only what [`Counters::export`] writes).
+    pub fn absorb(&mut self, other: Counters) {
+        for (dest, t) in other.pairs {
+            self.pairs.entry(dest).or_default().merge(t);
+        }
+        if self.sizes.is_empty() {
+            self.sizes = vec![0; SIZE_CLASSES];
+        }
+        for (total, s) in self.sizes.iter_mut().zip(other.sizes) {
+            *total = total.saturating_add(s);
+        }
+        self.neighbourhood.merge(other.neighbourhood);
+        self.unattributed.merge(other.unattributed);
+        for ((slot, op), t) in other.collectives {
+            let key = other.keys[slot as usize].clone();
+            let next = self.keys.len() as u32;
+            let mine = *self.slots.entry(key.clone()).or_insert_with(|| {
+                self.keys.push(key);
+                next
+            });
+            self.collectives.entry((mine, op)).or_default().merge(t);
+        }
+    }
+
     /// The point-to-point traffic to each world destination.
     pub fn pairs(&self) -> impl Iterator<Item = (u32, Traffic)> + '_ {
         self.pairs.iter().map(|(&d, &t)| (d, t))
@@ -328,6 +353,15 @@ mod tests {
         c.collective(2, b"MPI_Not_a_collective", 16);
         c.close(1);
         c.collective(1, b"MPI_Allreduce", 16); // closed: not counted
+                                               // Another thread's counters merge in.
+        let mut other = Counters::default();
+        other.open(9, key(5));
+        other.open(10, key(3));
+        other.collective(10, b"MPI_Allreduce", 16);
+        other.collective(9, b"MPI_Barrier", 0);
+        other.send(3, 1);
+        c.absorb(other);
+        c.absorb(Counters::default());
         let e = c.export();
         assert_eq!(
             e.pairs,
@@ -342,8 +376,8 @@ mod tests {
                 (
                     3,
                     Traffic {
-                        bytes: 200,
-                        messages: 2
+                        bytes: 201,
+                        messages: 3
                     }
                 )
             ]
@@ -362,13 +396,15 @@ mod tests {
                 messages: 1
             }
         );
-        assert_eq!(e.sizes.iter().sum::<u64>(), 4);
-        assert_eq!(e.collectives.len(), 1);
-        assert_eq!(e.collectives[0].calls, 2);
-        assert_eq!(e.collectives[0].bytes, 32);
+        assert_eq!(e.sizes.iter().sum::<u64>(), 5);
+        assert_eq!(e.collectives.len(), 2);
+        assert_eq!(e.collectives[0].communicator, key(3));
+        assert_eq!(e.collectives[0].calls, 3);
+        assert_eq!(e.collectives[0].bytes, 48);
         assert_eq!(
             COLLECTIVES[e.collectives[0].operation as usize],
             "MPI_Allreduce"
         );
+        assert_eq!(e.collectives[1].communicator, key(5));
     }
 }

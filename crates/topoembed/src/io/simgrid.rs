@@ -6,14 +6,27 @@
 //! `topo_parameters` the sides, first dimension fastest — topoembed's own
 //! numbering, so host node i is SimGrid host `PREFIXi`; a hypercube is the
 //! torus of d sides of 2, whose two links between a pair carry one hop).
-//! Hosts without wrap-around on every axis (lines, meshes, partly wrapped
-//! grids) and graphs need explicit links and routes, which are not written
-//! yet: an error says so.
+//! Every other host whose nodes are all machines — lines, meshes, partly
+//! wrapped grids, binary trees, graphs — is a `Full` zone: one host per
+//! node, one full-duplex link (`SPLITDUPLEX`) per edge, and for every
+//! ordered pair of hosts the route topoembed's own routing takes (the
+//! route `metrics` counts congestion on: dimension order, ties toward
+//! increasing coordinates; the tree's path; a graph's lowest-numbered
+//! closer neighbour), so SimGrid contends the links topoembed predicts.
+//! A `Full` zone lists n(n − 1) routes: at most [`MAX_ROUTED_HOSTS`]
+//! hosts. `tleaf` hierarchies have no links of their own (their
+//! distances are costs): refused.
 
 use std::io::Write;
 
 use crate::error::{Error, Result};
+use crate::routing::TieRule;
 use crate::spec::Spec;
+use crate::topology::Topology;
+
+/// Most hosts of a platform with explicit routes (a `Full` zone lists every
+/// ordered pair's route: 65 280 routes, some 20 MB, at this size).
+pub const MAX_ROUTED_HOSTS: u64 = 256;
 
 /// What every host and link of the platform gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,23 +52,19 @@ impl Default for PlatformOptions {
     }
 }
 
-/// The sides of the SimGrid torus that is `spec`, first axis first.
-fn torus_sides(spec: &Spec) -> Result<Vec<u64>> {
+/// The sides of the SimGrid torus that is `spec`, first axis first; `None`
+/// when it is not a torus.
+fn torus_sides(spec: &Spec) -> Result<Option<Vec<u64>>> {
     let sides = match spec {
         Spec::Ring(n) => vec![*n],
         Spec::Torus(sides) => sides.clone(),
         Spec::Cube(d) => vec![2; *d as usize],
-        other => {
-            return Err(Error::Parameter(format!(
-            "--format simgrid writes rings, tori and hypercubes (SimGrid TORUS clusters); {other} \
-                 needs explicit links and routes, not written yet"
-        )))
-        }
+        _ => return Ok(None),
     };
     if sides.contains(&0) || sides.is_empty() {
         return Err(Error::Parameter(format!("{spec}: no nodes to write")));
     }
-    Ok(sides)
+    Ok(Some(sides))
 }
 
 /// Checks a SimGrid quantity: a number and a unit made of letters (`1us`,
@@ -112,11 +121,20 @@ pub fn write_simgrid_platform(
     options: &PlatformOptions,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let sides = torus_sides(spec)?;
     quantity("speed", &options.speed)?;
     quantity("bandwidth", &options.bandwidth)?;
     quantity("latency", &options.latency)?;
     check_prefix(&options.prefix)?;
+    let Some(sides) = torus_sides(spec)? else {
+        if matches!(spec, Spec::Tleaf(..)) {
+            return Err(Error::Parameter(format!(
+                "{spec}: a tleaf has levels with costs, not links, so it has no SimGrid platform; \
+                 write its machine as a graph of links (graph:FILE) or a torus"
+            )));
+        }
+        let host = crate::topology::build(spec)?;
+        return write_routed_platform(host.as_ref(), options, out);
+    };
     let nodes = sides
         .iter()
         .try_fold(1u64, |n, &k| n.checked_mul(k))
@@ -140,6 +158,90 @@ pub fn write_simgrid_platform(
         params = parameters.join(","),
     )
     .map_err(io)
+}
+
+/// A `Full` zone with one link per edge and topoembed's route for every
+/// ordered pair of hosts (module docs).
+fn write_routed_platform(
+    host: &dyn Topology,
+    options: &PlatformOptions,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let n = host.node_count();
+    if n > MAX_ROUTED_HOSTS {
+        return Err(Error::Parameter(format!(
+            "{}: {n} hosts; a platform with explicit routes lists every pair's route, so \
+             --format simgrid writes at most {MAX_ROUTED_HOSTS} hosts this way (tori, rings \
+             and hypercubes of any size are TORUS clusters)",
+            host.spec()
+        )));
+    }
+    let io = |e: std::io::Error| Error::File(format!("cannot write the platform: {e}"));
+    let mut out = std::io::BufWriter::new(out);
+    let (prefix, bw, lat) = (&options.prefix, &options.bandwidth, &options.latency);
+    writeln!(
+        out,
+        "<?xml version='1.0'?>\n\
+         <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n\
+         <!-- {spec}: host i is {prefix}i; one full-duplex link per edge (l-u-v, u < v: UP is \
+         u to v); routes as topoembed routes: {model}; written by topoembed -->\n\
+         <platform version=\"4.1\">\n  <zone id=\"host\" routing=\"Full\">",
+        spec = host.spec(),
+        model = crate::routing::describe_model(host, TieRule::Increasing),
+    )
+    .map_err(io)?;
+    for v in 0..n {
+        writeln!(
+            out,
+            "    <host id=\"{prefix}{v}\" speed=\"{}\"/>",
+            options.speed
+        )
+        .map_err(io)?;
+    }
+    let mut failed = None;
+    host.for_each_edge(0..n, &mut |u, v, _| {
+        let (a, b) = (u.min(v), u.max(v));
+        if failed.is_none() {
+            failed = writeln!(
+                out,
+                "    <link id=\"l-{a}-{b}\" bandwidth=\"{bw}\" latency=\"{lat}\" \
+                 sharing_policy=\"SPLITDUPLEX\"/>"
+            )
+            .err();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(io(e));
+    }
+    let mut path = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            path.clear();
+            host.route(a, b, TieRule::Increasing, &mut path);
+            write!(
+                out,
+                "    <route src=\"{prefix}{a}\" dst=\"{prefix}{b}\" symmetrical=\"NO\">"
+            )
+            .map_err(io)?;
+            let mut at = a;
+            for &next in &path {
+                let (lo, hi) = (at.min(next), at.max(next));
+                let direction = if at < next { "UP" } else { "DOWN" };
+                write!(
+                    out,
+                    "<link_ctn id=\"l-{lo}-{hi}\" direction=\"{direction}\"/>"
+                )
+                .map_err(io)?;
+                at = next;
+            }
+            writeln!(out, "</route>").map_err(io)?;
+        }
+    }
+    writeln!(out, "  </zone>\n</platform>").map_err(io)?;
+    out.flush().map_err(io)
 }
 
 #[cfg(test)]
@@ -169,12 +271,64 @@ mod tests {
             .contains("topo_parameters=\"2,2,2\""));
     }
 
+    /// Hosts without full wrap-around: every ordered pair has a route, and
+    /// each route walks its links end to end from src to dst in as many
+    /// hops as topoembed's distance (the links of topoembed's routing).
     #[test]
-    fn what_is_not_a_torus_or_not_a_quantity_is_refused() {
+    fn other_hosts_get_topoembeds_routes_link_by_link() {
         let defaults = PlatformOptions::default();
-        for spec in ["mesh:4x4", "line:8", "grid:4wx4"] {
+        for spec in ["mesh:4x4", "line:8", "grid:4wx3", "mesh:2x3x2", "bintree:8"] {
+            let host = crate::topology::parse(spec).unwrap();
+            let n = host.node_count();
+            let xml = platform(spec, &defaults).unwrap();
+            let links = xml.matches("<link id=").count() as u64;
+            assert_eq!(links, host.edge_count(), "{spec}");
+            let mut routes = 0;
+            for line in xml
+                .lines()
+                .filter(|l| l.trim_start().starts_with("<route "))
+            {
+                routes += 1;
+                let attr = |name: &str| -> u64 {
+                    let at = line.find(&format!("{name}=\"node-")).unwrap() + name.len() + 7;
+                    line[at..].split('"').next().unwrap().parse().unwrap()
+                };
+                let (src, dst) = (attr("src"), attr("dst"));
+                let mut at = src;
+                let mut hops = 0;
+                for hop in line.split("<link_ctn id=\"l-").skip(1) {
+                    let (ends, rest) = hop.split_once('"').unwrap();
+                    let (x, y) = ends.split_once('-').unwrap();
+                    let (x, y): (u64, u64) = (x.parse().unwrap(), y.parse().unwrap());
+                    assert!(x < y && host.distance(x, y) == 1, "{spec}: l-{x}-{y}");
+                    at = match rest.contains("\"UP\"") {
+                        true => {
+                            assert_eq!(at, x, "{spec}: {line}");
+                            y
+                        }
+                        false => {
+                            assert_eq!(at, y, "{spec}: {line}");
+                            x
+                        }
+                    };
+                    hops += 1;
+                }
+                assert_eq!(at, dst, "{spec}: {line}");
+                assert_eq!(hops, host.distance(src, dst), "{spec}: {line}");
+            }
+            assert_eq!(routes, n * (n - 1), "{spec}");
+        }
+    }
+
+    #[test]
+    fn what_has_no_platform_or_not_a_quantity_is_refused() {
+        let defaults = PlatformOptions::default();
+        for (spec, says) in [
+            ("tleaf:2x4:10,1", "no SimGrid platform"),
+            ("mesh:32x32", "at most 256 hosts"),
+        ] {
             let e = platform(spec, &defaults).unwrap_err().to_string();
-            assert!(e.contains("not written yet"), "{spec}: {e}");
+            assert!(e.contains(says), "{spec}: {e}");
         }
         for (bad, says) in [
             (
