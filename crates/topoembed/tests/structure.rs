@@ -135,6 +135,69 @@ fn graphs_that_are_not_grids_are_refused() {
     assert_eq!(recognised(&from(6, &star)), None, "a star");
 }
 
+/// A 9-point stencil on a PX x PY mesh of blocks as a run records it:
+/// faces heavy, corners light, vertices shuffled. Its faces are a mesh
+/// (`recognize::backbone_grid`), so the mapper starts from the mesh
+/// placement and, on a host of the mesh's shape, ends with every face one
+/// hop and every corner two — the least hop-bytes there is (each face
+/// edge needs at least one hop, each corner edge joins blocks that differ
+/// on both axes) — where the search alone left faces three hops apart.
+#[test]
+fn a_recorded_nine_point_stencil_maps_by_its_faces() {
+    for (px, py, host) in [
+        (8u64, 8u64, "torus:8x8"),
+        (6, 4, "mesh:6x4"),
+        (4, 4, "torus:4x4"),
+    ] {
+        let n = px * py;
+        let (mut edges, mut volumes) = (Vec::new(), Vec::new());
+        let (face, corner) = (655_360u64, 160u64);
+        for y in 0..py {
+            for x in 0..px {
+                let v = x + px * y;
+                if x + 1 < px {
+                    edges.push((v, v + 1));
+                    volumes.push(face);
+                }
+                if y + 1 < py {
+                    edges.push((v, v + px));
+                    volumes.push(face);
+                    if x + 1 < px {
+                        edges.push((v, v + px + 1));
+                        volumes.push(corner);
+                    }
+                    if x > 0 {
+                        edges.push((v, v + px - 1));
+                        volumes.push(corner);
+                    }
+                }
+            }
+        }
+        let perm = Rng::new(7, 0).permutation(n as usize);
+        let shuffled: Vec<(u64, u64)> = edges
+            .iter()
+            .map(|&(u, v)| (u64::from(perm[u as usize]), u64::from(perm[v as usize])))
+            .collect();
+        let g = Graph::from_weighted_edges(
+            Spec::Graph("stencil9.txt".into()),
+            n,
+            &shuffled,
+            Some(&volumes),
+        )
+        .unwrap();
+        let w = WGraph::from_topology(&g).unwrap();
+        assert_eq!(recognize::grid(&w), None, "the diagonals make it no grid");
+        let backbone = recognize::backbone_grid(&w).expect("its faces are a mesh");
+        assert_eq!(backbone.node.len() as u64, n);
+        let h = topology::parse(host).unwrap();
+        let placed = mapped::map(&g, h.as_ref(), &MapOptions::default()).unwrap();
+        let faces = volumes.iter().filter(|&&v| v == face).count() as u128;
+        let corners = volumes.len() as u128 - faces;
+        let least = faces * u128::from(face) + corners * 2 * u128::from(corner);
+        assert_eq!(hop_bytes(&g, h.as_ref(), placed.hosts()), least, "{host}");
+    }
+}
+
 fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u128 {
     let g = WGraph::from_topology(guest).unwrap();
     mapper::hop_bytes(&g, &HostDistance::new(host).unwrap(), hosts)

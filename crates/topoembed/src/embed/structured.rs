@@ -3,7 +3,9 @@
 //! answer, the search should not have to rediscover it.
 //!
 //! The guest's grid comes from its spec (`torus:64x64`) or, for a graph
-//! file, from [`crate::mapper::recognize`] (vertices numbered anyhow).
+//! file, from [`crate::mapper::recognize`] (vertices numbered anyhow; or
+//! the grid its heaviest edges form, as a recorded 9-point stencil's faces
+//! do under its light diagonals).
 //! * Every constructing method of the registry that applies to the grid and
 //!   the host (`axes`, `snake`, `gray`, `standard`, the many-to-one cube
 //!   methods, ...) gives a start: a torus onto a torus of its shape comes
@@ -28,7 +30,7 @@ const MAX_FACTORIZATIONS: usize = 100_000;
 /// The starts for `guest` (working graph `g`) on `host` with capacity `cap`.
 pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -> Vec<Start> {
     let grid = match guest.spec() {
-        Spec::Graph(_) => recognize::grid(g),
+        Spec::Graph(_) => recognize::grid(g).or_else(|| recognize::backbone_grid(g)),
         spec => Grid::of_spec(spec),
     };
     let Some(grid) = grid else {

@@ -37,6 +37,27 @@ impl WGraph {
             .map(|(&u, &w)| (u as usize, w))
     }
 
+    /// The same vertices with only the edges of volume at least `t`.
+    pub fn with_edges_at_least(&self, t: u64) -> WGraph {
+        let mut out = WGraph {
+            xadj: Vec::with_capacity(self.xadj.len()),
+            adj: Vec::new(),
+            ew: Vec::new(),
+            vw: self.vw.clone(),
+        };
+        out.xadj.push(0);
+        for v in 0..self.n() {
+            for (u, w) in self.edges(v) {
+                if w >= t {
+                    out.adj.push(u as u32);
+                    out.ew.push(w);
+                }
+            }
+            out.xadj.push(out.adj.len());
+        }
+        out
+    }
+
     /// Σ load.
     pub fn total_load(&self) -> u64 {
         self.vw.iter().sum()

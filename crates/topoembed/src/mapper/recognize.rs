@@ -99,6 +99,33 @@ impl Frames {
     }
 }
 
+/// Distinct volumes tried as thresholds by [`backbone_grid`].
+const BACKBONE_THRESHOLDS: usize = 3;
+
+/// The grid the heaviest edges of `g` form, when `g` is no grid itself: for
+/// the largest few distinct volumes t (heaviest first), the edges of volume
+/// at least t, if they are a grid over every vertex. A 9-point stencil
+/// recorded from a run — faces of a block's side, corners of one value —
+/// is a mesh of its faces with light diagonals; its mesh placement is the
+/// start a multilevel search misses (whole rows would have to move). The
+/// grid is only a start: the mapper scores it on every edge.
+pub fn backbone_grid(g: &WGraph) -> Option<Grid> {
+    let mut volumes: Vec<u64> = g.ew.clone();
+    volumes.sort_unstable_by(|a, b| b.cmp(a));
+    volumes.dedup();
+    for &t in volumes.iter().take(BACKBONE_THRESHOLDS) {
+        if t == *volumes.last()? {
+            // Every edge: that is `g`, which `grid` already refused.
+            break;
+        }
+        let heavy = g.with_edges_at_least(t);
+        if let Some(found) = grid(&heavy) {
+            return Some(found);
+        }
+    }
+    None
+}
+
 /// The grid `g` is, if it is one (connected, at least 2 vertices).
 pub fn grid(g: &WGraph) -> Option<Grid> {
     let n = g.n();
