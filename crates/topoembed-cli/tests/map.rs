@@ -225,3 +225,89 @@ fn round_trip_through_launch_formats(guest: &str) {
         "0",
     ]);
 }
+
+/// A rankfile for 16 ranks on 8 nodes of 2 cores, run by `mpirun -rf`:
+/// every rank reports the node and the core the plan gave it. The nodes
+/// are this machine under 8 host names — Open MPI starts each node's
+/// daemon through a stand-in for ssh that runs it in its own UTS namespace
+/// (`unshare --uts`, root) with the node's name — so the real cores 0 and
+/// 1 are each node's slots 0 and 1. Skipped without Open MPI or namespaces
+/// (CI has both and sets TOPOEMBED_REQUIRE_MPI).
+#[test]
+fn a_rankfile_puts_16_ranks_where_the_plan_says() {
+    use std::process::Command;
+    let required = std::env::var_os("TOPOEMBED_REQUIRE_MPI").is_some();
+    let dir = temp_dir("rankfile-16");
+    let program = dir.join("where");
+    let built = Command::new("mpicc")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/where.c"))
+        .arg("-o")
+        .arg(&program)
+        .status();
+    let namespaces = Command::new("unshare")
+        .args(["--uts", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if !built.is_ok_and(|s| s.success()) || !namespaces || cores < 2 {
+        assert!(
+            !required,
+            "mpicc, unshare --uts (root) and 2 cores are needed: mpicc built {}, namespaces {namespaces}, {cores} cores",
+            program.exists()
+        );
+        eprintln!("skipped: needs mpicc, unshare --uts and 2 cores");
+        return;
+    }
+    let ssh = dir.join("fake-ssh");
+    std::fs::write(
+        &ssh,
+        "#!/bin/sh\n# ssh HOST COMMAND: COMMAND here, under the host name HOST.\n\
+         while [ $# -gt 0 ]; do case \"$1\" in -*) shift;; *) break;; esac; done\n\
+         host=$1; shift\nexec unshare --uts sh -c \"hostname $host && exec $*\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (guest, host) = ("torus:4x4", "tleaf:8x2:10,1");
+    let nodes = ["--nodes", "n[01-08]", "--slots-per-node", "2"];
+    let map = numbers(&json(&["map", guest, host, "--format", "json"])["map"]);
+    let mut args = vec!["map", guest, host, "--format", "rankfile"];
+    args.extend(nodes);
+    let rankfile = dir.join("rankfile");
+    std::fs::write(&rankfile, ok(&args)).unwrap();
+    // The allocation: each node with its 2 slots.
+    let hostfile = dir.join("hosts");
+    let lines: Vec<String> = (1..=8).map(|k| format!("n0{k} slots=2")).collect();
+    std::fs::write(&hostfile, lines.join("\n") + "\n").unwrap();
+    let out = Command::new("timeout")
+        .arg("120")
+        .args(["mpirun", "--allow-run-as-root", "--mca", "plm_rsh_agent"])
+        .arg(&ssh)
+        .arg("--hostfile")
+        .arg(&hostfile)
+        .arg("-rf")
+        .arg(&rankfile)
+        .args(["-np", "16"])
+        .arg(&program)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut seen = 0;
+    for line in stdout.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [_, rank, _, node, _, core] = words[..] else {
+            panic!("unexpected line: {line}");
+        };
+        let rank: usize = rank.parse().unwrap();
+        let h = map[rank];
+        assert_eq!(node, format!("n0{}", h / 2 + 1), "rank {rank}: {line}");
+        assert_eq!(core, (h % 2).to_string(), "rank {rank}: {line}");
+        seen += 1;
+    }
+    assert_eq!(seen, 16, "{stdout}");
+}
