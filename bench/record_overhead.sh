@@ -19,6 +19,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -o "$work/pingpong" "$here/bench/apps/pingpong.c"
 mpicc -O2 -o "$work/halo" "$here/bench/apps/halo.c"
+# The cost of counting one message, without MPI or its noise.
+cc -O2 -o "$work/count_cost" "$here/bench/apps/count_cost.c" -L"$(dirname "$lib")" \
+  -ltopoembed_reorder -Wl,-rpath,"$(dirname "$lib")"
 
 # name|processes|program and arguments
 cases=(
@@ -29,6 +32,10 @@ cases=(
 )
 machine
 mpirun --version | sed -n 1p
+echo
+costs=$(for _ in 1 2 3 4 5; do "$work/count_cost"; done)
+echo "counting one message: $(echo "$costs" | awk '/one thread/{print $4}' | median_of_lines) ns with one thread calling MPI, \
+$(echo "$costs" | awk '/locked/{print $3}' | median_of_lines) ns with a lock (median of 5 x 10^7)"
 echo
 echo "| app | plain | preloaded, not recording | recording | overhead (recording vs plain) | wall time plain / recording |"
 echo "|---|---|---|---|---|---|"

@@ -27,6 +27,7 @@ fn shim() {
     build
         .file("src/shim.c")
         .file("src/record.c")
+        .file("src/record_fortran.c")
         .warnings(true)
         .extra_warnings(true);
     for flag in show("compile") {
@@ -49,5 +50,6 @@ fn shim() {
     }
     println!("cargo:rerun-if-changed=src/shim.c");
     println!("cargo:rerun-if-changed=src/record.c");
+    println!("cargo:rerun-if-changed=src/record_fortran.c");
     println!("cargo:rerun-if-env-changed=MPICC");
 }

@@ -600,6 +600,28 @@ COLLECTIVE(MPI_Scan, MPI_Iscan, (PARAMS_MPI_Scan), (ARGS_MPI_Scan), bytes_of(cou
 COLLECTIVE(MPI_Exscan, MPI_Iexscan, (PARAMS_MPI_Exscan), (ARGS_MPI_Exscan),
            bytes_of(count, type))
 
+/* ---- what the Fortran wrappers (src/record_fortran.c) use ---- */
+
+int topoembed_rec_recording(void)
+{
+    return recording();
+}
+
+void topoembed_rec_sent(MPI_Comm comm, int dest, int count, MPI_Datatype type)
+{
+    sent(comm, dest, count, type);
+}
+
+int topoembed_rec_world_of(MPI_Comm comm, int rank)
+{
+    return world_of(comm, rank);
+}
+
+uint64_t topoembed_rec_bytes_of(int count, MPI_Datatype type)
+{
+    return bytes_of(count, type);
+}
+
 /* ---- MPI_Finalize: rank 0 gathers every process's counters and writes ---- */
 
 static void finish_recording(void)
@@ -655,11 +677,22 @@ static void finish_recording(void)
     free(all);
 }
 
-int topoembed_rec_MPI_Finalize(void)
+/* Writes the recording once (MPI_Finalize and the Fortran MPI_FINALIZE
+ * both come here; a binding that calls the other must not write twice). */
+void topoembed_rec_finish(void)
 {
+    static int finished;
+    if (finished)
+        return;
+    finished = 1;
     if (recording())
         finish_recording();
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);
+}
+
+int topoembed_rec_MPI_Finalize(void)
+{
+    topoembed_rec_finish();
     return PMPI_Finalize();
 }

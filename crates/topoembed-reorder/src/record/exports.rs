@@ -10,7 +10,7 @@
 
 use std::ffi::c_int;
 
-use crate::forward::Handle;
+use crate::forward::{Handle, F};
 
 // Point-to-point sends, counted by world destination.
 forward!(
@@ -266,4 +266,80 @@ forward!(
 forward!(
     "MPI_Finalize, recorded when `TOPOEMBED_RECORD` is set.",
     [MPI_Finalize] => topoembed_rec_MPI_Finalize() -> c_int
+);
+
+// The Fortran bindings (mpif.h, `use mpi`) of the sends and of
+// MPI_FINALIZE, under every mangling gfortran and Open MPI use
+// (src/record_fortran.c calls the real binding, then counts).
+forward!(
+    "Fortran MPI_SEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_send, mpi_send_, mpi_send__, MPI_SEND] => topoembed_rec_f_send(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_BSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_bsend, mpi_bsend_, mpi_bsend__, MPI_BSEND] => topoembed_rec_f_bsend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_SSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_ssend, mpi_ssend_, mpi_ssend__, MPI_SSEND] => topoembed_rec_f_ssend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_RSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_rsend, mpi_rsend_, mpi_rsend__, MPI_RSEND] => topoembed_rec_f_rsend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_ISEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_isend, mpi_isend_, mpi_isend__, MPI_ISEND] => topoembed_rec_f_isend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_IBSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_ibsend, mpi_ibsend_, mpi_ibsend__, MPI_IBSEND] => topoembed_rec_f_ibsend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_ISSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_issend, mpi_issend_, mpi_issend__, MPI_ISSEND] => topoembed_rec_f_issend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_IRSEND, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_irsend, mpi_irsend_, mpi_irsend__, MPI_IRSEND] => topoembed_rec_f_irsend(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_SEND_INIT, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_send_init, mpi_send_init_, mpi_send_init__, MPI_SEND_INIT] => topoembed_rec_f_send_init(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_BSEND_INIT, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_bsend_init, mpi_bsend_init_, mpi_bsend_init__, MPI_BSEND_INIT] => topoembed_rec_f_bsend_init(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_SSEND_INIT, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_ssend_init, mpi_ssend_init_, mpi_ssend_init__, MPI_SSEND_INIT] => topoembed_rec_f_ssend_init(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_RSEND_INIT, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_rsend_init, mpi_rsend_init_, mpi_rsend_init__, MPI_RSEND_INIT] => topoembed_rec_f_rsend_init(buf: Handle, count: F, datatype: F, dest: F, tag: F, comm: F, request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_START, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_start, mpi_start_, mpi_start__, MPI_START] => topoembed_rec_f_start(request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_STARTALL, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_startall, mpi_startall_, mpi_startall__, MPI_STARTALL] => topoembed_rec_f_startall(count: F, requests: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_REQUEST_FREE, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_request_free, mpi_request_free_, mpi_request_free__, MPI_REQUEST_FREE] => topoembed_rec_f_request_free(request: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_SENDRECV, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_sendrecv, mpi_sendrecv_, mpi_sendrecv__, MPI_SENDRECV] => topoembed_rec_f_sendrecv(sendbuf: Handle, sendcount: F, sendtype: F, dest: F, sendtag: F, recvbuf: Handle, recvcount: F, recvtype: F, source: F, recvtag: F, comm: F, status: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_SENDRECV_REPLACE, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_sendrecv_replace, mpi_sendrecv_replace_, mpi_sendrecv_replace__, MPI_SENDRECV_REPLACE] => topoembed_rec_f_sendrecv_replace(buf: Handle, count: F, datatype: F, dest: F, sendtag: F, source: F, recvtag: F, comm: F, status: F, ierr: F)
+);
+forward!(
+    "Fortran MPI_FINALIZE, recorded when `TOPOEMBED_RECORD` is set.",
+    [mpi_finalize, mpi_finalize_, mpi_finalize__, MPI_FINALIZE] => topoembed_rec_f_finalize(ierr: F)
 );
