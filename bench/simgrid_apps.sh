@@ -35,6 +35,9 @@ for tool in mpicc mpirun smpicc smpirun scotch_gmap "$bin" "$lib"; do
   fi
 done
 HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8 mesh:8x8"}
+# ROUTES=topoembed: tori as explicit links with topoembed's routes
+# (`export --explicit-routes`) instead of SimGrid's TORUS clusters.
+ROUTES=${ROUTES:-simgrid}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -78,7 +81,9 @@ echo
 echo "| app | host | launcher's order | Scotch | topoembed | topoembed vs launcher | vs Scotch | hop-bytes (launcher / Scotch / topoembed) | busiest link, bytes (same order) | predicted order = simulated? |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for host in $HOSTS; do
-  "$bin" export "$host" --format simgrid > "$work/host.xml"
+  explicit=()
+  [ "$ROUTES" = topoembed ] && explicit=(--explicit-routes)
+  "$bin" export "$host" --format simgrid "${explicit[@]}" > "$work/host.xml"
   "$bin" export "$host" --format tgt > "$work/host.tgt"
   for entry in "${apps[@]}"; do
     IFS='|' read -r name src args <<< "$entry"

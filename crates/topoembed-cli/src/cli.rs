@@ -586,6 +586,13 @@ pub enum Command {
         /// simgrid: each host's speed, in SimGrid's units.
         #[arg(long, default_value = "1Gf")]
         speed: String,
+        /// simgrid: write a ring, torus or hypercube as the other hosts are
+        /// written — one link per edge and topoembed's route for every pair
+        /// (up to 256 nodes) — instead of a TORUS cluster routed by SimGrid,
+        /// whose routes differ from topoembed's in one tie (from k/2 to 0 on
+        /// an even ring SimGrid goes down).
+        #[arg(long)]
+        explicit_routes: bool,
     },
     /// Print a shell completion script, generated from these very definitions.
     #[command(after_help = COMPLETIONS_HELP)]

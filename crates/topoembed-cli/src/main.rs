@@ -233,6 +233,7 @@ fn main() -> ExitCode {
             bandwidth,
             latency,
             speed,
+            explicit_routes,
         } => commands::export(
             &spec,
             format,
@@ -242,6 +243,7 @@ fn main() -> ExitCode {
                 speed,
                 bandwidth,
                 latency,
+                explicit_routes,
             },
             &mut out,
         ),

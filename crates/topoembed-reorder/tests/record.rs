@@ -267,6 +267,54 @@ fn an_unwritable_recording_warns_once_and_the_run_goes_on() {
     assert!(!line(&out, "checksum").is_empty());
 }
 
+/// A message to a spawned process (no world rank): one warning from rank 0,
+/// the message counted as unattributed, the run as it is without the
+/// library.
+#[test]
+fn a_message_outside_the_world_warns_once_and_the_run_goes_on() {
+    let dir = scratch("spawn");
+    let bin = dir.join("spawn");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/spawn.c");
+    let status = Command::new("mpicc")
+        .arg("-o")
+        .arg(&bin)
+        .arg(src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let launch = |record: bool| {
+        let mut cmd = Command::new("timeout");
+        cmd.current_dir(&dir).arg("120").args([
+            "mpirun",
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-np",
+            "2",
+        ]);
+        if record {
+            cmd.args(["-x", "LD_PRELOAD", "-x", "TOPOEMBED_RECORD"])
+                .env("LD_PRELOAD", library())
+                .env("TOPOEMBED_RECORD", "run.txt");
+        }
+        cmd.arg(&bin).output().unwrap()
+    };
+    let plain = launch(false);
+    let recorded = launch(true);
+    assert!(plain.status.success(), "{plain:?}");
+    assert!(recorded.status.success(), "{recorded:?}");
+    assert_eq!(plain.stdout, recorded.stdout);
+    let stderr = String::from_utf8_lossy(&recorded.stderr);
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("outside MPI_COMM_WORLD"), "{stderr}");
+    let (_, pairs) = volumes(&dir.join("run.txt"));
+    assert_eq!(pairs.into_iter().collect::<Vec<_>>(), vec![((0, 1), 16)]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.txt.json")).unwrap()).unwrap();
+    assert_eq!(summary["unattributed"]["messages"], 1);
+    assert_eq!(summary["unattributed"]["bytes"], 16);
+}
+
 #[test]
 fn a_run_that_ends_without_finalize_leaves_no_recording() {
     let dir = scratch("no-finalize");

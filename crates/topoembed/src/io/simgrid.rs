@@ -14,7 +14,9 @@
 //! increasing coordinates; the tree's path; a graph's lowest-numbered
 //! closer neighbour), so SimGrid contends the links topoembed predicts.
 //! A `Full` zone lists n(n − 1) routes: at most [`MAX_ROUTED_HOSTS`]
-//! hosts. `tleaf` hierarchies have no links of their own (their
+//! hosts. With [`PlatformOptions::explicit_routes`] rings, tori and cubes
+//! are written so too (SimGrid's TORUS routing breaks one tie its own way:
+//! from coordinate k/2 of an even ring to 0 it goes down, topoembed up). `tleaf` hierarchies have no links of their own (their
 //! distances are costs): refused.
 
 use std::io::Write;
@@ -39,6 +41,9 @@ pub struct PlatformOptions {
     pub bandwidth: String,
     /// Each link's latency (`1us`).
     pub latency: String,
+    /// Rings, tori and hypercubes too as explicit links and topoembed's
+    /// routes, not as a SimGrid TORUS cluster.
+    pub explicit_routes: bool,
 }
 
 impl Default for PlatformOptions {
@@ -48,6 +53,7 @@ impl Default for PlatformOptions {
             speed: "1Gf".to_string(),
             bandwidth: "10GBps".to_string(),
             latency: "1us".to_string(),
+            explicit_routes: false,
         }
     }
 }
@@ -125,7 +131,8 @@ pub fn write_simgrid_platform(
     quantity("bandwidth", &options.bandwidth)?;
     quantity("latency", &options.latency)?;
     check_prefix(&options.prefix)?;
-    let Some(sides) = torus_sides(spec)? else {
+    let sides = torus_sides(spec)?.filter(|_| !options.explicit_routes);
+    let Some(sides) = sides else {
         if matches!(spec, Spec::Tleaf(..)) {
             return Err(Error::Parameter(format!(
                 "{spec}: a tleaf has levels with costs, not links, so it has no SimGrid platform; \
@@ -277,10 +284,23 @@ mod tests {
     #[test]
     fn other_hosts_get_topoembeds_routes_link_by_link() {
         let defaults = PlatformOptions::default();
-        for spec in ["mesh:4x4", "line:8", "grid:4wx3", "mesh:2x3x2", "bintree:8"] {
+        let explicit = PlatformOptions {
+            explicit_routes: true,
+            ..defaults.clone()
+        };
+        for spec in [
+            "mesh:4x4",
+            "line:8",
+            "grid:4wx3",
+            "mesh:2x3x2",
+            "bintree:8",
+            "torus:4x4",
+            "cube:3",
+        ] {
             let host = crate::topology::parse(spec).unwrap();
             let n = host.node_count();
-            let xml = platform(spec, &defaults).unwrap();
+            let xml = platform(spec, &explicit).unwrap();
+            assert!(!xml.contains("TORUS"), "{spec}");
             let links = xml.matches("<link id=").count() as u64;
             assert_eq!(links, host.edge_count(), "{spec}");
             let mut routes = 0;
