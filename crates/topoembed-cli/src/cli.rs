@@ -564,9 +564,10 @@ pub enum Command {
         /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD);
         /// simgrid: a SimGrid platform for `smpirun -platform`, host node i named
         /// PREFIXi: rings, tori and hypercubes as TORUS clusters; lines, meshes,
-        /// partly wrapped grids, binary trees and graphs (up to 256 nodes) as one
-        /// full-duplex link per edge and, for every pair, the route topoembed's
-        /// routing takes (the links `metrics` counts congestion on).
+        /// partly wrapped grids, binary trees and graphs as one full-duplex link
+        /// per edge and, up to 256 nodes, for every pair the route topoembed's
+        /// routing takes (the links `metrics` counts congestion on; above,
+        /// SimGrid's own shortest paths).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Numbering base of the graph's vertices (0 or 1).
@@ -588,7 +589,8 @@ pub enum Command {
         speed: String,
         /// simgrid: write a ring, torus or hypercube as the other hosts are
         /// written — one link per edge and topoembed's route for every pair
-        /// (up to 256 nodes) — instead of a TORUS cluster routed by SimGrid,
+        /// (up to 256 nodes; SimGrid's shortest paths above) — instead of a
+        /// TORUS cluster routed by SimGrid,
         /// whose routes differ from topoembed's in one tie (from k/2 to 0 on
         /// an even ring SimGrid goes down).
         #[arg(long)]

@@ -43,6 +43,8 @@ fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
         "mesh:4x4",
         "line:6",
         "grid:4wx3",
+        // Over 256 hosts: links only, SimGrid's own shortest paths.
+        "mesh:17x16",
     ] {
         let host = topology::parse(spec).unwrap();
         let n = host.node_count();

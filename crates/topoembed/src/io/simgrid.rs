@@ -13,8 +13,10 @@
 //! route `metrics` counts congestion on: dimension order, ties toward
 //! increasing coordinates; the tree's path; a graph's lowest-numbered
 //! closer neighbour), so SimGrid contends the links topoembed predicts.
-//! A `Full` zone lists n(n − 1) routes: at most [`MAX_ROUTED_HOSTS`]
-//! hosts. With [`PlatformOptions::explicit_routes`] rings, tori and cubes
+//! A `Full` zone lists n(n − 1) routes, so above [`MAX_ROUTED_HOSTS`]
+//! hosts the zone is `DijkstraCache` with a route per link only: SimGrid
+//! then takes shortest paths of its own choosing, as long as topoembed's
+//! but not always through the same links (up to [`MAX_LINKED_HOSTS`]). With [`PlatformOptions::explicit_routes`] rings, tori and cubes
 //! are written so too (SimGrid's TORUS routing breaks one tie its own way:
 //! from coordinate k/2 of an even ring to 0 it goes down, topoembed up). `tleaf` hierarchies have no links of their own (their
 //! distances are costs): refused.
@@ -26,9 +28,13 @@ use crate::routing::TieRule;
 use crate::spec::Spec;
 use crate::topology::Topology;
 
-/// Most hosts of a platform with explicit routes (a `Full` zone lists every
-/// ordered pair's route: 65 280 routes, some 20 MB, at this size).
+/// Most hosts of a platform with topoembed's route for every pair (a
+/// `Full` zone lists every ordered pair's route: 65 280 routes, some 20 MB,
+/// at this size); above it, SimGrid finds shortest paths itself.
 pub const MAX_ROUTED_HOSTS: u64 = 256;
+
+/// Most hosts of a platform whose routes SimGrid finds (`DijkstraCache`).
+pub const MAX_LINKED_HOSTS: u64 = 1 << 16;
 
 /// What every host and link of the platform gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,14 +181,15 @@ fn write_routed_platform(
     out: &mut dyn Write,
 ) -> Result<()> {
     let n = host.node_count();
-    if n > MAX_ROUTED_HOSTS {
+    if n > MAX_LINKED_HOSTS {
         return Err(Error::Parameter(format!(
-            "{}: {n} hosts; a platform with explicit routes lists every pair's route, so \
-             --format simgrid writes at most {MAX_ROUTED_HOSTS} hosts this way (tori, rings \
-             and hypercubes of any size are TORUS clusters)",
+            "{}: {n} hosts; --format simgrid writes at most {MAX_LINKED_HOSTS} hosts with \
+             explicit links (tori, rings and hypercubes of any size are TORUS clusters)",
             host.spec()
         )));
     }
+    // Every pair's route up to MAX_ROUTED_HOSTS; SimGrid's shortest paths above.
+    let full = n <= MAX_ROUTED_HOSTS;
     let io = |e: std::io::Error| Error::File(format!("cannot write the platform: {e}"));
     let mut out = std::io::BufWriter::new(out);
     let (prefix, bw, lat) = (&options.prefix, &options.bandwidth, &options.latency);
@@ -191,10 +198,21 @@ fn write_routed_platform(
         "<?xml version='1.0'?>\n\
          <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n\
          <!-- {spec}: host i is {prefix}i; one full-duplex link per edge (l-u-v, u < v: UP is \
-         u to v); routes as topoembed routes: {model}; written by topoembed -->\n\
-         <platform version=\"4.1\">\n  <zone id=\"host\" routing=\"Full\">",
+         u to v); {routes}; written by topoembed -->\n\
+         <platform version=\"4.1\">\n  <zone id=\"host\" routing=\"{routing}\">",
         spec = host.spec(),
-        model = crate::routing::describe_model(host, TieRule::Increasing),
+        routes = if full {
+            format!(
+                "routes as topoembed routes: {}",
+                crate::routing::describe_model(host, TieRule::Increasing)
+            )
+        } else {
+            format!(
+                "over {MAX_ROUTED_HOSTS} hosts: SimGrid's shortest paths over the links, as \
+                 long as topoembed's routes but not always through the same links"
+            )
+        },
+        routing = if full { "Full" } else { "DijkstraCache" },
     )
     .map_err(io)?;
     for v in 0..n {
@@ -205,20 +223,30 @@ fn write_routed_platform(
         )
         .map_err(io)?;
     }
-    let mut failed = None;
-    host.for_each_edge(0..n, &mut |u, v, _| {
-        let (a, b) = (u.min(v), u.max(v));
-        if failed.is_none() {
-            failed = writeln!(
-                out,
-                "    <link id=\"l-{a}-{b}\" bandwidth=\"{bw}\" latency=\"{lat}\" \
-                 sharing_policy=\"SPLITDUPLEX\"/>"
-            )
-            .err();
+    let mut edges = Vec::new();
+    host.for_each_edge(0..n, &mut |u, v, _| edges.push((u.min(v), u.max(v))));
+    for &(a, b) in &edges {
+        writeln!(
+            out,
+            "    <link id=\"l-{a}-{b}\" bandwidth=\"{bw}\" latency=\"{lat}\" \
+             sharing_policy=\"SPLITDUPLEX\"/>"
+        )
+        .map_err(io)?;
+    }
+    if !full {
+        // One route per link and direction: SimGrid finds the rest.
+        for &(a, b) in &edges {
+            for (src, dst, direction) in [(a, b, "UP"), (b, a, "DOWN")] {
+                writeln!(
+                    out,
+                    "    <route src=\"{prefix}{src}\" dst=\"{prefix}{dst}\" symmetrical=\"NO\">\
+                     <link_ctn id=\"l-{a}-{b}\" direction=\"{direction}\"/></route>"
+                )
+                .map_err(io)?;
+            }
         }
-    });
-    if let Some(e) = failed {
-        return Err(io(e));
+        writeln!(out, "  </zone>\n</platform>").map_err(io)?;
+        return out.flush().map_err(io);
     }
     let mut path = Vec::new();
     for a in 0..n {
@@ -345,7 +373,7 @@ mod tests {
         let defaults = PlatformOptions::default();
         for (spec, says) in [
             ("tleaf:2x4:10,1", "no SimGrid platform"),
-            ("mesh:32x32", "at most 256 hosts"),
+            ("mesh:300x300", "at most 65536 hosts"),
         ] {
             let e = platform(spec, &defaults).unwrap_err().to_string();
             assert!(e.contains(says), "{spec}: {e}");
