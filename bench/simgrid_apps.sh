@@ -10,7 +10,9 @@
 # under `smpirun` on the platform `topoembed export HOST --format simgrid`
 # writes, with each placement's hostfile (topoembed's from `map --format
 # smpi-hostfile`). SimGrid's flow model shares each link among the
-# messages crossing it; computation is not simulated
+# messages crossing it; collectives run SMPI's default algorithms
+# (COLLECTIVES=ompi: Open MPI's decision rules, mpich: MPICH's); computation
+# is not simulated
 # (smpi/simulate-computation:no), so the times are communication alone and
 # the same on every run (deterministic). Also prints topoembed's own
 # predicted cost of each placement (hop-bytes, most loaded link under the
@@ -38,6 +40,7 @@ HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8 mesh:8x8"}
 # ROUTES=topoembed: tori as explicit links with topoembed's routes
 # (`export --explicit-routes`) instead of SimGrid's TORUS clusters.
 ROUTES=${ROUTES:-simgrid}
+COLLECTIVES=${COLLECTIVES:-default}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -61,6 +64,7 @@ simulated() {
   local xml=$1 hosts=$2 app=$3
   shift 3
   smpirun -np $np -platform "$xml" -hostfile "$hosts" --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/coll-selector:"$COLLECTIVES" \
     --log=root.thres:critical "$work/smpi_$app" "$@" | awk '/ time /{print $3}'
 }
 
