@@ -49,6 +49,7 @@ apps=(
   "halo2d|halo.c|8x8 262144 10"
   "halo3d|halo.c|4x4x4 131072 10"
   "spmv|spmv.c|8 8 32768 10"
+  "cg|spmv.c|8 8 32768 10 2"
   "transpose|transpose.c|8 65536 10"
   "pipeline|pipeline.c|1048576 16"
 )

@@ -2,16 +2,19 @@
  * points with the 9-point stencil, cut into P = PX x PY blocks, the blocks
  * numbered by a scrambled permutation (common.h). Each iteration every
  * block sends its neighbours the ghost values they need (a face of G/PX or
- * G/PY doubles, a corner of one double; MPI_Isend/MPI_Irecv), then the
- * iteration's dot product is an MPI_Allreduce (a collective: not in the
- * recorded graph, but on the simulated network).
+ * G/PY doubles, a corner of one double; MPI_Isend/MPI_Irecv). With DOTS > 0
+ * each iteration then makes DOTS MPI_Allreduce calls of one double, as a
+ * conjugate-gradient iteration does for its dot products (collectives: not
+ * in the recorded graph, but on the simulated network).
  *
- *   spmv PX PY G ITERATIONS */
+ *   spmv PX PY G ITERATIONS [DOTS]
+ *
+ * Prints "spmv time T", or "cg time T" with DOTS > 0. */
 #include "common.h"
 
 int main(int argc, char **argv)
 {
-    int n, me, px, py, bx, by, q, k, it, peers[8];
+    int n, me, px, py, bx, by, q, k, it, d, dots, peers[8];
     long g, iterations, sizes[8];
     char **out, **in;
     double start, dot = 1, sum;
@@ -23,6 +26,7 @@ int main(int argc, char **argv)
     py = (int)arg(argc, argv, 2, 8);
     g = arg(argc, argv, 3, 32768);
     iterations = arg(argc, argv, 4, 10);
+    dots = (int)arg(argc, argv, 5, 0);
     if (px * py != n) {
         if (me == 0)
             fprintf(stderr, "spmv: %d x %d blocks for %d processes\n", px, py, n);
@@ -56,9 +60,10 @@ int main(int argc, char **argv)
             MPI_Isend(out[k], (int)sizes[k], MPI_CHAR, peers[k], k, MPI_COMM_WORLD,
                       &requests[8 + k]);
         MPI_Waitall(16, requests, MPI_STATUSES_IGNORE);
-        MPI_Allreduce(&dot, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        for (d = 0; d < dots; d++)
+            MPI_Allreduce(&dot, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     }
-    report("spmv", start);
+    report(dots > 0 ? "cg" : "spmv", start);
     MPI_Finalize();
     return 0;
 }
