@@ -630,6 +630,94 @@ fn write_mapping(py: Python<'_>, path: PathBuf, hosts: PyReadonlyArray1<'_, u64>
     .map_err(value_error)
 }
 
+/// Writes what a launcher reads for a placement (`hosts[r]` = host node of
+/// rank r), as `topoembed map --format FORMAT` does: `rankfile`, `seq`,
+/// `machinefile`, `cray-rank-order` (slots from an Open MPI hostfile or a
+/// Slurm hostlist with `slots_per_node`), or `smpi-hostfile` (line r =
+/// PREFIX<host node>, for the platform `write_simgrid` writes).
+#[pyfunction]
+#[pyo3(signature = (path, hosts, format, hostfile=None, nodes=None, slots_per_node=1, prefix="node-"))]
+#[allow(clippy::too_many_arguments)]
+fn write_launch(
+    py: Python<'_>,
+    path: PathBuf,
+    hosts: PyReadonlyArray1<'_, u64>,
+    format: &str,
+    hostfile: Option<PathBuf>,
+    nodes: Option<String>,
+    slots_per_node: u64,
+    prefix: &str,
+) -> PyResult<()> {
+    let hosts = hosts.as_slice()?;
+    py.detach(|| -> Result<(), Error> {
+        let launch = match format {
+            "rankfile" => Some(io::LaunchFormat::Rankfile),
+            "seq" => Some(io::LaunchFormat::Seq),
+            "machinefile" => Some(io::LaunchFormat::Machinefile),
+            "cray-rank-order" => Some(io::LaunchFormat::CrayRankOrder),
+            "smpi-hostfile" => None,
+            other => {
+                return Err(Error::Parameter(format!(
+                    "format '{other}': rankfile, seq, machinefile, cray-rank-order or smpi-hostfile"
+                )))
+            }
+        };
+        let mut text = Vec::new();
+        match launch {
+            None => io::write_smpi_hostfile(hosts, prefix, &mut text)?,
+            Some(launch) => {
+                let slots = match (hostfile, nodes) {
+                    (Some(file), _) => io::Slots::from_machines(io::read_hostfile(&file)?),
+                    (None, Some(list)) => io::Slots::from_hostlist(&list, slots_per_node)
+                        .map_err(|e| Error::Parameter(format!("nodes: {e}")))?,
+                    (None, None) => {
+                        return Err(Error::Parameter(format!(
+                            "format '{format}' needs the machine's slots: hostfile=PATH or \
+                             nodes='node[01-16]' with slots_per_node"
+                        )))
+                    }
+                };
+                io::write_launch(launch, hosts, &slots, &mut text)?;
+            }
+        }
+        std::fs::write(&path, text)
+            .map_err(|e| Error::File(format!("{}: cannot write: {e}", path.display())))
+    })
+    .map_err(value_error)
+}
+
+/// Writes the SimGrid platform of `host` (as `topoembed export HOST
+/// --format simgrid`).
+#[pyfunction]
+#[pyo3(signature = (host, path, prefix="node-", bandwidth="10GBps", latency="1us", speed="1Gf", explicit_routes=false))]
+#[allow(clippy::too_many_arguments)]
+fn write_simgrid(
+    py: Python<'_>,
+    host: &Topology,
+    path: PathBuf,
+    prefix: &str,
+    bandwidth: &str,
+    latency: &str,
+    speed: &str,
+    explicit_routes: bool,
+) -> PyResult<()> {
+    let spec = host.get().spec().clone();
+    let options = io::PlatformOptions {
+        prefix: prefix.to_string(),
+        bandwidth: bandwidth.to_string(),
+        latency: latency.to_string(),
+        speed: speed.to_string(),
+        explicit_routes,
+    };
+    py.detach(|| -> Result<(), Error> {
+        let mut text = Vec::new();
+        io::write_simgrid_platform(&spec, &options, &mut text)?;
+        std::fs::write(&path, text)
+            .map_err(|e| Error::File(format!("{}: cannot write: {e}", path.display())))
+    })
+    .map_err(value_error)
+}
+
 /// The native module.
 #[pymodule]
 fn _topoembed(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -647,6 +735,8 @@ fn _topoembed(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_graph, m)?)?;
     m.add_function(wrap_pyfunction!(read_mapping, m)?)?;
     m.add_function(wrap_pyfunction!(write_mapping, m)?)?;
+    m.add_function(wrap_pyfunction!(write_launch, m)?)?;
+    m.add_function(wrap_pyfunction!(write_simgrid, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -35,3 +35,16 @@ def cli():
         return json.loads(out.stdout)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def cli_text():
+    """Runs the CLI with the arguments as given and returns what it printed."""
+    binary = _binary()
+
+    def run(*args: str) -> str:
+        out = subprocess.run([str(binary), *args], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    return run

@@ -95,6 +95,32 @@ def test_metrics_of_a_mapping_equal_the_methods(cli, tmp_path):
     assert from_file["congestion"] == by_array["congestion"]
 
 
+def test_launch_files_and_simgrid_platforms_equal_the_clis(cli, cli_text, tmp_path):
+    guest, host = "torus:4x4", "tleaf:8x2:10,1"
+    placed = topoembed.map_graph(guest, host)
+    hosts = placed["map"]
+    assert list(hosts) == cli("map", guest, host)["map"]
+    nodes = ["--nodes", "n[01-08]", "--slots-per-node", "2"]
+    for format in ["rankfile", "seq", "machinefile", "cray-rank-order"]:
+        path = tmp_path / f"{format}.txt"
+        topoembed.write_launch(path, hosts, format, nodes="n[01-08]", slots_per_node=2)
+        assert path.read_text() == cli_text("map", guest, host, "--format", format, *nodes)
+    path = tmp_path / "smpi.hosts"
+    topoembed.write_launch(path, hosts, "smpi-hostfile", prefix="h")
+    assert path.read_text().split() == [f"h{h}" for h in hosts]
+    with pytest.raises(ValueError, match="needs the machine's slots"):
+        topoembed.write_launch(tmp_path / "x", hosts, "rankfile")
+    with pytest.raises(ValueError, match="format 'slurm'"):
+        topoembed.write_launch(tmp_path / "x", hosts, "slurm", nodes="n[01-08]")
+    for spec, explicit in [("torus:4x4", False), ("torus:4x4", True), ("mesh:3x2", False)]:
+        path = tmp_path / "platform.xml"
+        topoembed.write_simgrid(spec, path, explicit_routes=explicit)
+        args = ["export", spec, "--format", "simgrid"] + (["--explicit-routes"] if explicit else [])
+        assert path.read_text() == cli_text(*args)
+    with pytest.raises(ValueError, match="no SimGrid platform"):
+        topoembed.write_simgrid("tleaf:2x2:10,1", tmp_path / "t.xml")
+
+
 def test_compare_equals_cli(cli):
     got = topoembed.compare("cube:8", "torus:16x16")
     assert got == cli("compare", "cube:8", "torus:16x16")

@@ -42,6 +42,8 @@ __all__ = [
     "write_graph",
     "read_mapping",
     "write_mapping",
+    "write_launch",
+    "write_simgrid",
 ]
 
 TopologyLike = Union[str, "Topology"]
@@ -455,3 +457,50 @@ def read_mapping(path: str, guest: TopologyLike, host: TopologyLike) -> np.ndarr
 def write_mapping(path: str, mapping: Any) -> None:
     """Writes a Scotch ``.map``: guest node v (its label) on ``mapping[v]``."""
     _topoembed.write_mapping(str(path), np.ascontiguousarray(_node_ids(mapping, "mapping").ravel()))
+
+
+def write_launch(
+    path: str,
+    mapping: Any,
+    format: str,
+    hostfile: Optional[str] = None,
+    nodes: Optional[str] = None,
+    slots_per_node: int = 1,
+    prefix: str = "node-",
+) -> None:
+    """Writes what a launcher reads to run rank r on host node ``mapping[r]``,
+    as ``topoembed map --format FORMAT``: ``"rankfile"`` (Open MPI ``-rf``),
+    ``"seq"`` (one host per rank: ``--map-by seq``, Slurm's arbitrary
+    distribution), ``"machinefile"`` (MPICH/Hydra, Intel), ``"cray-rank-order"``
+    (``MPICH_RANK_ORDER``) — the slots from an Open MPI ``hostfile`` or a Slurm
+    hostlist ``nodes="node[01-16]"`` with ``slots_per_node`` — or
+    ``"smpi-hostfile"`` (line r = ``prefix`` + host node, for the SimGrid
+    platform :func:`write_simgrid` writes)."""
+    _topoembed.write_launch(
+        str(path),
+        np.ascontiguousarray(_node_ids(mapping, "mapping").ravel()),
+        format,
+        None if hostfile is None else str(hostfile),
+        nodes,
+        int(slots_per_node),
+        prefix,
+    )
+
+
+def write_simgrid(
+    host: TopologyLike,
+    path: str,
+    prefix: str = "node-",
+    bandwidth: str = "10GBps",
+    latency: str = "1us",
+    speed: str = "1Gf",
+    explicit_routes: bool = False,
+) -> None:
+    """Writes the SimGrid platform of ``host`` (``topoembed export HOST
+    --format simgrid``): rings, tori and hypercubes as TORUS clusters (or, with
+    ``explicit_routes``, links and topoembed's routes), every other host as
+    its links with topoembed's routes (up to 256 nodes; SimGrid's shortest
+    paths above); host node i is ``prefix`` + i."""
+    _topoembed.write_simgrid(
+        topology(host)._native, str(path), prefix, bandwidth, latency, speed, bool(explicit_routes)
+    )

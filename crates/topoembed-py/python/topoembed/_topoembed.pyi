@@ -82,3 +82,21 @@ def read_graph(path: Union[str, PathLike]) -> Topology: ...
 def write_graph(topology: Topology, path: Union[str, PathLike], format: str) -> None: ...
 def read_mapping(path: Union[str, PathLike], guest: Topology, host: Topology) -> U64: ...
 def write_mapping(path: Union[str, PathLike], hosts: U64) -> None: ...
+def write_launch(
+    path: Union[str, PathLike],
+    hosts: U64,
+    format: str,
+    hostfile: Optional[str] = None,
+    nodes: Optional[str] = None,
+    slots_per_node: int = 1,
+    prefix: str = "node-",
+) -> None: ...
+def write_simgrid(
+    host: Topology,
+    path: Union[str, PathLike],
+    prefix: str = "node-",
+    bandwidth: str = "10GBps",
+    latency: str = "1us",
+    speed: str = "1Gf",
+    explicit_routes: bool = False,
+) -> None: ...
