@@ -9,9 +9,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use super::counters::{CommunicatorKey, Counters};
+use super::counters::Counters;
 use super::recording::Recording;
 use super::settings::record_path;
+use super::traffic::CommunicatorKey;
 use super::wire::Export;
 
 /// The counters when several threads may call MPI at once

@@ -5,7 +5,8 @@
 //! sends, to which world rank; the gather at `MPI_Finalize`) → [`ffi`] (the
 //! C ABI, no unwinding) → [`counters`] (one process's sparse counts) and
 //! [`recording`] (rank 0: merged, written as the graph FILE's extension
-//! names plus `FILE.json`), both over [`wire`] (what travels to rank 0).
+//! names plus `FILE.json`), both over [`wire`] (what travels to rank 0)
+//! and [`traffic`] (the units counted).
 
 pub mod counters;
 #[cfg(feature = "mpi")]
@@ -13,4 +14,5 @@ pub mod exports;
 pub mod ffi;
 pub mod recording;
 pub mod settings;
+pub mod traffic;
 pub mod wire;

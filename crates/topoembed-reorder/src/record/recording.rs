@@ -21,7 +21,7 @@ use topoembed::spec::Spec;
 use topoembed::topology::{Graph, Topology};
 use topoembed::{Error, Result};
 
-use super::counters::{class_range, CommunicatorKey, Traffic, COLLECTIVES, SIZE_CLASSES};
+use super::traffic::{class_range, CommunicatorKey, Traffic, COLLECTIVES, SIZE_CLASSES};
 use super::wire::Export;
 
 /// A whole run's traffic.

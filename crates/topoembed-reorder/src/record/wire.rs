@@ -3,7 +3,7 @@
 //! number first, every count before its items, so that a truncated or
 //! foreign buffer is an error, never a wrong number.
 
-use super::counters::{CommunicatorKey, Traffic, SIZE_CLASSES};
+use super::traffic::{CommunicatorKey, Traffic, SIZE_CLASSES};
 
 const MAGIC: &[u8; 4] = b"TEr1";
 
@@ -27,7 +27,7 @@ pub struct Export {
 pub struct CollectiveRecord {
     /// The communicator.
     pub communicator: CommunicatorKey,
-    /// Index in [`super::counters::COLLECTIVES`].
+    /// Index in [`super::traffic::COLLECTIVES`].
     pub operation: u32,
     /// Calls.
     pub calls: u64,

@@ -23,7 +23,7 @@
 
 use std::io::Write;
 
-use super::rankfile::Machine;
+use super::hostfile::Machine;
 use crate::error::{Error, Result};
 
 /// Most names a hostlist may expand to.

@@ -15,6 +15,7 @@
 
 mod dense;
 mod grf;
+mod hostfile;
 mod launch;
 mod map;
 mod metis;
@@ -31,6 +32,7 @@ pub use dense::{
     MAX_DENSE_RANKS,
 };
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
+pub use hostfile::{parse_hostfile, read_hostfile, Machine};
 pub use launch::{expand_hostlist, write_launch, LaunchFormat, Slots, MAX_HOSTLIST};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};
@@ -43,7 +45,7 @@ pub use mtx::{
     MatrixGraph,
 };
 pub use placement::parse_placement;
-pub use rankfile::{parse_hostfile, read_hostfile, write_rankfile, Machine};
+pub use rankfile::write_rankfile;
 pub use simgrid::{write_simgrid_platform, write_smpi_hostfile, PlatformOptions};
 pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};
 
