@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::library;
+use common::{compile, library};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,20 +22,12 @@ fn programs() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("topoembed-reorder-programs");
-        std::fs::create_dir_all(&dir).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
         for (compiler, file, out) in [
             ("mpicc", "halo.c", "halo"),
             ("mpicc", "graph.c", "graph"),
             ("mpifort", "halo.f90", "halof"),
         ] {
-            let status = Command::new(compiler)
-                .args(["-O2", "-o"])
-                .arg(dir.join(out))
-                .arg(src.join(file))
-                .status()
-                .unwrap_or_else(|e| panic!("{compiler}: {e} (install libopenmpi-dev, gfortran)"));
-            assert!(status.success(), "{compiler} {file} failed");
+            compile(compiler, file, &dir, out);
         }
         dir
     })

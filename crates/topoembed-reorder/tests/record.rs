@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::library;
+use common::{compile, library};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,17 +23,7 @@ fn traffic() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("topoembed-record-programs");
-        std::fs::create_dir_all(&dir).unwrap();
-        let bin = dir.join("traffic");
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/traffic.c");
-        let status = Command::new("mpicc")
-            .args(["-O2", "-Wall", "-o"])
-            .arg(&bin)
-            .arg(src)
-            .status()
-            .expect("mpicc (libopenmpi-dev)");
-        assert!(status.success(), "mpicc traffic.c failed");
-        bin
+        compile("mpicc", "traffic.c", &dir, "traffic")
     })
 }
 
@@ -191,15 +181,7 @@ fn the_recording_is_the_programs_traffic_and_agrees_with_open_mpi_monitoring() {
 #[test]
 fn fortran_sends_are_recorded_too() {
     let dir = scratch("fortran");
-    let bin = dir.join("traffic_f");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/traffic.f90");
-    let status = Command::new("mpifort")
-        .args(["-O2", "-o"])
-        .arg(&bin)
-        .arg(src)
-        .status()
-        .expect("mpifort (gfortran, libopenmpi-dev)");
-    assert!(status.success(), "mpifort traffic.f90 failed");
+    let bin = compile("mpifort", "traffic.f90", &dir, "traffic_f");
     for n in [4usize, 6] {
         let out = Command::new("timeout")
             .current_dir(&dir)
@@ -273,15 +255,7 @@ fn an_unwritable_recording_warns_once_and_the_run_goes_on() {
 #[test]
 fn a_message_outside_the_world_warns_once_and_the_run_goes_on() {
     let dir = scratch("spawn");
-    let bin = dir.join("spawn");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/spawn.c");
-    let status = Command::new("mpicc")
-        .arg("-o")
-        .arg(&bin)
-        .arg(src)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let bin = compile("mpicc", "spawn.c", &dir, "spawn");
     let launch = |record: bool| {
         let mut cmd = Command::new("timeout");
         cmd.current_dir(&dir).arg("120").args([

@@ -225,7 +225,7 @@ impl Recording {
             out.write_all(summary.as_bytes())
                 .map_err(|e| Error::File(e.to_string()))
         })?;
-        let graph_tmp = match write_aside(path, &mut |out| self.write_graph(&graph, format, out)) {
+        let graph_tmp = match write_aside(path, &mut |out| Self::write_graph(&graph, format, out)) {
             Ok(t) => t,
             Err(e) => {
                 let _ = std::fs::remove_file(&json_tmp);
@@ -256,7 +256,7 @@ impl Recording {
         ))
     }
 
-    fn write_graph(&self, graph: &Graph, format: GraphFormat, out: &mut dyn Write) -> Result<()> {
+    fn write_graph(graph: &Graph, format: GraphFormat, out: &mut dyn Write) -> Result<()> {
         match format {
             GraphFormat::Metis => topoembed::io::write_metis(graph, out),
             GraphFormat::Scotch => topoembed::io::write_graph(graph, 0, out),
@@ -267,11 +267,17 @@ impl Recording {
                     out,
                     "# topoembed recording: u v bytes (u sent v plus v sent u) per pair of \
                      MPI_COMM_WORLD ranks\n# nodes {}",
-                    self.ranks.max(1)
+                    graph.node_count()
                 )
                 .map_err(io)?;
-                for ((u, v), w) in self.volumes() {
-                    writeln!(out, "{u} {v} {w}").map_err(io)?;
+                // The graph already holds every pair's volume, in (u, v)
+                // order for u < v.
+                for u in 0..graph.node_count() {
+                    for (&v, w) in graph.adjacency(u).iter().zip(graph.adjacency_volumes(u)) {
+                        if u64::from(v) > u {
+                            writeln!(out, "{u} {v} {w}").map_err(io)?;
+                        }
+                    }
                 }
                 Ok(())
             }
