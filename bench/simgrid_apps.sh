@@ -41,6 +41,12 @@ HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8 mesh:8x8"}
 # (`export --explicit-routes`) instead of SimGrid's TORUS clusters.
 ROUTES=${ROUTES:-simgrid}
 COLLECTIVES=${COLLECTIVES:-default}
+# What one hop's latency is worth in bytes for `map --summary`: an
+# 8-byte message takes 3.03 µs a hop on these platforms (1 µs links times
+# SMPI's latency factor for small messages; measured with pingpong.c) at
+# 10 GB/s. WEIGH=no maps the point-to-point graph alone.
+LATENCY_BYTES=${LATENCY_BYTES:-30000}
+WEIGH=${WEIGH:-yes}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -69,10 +75,12 @@ simulated() {
     --log=root.thres:critical "$work/smpi_$app" "$@" | awk '/ time /{print $3}'
 }
 
-# predicted GRF HOST MAP: "hop-bytes most-loaded-link" as topoembed measures them.
+# predicted GRF HOST MAP: "hop-bytes most-loaded-link predicted-cost" as
+# topoembed measures them (the cost with the recording's summary, as
+# `map --summary` weighs its candidates).
 predicted() {
-  "$bin" metrics "graph:$1" "$2" --mapping "$3" --format json |
-    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["hop_bytes"], d["congestion"]["max"])'
+  "$bin" metrics "graph:$1" "$2" --mapping "$3" --summary "$1.json" --latency-bytes "$LATENCY_BYTES" --format json |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["hop_bytes"], d["congestion"]["max"], d["predicted"]["total"])'
 }
 
 # hostfile_of MAP: a Scotch .map as a hostfile (line r = node-<target of r>).
@@ -83,8 +91,8 @@ hostfile_of() {
 machine
 echo "$(mpirun --version | sed -n 1p); $(smpirun -version 2>&1 | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
 echo
-echo "| app | host | launcher's order | Scotch | topoembed | topoembed vs launcher | vs Scotch | hop-bytes (launcher / Scotch / topoembed) | busiest link, bytes (same order) | predicted order = simulated? |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| app | host | launcher's order | Scotch | topoembed | topoembed vs launcher | vs Scotch | hop-bytes (launcher / Scotch / topoembed) | busiest link, bytes (same order) | predicted cost, bytes (same order) | predicted order = simulated? |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for host in $HOSTS; do
   explicit=()
   [ "$ROUTES" = topoembed ] && explicit=(--explicit-routes)
@@ -92,6 +100,8 @@ for host in $HOSTS; do
   "$bin" export "$host" --format tgt > "$work/host.tgt"
   for entry in "${apps[@]}"; do
     IFS='|' read -r name src args <<< "$entry"
+    weigh=()
+    [ "$WEIGH" = yes ] && weigh=(--summary "$work/$name.grf.json" --latency-bytes "$LATENCY_BYTES")
     app=${src%.c}
     grf=$work/$name.grf
     # shellcheck disable=SC2086
@@ -99,20 +109,22 @@ for host in $HOSTS; do
       -x LD_PRELOAD="$lib" -x TOPOEMBED_RECORD="$grf" "$work/mpi_$app" $args) > "$work/record.log" 2>&1
     { echo $np; for r in $(seq 0 $((np - 1))); do printf '%d\t%d\n' "$r" "$r"; done; } > "$work/launcher.map"
     scotch_gmap "$grf" "$work/host.tgt" "$work/scotch.map" 2>/dev/null
-    "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/topoembed.map"
-    "$bin" map "graph:$grf" "$host" --format smpi-hostfile > "$work/topoembed.hosts"
+    # topoembed also weighs the recording's summary ($grf.json): latencies, collectives.
+    "$bin" map "graph:$grf" "$host" "${weigh[@]}" --format scotch-map > "$work/topoembed.map"
+    "$bin" map "graph:$grf" "$host" "${weigh[@]}" --format smpi-hostfile > "$work/topoembed.hosts"
     hostfile_of "$work/launcher.map" > "$work/launcher.hosts"
     hostfile_of "$work/scotch.map" > "$work/scotch.hosts"
     # The hostfile and the .map of topoembed's placement agree.
     cmp -s <(hostfile_of "$work/topoembed.map") "$work/topoembed.hosts" ||
       { echo "smpi-hostfile and scotch-map disagree" >&2; exit 1; }
-    times=() hops=() links=()
+    times=() hops=() links=() costs=()
     for p in launcher scotch topoembed; do
       # shellcheck disable=SC2086
       times+=("$(simulated "$work/host.xml" "$work/$p.hosts" "$app" $args)")
-      read -r hb link <<< "$(predicted "$grf" "$host" "$work/$p.map")"
+      read -r hb link cost <<< "$(predicted "$grf" "$host" "$work/$p.map")"
       hops+=("$hb")
       links+=("$link")
+      costs+=("$cost")
     done
     order() { # the placements' indices sorted by the given numbers
       printf '%s\n' "$@" | awk '{print NR-1, $1}' | sort -g -k2,2 -s | awk '{printf "%s", $1}'
@@ -120,13 +132,16 @@ for host in $HOSTS; do
     by_time=$(order "${times[@]}")
     by_hops=$(order "${hops[@]}")
     by_link=$(order "${links[@]}")
-    agree="hop-bytes $([ "$by_hops" = "$by_time" ] && echo yes || echo no), link $([ "$by_link" = "$by_time" ] && echo yes || echo no)"
+    by_cost=$(order "${costs[@]}")
+    yes_no() { [ "$1" = "$by_time" ] && echo yes || echo no; }
+    agree="hop-bytes $(yes_no "$by_hops"), link $(yes_no "$by_link"), cost $(yes_no "$by_cost")"
     speedup=$(python3 -c "print(f'{${times[0]}/${times[2]}:.2f}x')")
     vs_scotch=$(python3 -c "print(f'{${times[1]}/${times[2]}:.2f}x')")
-    printf '| %s | %s | %.3f ms | %.3f ms | %.3f ms | %s | %s | %s / %s / %s | %s / %s / %s | %s |\n' \
+    printf '| %s | %s | %.3f ms | %.3f ms | %.3f ms | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s |\n' \
       "$name" "$host" \
       "$(python3 -c "print(${times[0]}*1e3)")" "$(python3 -c "print(${times[1]}*1e3)")" \
       "$(python3 -c "print(${times[2]}*1e3)")" "$speedup" "$vs_scotch" \
-      "${hops[0]}" "${hops[1]}" "${hops[2]}" "${links[0]}" "${links[1]}" "${links[2]}" "$agree"
+      "${hops[0]}" "${hops[1]}" "${hops[2]}" "${links[0]}" "${links[1]}" "${links[2]}" \
+      "${costs[0]}" "${costs[1]}" "${costs[2]}" "$agree"
   done
 done

@@ -82,6 +82,15 @@ pub enum Command {
         /// the limit: 10 minutes, or TOPOEMBED_WORK_LIMIT seconds.
         #[arg(long)]
         force: bool,
+        /// With --mapping of a recorded graph: the recording's summary
+        /// (FILE.json); adds the mapping's predicted cost, as `map --summary`
+        /// weighs its candidates (busiest link + point-to-point latency +
+        /// collectives' critical paths, in bytes).
+        #[arg(long, requires = "mapping", value_name = "FILE.json")]
+        summary: Option<std::path::PathBuf>,
+        /// With --summary: what one hop's latency is worth in bytes (α/β).
+        #[arg(long, default_value_t = topoembed::recorded::DEFAULT_LATENCY_BYTES, requires = "summary")]
+        latency_bytes: u64,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -401,6 +410,20 @@ pub enum Command {
         /// Host name prefix of --format smpi-hostfile (as `export --prefix`).
         #[arg(long, default_value = "node-")]
         prefix: String,
+        /// A recording's summary (the FILE.json `TOPOEMBED_RECORD=FILE`
+        /// writes beside the graph), for an objective that sees latency:
+        /// each pair's volume gains its messages x --latency-bytes, and the
+        /// MPI_COMM_WORLD collectives are added as the messages SimGrid
+        /// SMPI's default algorithms send (binomial broadcast, linear reduce
+        /// to rank 0; rooted operations at root 0), each weighed as (bytes +
+        /// --latency-bytes) x the ranks waiting for it; the launch order
+        /// (rank r on host node r) is weighed against the search.
+        #[arg(long, value_name = "FILE.json")]
+        summary: Option<std::path::PathBuf>,
+        /// With --summary: what one hop's latency is worth in bytes (α/β:
+        /// latency x bandwidth; 1 µs at 10 GB/s is 10000).
+        #[arg(long, default_value_t = topoembed::recorded::DEFAULT_LATENCY_BYTES, requires = "summary")]
+        latency_bytes: u64,
     },
     /// Measure every method that applies to the pair, one row each; the best CC time is marked.
     #[command(after_help = SPECS)]

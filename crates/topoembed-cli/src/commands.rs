@@ -239,7 +239,7 @@ fn measure(
 
 pub fn metrics(
     pair: &Pair,
-    placement: &Placement,
+    (placement, summary): (&Placement, Option<(&Path, u64)>),
     costs: Costs,
     (routing, force): (Routing, bool),
     format: Format,
@@ -247,7 +247,7 @@ pub fn metrics(
 ) -> Result<(), Failure> {
     topoembed::model::check_costs(costs.ta, costs.tc)?;
     let table = format == Format::Table;
-    let m = match (&placement.method, &placement.mapping) {
+    let (m, predicted) = match (&placement.method, &placement.mapping) {
         (method, None) => {
             // (clap refuses --method with --mapping.)
             let (guest, host) = topologies(pair)?;
@@ -270,40 +270,65 @@ pub fn metrics(
                 },
             };
             work::check("metrics", estimate, force)?;
-            measure(
+            let m = measure(
                 guest.as_ref(),
                 host.as_ref(),
                 embedding.as_ref(),
                 costs,
                 routing,
                 table,
-            )?
+            )?;
+            (m, None)
         }
-        (_, Some(file)) => measure_mapping(pair, file, costs, routing, table)?,
+        (_, Some(file)) => measure_mapping(pair, file, summary, (costs, routing), table)?,
     };
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &m).map_err(io_error)?;
+            let mut value = serde_json::to_value(&m).map_err(io_error)?;
+            if let (Some(cost), Some(object)) = (predicted, value.as_object_mut()) {
+                object.insert(
+                    "predicted".into(),
+                    serde_json::json!({
+                        "latency_bytes": summary.map_or(0, |s| s.1),
+                        "total": cost.total(),
+                        "bandwidth": cost.bandwidth,
+                        "point_to_point_latency": cost.point_to_point_latency,
+                        "collectives": cost.collectives,
+                    }),
+                );
+            }
+            serde_json::to_writer_pretty(&mut *out, &value).map_err(io_error)?;
             writeln!(out)?;
         }
         Format::Csv => {
             writeln!(out, "{}", render::CSV_HEADER)?;
             writeln!(out, "{}", render::csv_row(&m))?;
         }
-        Format::Table => render::metrics_table(&m, out)?,
+        Format::Table => {
+            render::metrics_table(&m, out)?;
+            if let Some(cost) = predicted {
+                writeln!(
+                    out,
+                    "predicted cost: {} bytes (bandwidth {} + point-to-point latency {} + collectives {}; one hop's latency = {} bytes)",
+                    cost.total(),
+                    cost.bandwidth,
+                    cost.point_to_point_latency,
+                    cost.collectives,
+                    summary.map_or(0, |s| s.1)
+                )?;
+            }
+        }
     }
     Ok(())
 }
 
-/// Measures a Scotch mapping file of a graph file guest: a Scotch graph's
-/// labels as written, any other format's node ids (from 0) as labels.
-fn measure_mapping(
+/// A graph file guest, its host and a Scotch mapping file of it: a Scotch
+/// graph's labels as written, any other format's node ids (from 0) as
+/// labels.
+fn read_mapped(
     pair: &Pair,
     file: &Path,
-    costs: Costs,
-    routing: Routing,
-    table: bool,
-) -> Result<Metrics, Failure> {
+) -> Result<(io::ScotchGraph, Box<dyn Topology>, io::Mapping), Failure> {
     let Ok(Spec::Graph(path)) = pair.guest.parse::<Spec>() else {
         return Err(Error::Parameter(format!(
             "--mapping needs a graph file as the guest (graph:FILE: .grf, .graph, .mtx or an \
@@ -319,9 +344,32 @@ fn measure_mapping(
     };
     let host = parse_topology(&pair.host)?;
     let mapping = io::read_mapping(file, &guest, host.node_count())?;
+    Ok((guest, host, mapping))
+}
+
+/// Measures a Scotch mapping file of a graph file guest ([`read_mapped`]),
+/// and with a recording's summary its predicted cost.
+fn measure_mapping(
+    pair: &Pair,
+    file: &Path,
+    summary: Option<(&Path, u64)>,
+    (costs, routing): (Costs, Routing),
+    table: bool,
+) -> Result<(Metrics, Option<topoembed::recorded::predict::Cost>), Failure> {
+    let (guest, host, mapping) = read_mapped(pair, file)?;
     let mut m = measure(&guest.graph, host.as_ref(), &mapping, costs, routing, table)?;
     m.method = format!("mapping {}", file.display());
-    Ok(m)
+    let predicted = match summary {
+        None => None,
+        Some((path, latency_bytes)) => Some(topoembed::recorded::predict::placement_cost(
+            &guest.graph,
+            &topoembed::recorded::read_summary(path)?,
+            host.as_ref(),
+            mapping.hosts(),
+            latency_bytes,
+        )?),
+    };
+    Ok((m, predicted))
 }
 
 pub fn compare(

@@ -67,8 +67,20 @@ fn main() -> ExitCode {
             costs,
             routing,
             force,
+            summary,
+            latency_bytes,
             format,
-        } => commands::metrics(&pair, &placement, costs, (routing, force), format, &mut out),
+        } => commands::metrics(
+            &pair,
+            (
+                &placement,
+                summary.as_deref().map(|path| (path, latency_bytes)),
+            ),
+            costs,
+            (routing, force),
+            format,
+            &mut out,
+        ),
         Command::Hamiltonian {
             spec,
             summary,
@@ -263,6 +275,8 @@ fn main() -> ExitCode {
             objective,
             format,
             prefix,
+            summary,
+            latency_bytes,
         } => map::map(
             &map::Request {
                 guest: &guest,
@@ -276,6 +290,7 @@ fn main() -> ExitCode {
                 no_traffic,
                 objective,
                 prefix: &prefix,
+                summary: summary.as_deref().map(|path| (path, latency_bytes)),
             },
             format,
             &mut out,

@@ -6,9 +6,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use topoembed::embed::mapped;
 use topoembed::io;
 use topoembed::mapper::{MapOptions, Objective};
 use topoembed::metrics::{self, Metrics, Options};
+use topoembed::recorded::{self, Chosen};
 use topoembed::report;
 use topoembed::{Error, Progress};
 
@@ -33,11 +35,29 @@ pub struct Request<'a> {
     pub objective: MapObjective,
     /// Host name prefix of the SMPI hostfile.
     pub prefix: &'a str,
+    /// A recording's summary, whose message latencies and collectives join
+    /// the objective, and the bytes one hop's latency is worth.
+    pub summary: Option<(&'a std::path::Path, u64)>,
 }
 
 pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure> {
     let guest = parse_topology(request.guest)?;
     let host = parse_topology(request.host)?;
+    // A recording's summary: the placement is then chosen by predicted
+    // cost among the mapper's candidates (`recorded::map_recorded`).
+    let summary = match request.summary {
+        None => None,
+        Some((path, latency_bytes)) => {
+            if guest.as_graph().is_none() {
+                return Err(Error::Parameter(format!(
+                    "--summary weighs a recording's latencies and collectives on its graph; {} is not a graph: give graph:FILE, the recording",
+                    guest.spec()
+                ))
+                .into());
+            }
+            Some((recorded::read_summary(path)?, latency_bytes))
+        }
+    };
     // The launch file's slots, read before the mapper runs.
     let slots = match (format.launch(), request.hosts, request.nodes) {
         (None, _, _) => None,
@@ -73,27 +93,37 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
     let table = matches!(format, MapFormat::Table);
     let progress = Arc::new(Progress::new());
     let started = Instant::now();
-    let placement = {
+    let (placement, chosen) = {
         let _bar = Bar::start(
             progress.clone(),
             format!("map {} -> {}", guest.spec(), host.spec()),
             table,
         );
-        topoembed::embed::mapped::map(
-            guest.as_ref(),
-            host.as_ref(),
-            &MapOptions {
-                imbalance: request.imbalance,
-                seed: request.seed,
-                passes: request.passes,
-                restarts: request.restarts,
-                objective: match request.objective {
-                    MapObjective::HopBytes => Objective::HopBytes,
-                    MapObjective::Congestion => Objective::Congestion,
-                },
-                progress: Some(&progress),
+        let options = MapOptions {
+            imbalance: request.imbalance,
+            seed: request.seed,
+            passes: request.passes,
+            restarts: request.restarts,
+            objective: match request.objective {
+                MapObjective::HopBytes => Objective::HopBytes,
+                MapObjective::Congestion => Objective::Congestion,
             },
-        )?
+            progress: Some(&progress),
+        };
+        match (&summary, guest.as_graph()) {
+            (Some((summary, latency_bytes)), Some(pairs)) => {
+                let chosen = recorded::map_recorded(
+                    pairs,
+                    summary,
+                    host.as_ref(),
+                    &options,
+                    *latency_bytes,
+                )?;
+                let placement = chosen.placement.clone();
+                (placement, Some(chosen))
+            }
+            _ => (mapped::map(guest.as_ref(), host.as_ref(), &options)?, None),
+        }
     };
     let seconds = started.elapsed().as_secs_f64();
     let (g, h) = (guest.as_ref(), host.as_ref());
@@ -133,6 +163,9 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             request,
             out,
         )?;
+        if let Some(c) = &chosen {
+            write_recorded(c, out)?;
+        }
     } else {
         let value = serde_json::json!({
             "guest": g.spec().to_string(),
@@ -144,6 +177,19 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             "map": placement.hosts(),
             "metrics": measured,
             "baselines": others,
+            "summary": chosen.as_ref().map(|c| serde_json::json!({
+                "latency_bytes": c.weighed.latency_bytes,
+                "candidates": c.candidates.iter().map(|x| serde_json::json!({
+                    "name": x.name,
+                    "hop_bytes": x.hop_bytes,
+                    "predicted": x.cost,
+                    "predicted_total": x.cost.total(),
+                })).collect::<Vec<_>>(),
+                "kept": c.kept,
+                "point_to_point_messages": c.weighed.messages,
+                "collectives": c.weighed.modelled,
+                "left_out": c.weighed.left_out,
+            })),
         });
         serde_json::to_writer_pretty(&mut *out, &value).map_err(std::io::Error::from)?;
         writeln!(out)?;
@@ -205,6 +251,47 @@ fn write_table(
     t.write(out)?;
     for note in m.notes.iter().chain(&m.method_notes) {
         writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+/// What `--summary` did: each candidate's predicted cost (the kept one
+/// marked), the collectives modelled and what was left out.
+fn write_recorded(c: &Chosen, out: Out) -> std::io::Result<()> {
+    let w = &c.weighed;
+    writeln!(
+        out,
+        "predicted cost in bytes = bandwidth (the busiest link's bytes; on a tleaf, hop-bytes / nodes) + p2p latency + collectives' critical paths, at {} bytes a hop:",
+        w.latency_bytes
+    )?;
+    let mut t = Table::new(&[
+        "candidate",
+        "predicted",
+        "bandwidth",
+        "p2p latency",
+        "collectives",
+        "hop-bytes",
+    ]);
+    for (i, x) in c.candidates.iter().enumerate() {
+        t.row(vec![
+            format!("{}{}", if i == c.kept { "* " } else { "  " }, x.name),
+            x.cost.total().to_string(),
+            x.cost.bandwidth.to_string(),
+            x.cost.point_to_point_latency.to_string(),
+            x.cost.collectives.to_string(),
+            x.hop_bytes.to_string(),
+        ]);
+    }
+    t.write(out)?;
+    for m in &w.modelled {
+        writeln!(
+            out,
+            "  {} x{} of {} bytes on MPI_COMM_WORLD: {} (SimGrid SMPI's default)",
+            m.operation, m.calls, m.message_bytes, m.algorithm
+        )?;
+    }
+    for line in &w.left_out {
+        writeln!(out, "  left out: {line}")?;
     }
     Ok(())
 }

@@ -311,3 +311,122 @@ fn a_rankfile_puts_16_ranks_where_the_plan_says() {
     }
     assert_eq!(seen, 16, "{stdout}");
 }
+
+/// The recorded 2x2 halo (tests/data/recording) with its summary: `map
+/// --summary` weighs four candidates by predicted cost and keeps the
+/// cheapest; `metrics --mapping --summary` predicts the same cost for the
+/// same placement.
+#[test]
+fn a_summary_chooses_by_predicted_cost_and_metrics_predicts_the_same() {
+    let data = format!(
+        "{}/../topoembed/tests/data/recording",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let guest = format!("graph:{data}/halo2x2.txt");
+    let summary = format!("{data}/halo2x2.txt.json");
+    let weigh = ["--summary", summary.as_str(), "--latency-bytes", "30000"];
+    let mut args = vec!["map", &guest, "torus:2x2", "--format", "json"];
+    args.extend(weigh);
+    let v = json(&args);
+    let candidates = v["summary"]["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 4);
+    let kept = v["summary"]["kept"].as_u64().unwrap() as usize;
+    let total = |c: &Value| c["predicted_total"].as_u64().unwrap();
+    assert!(candidates
+        .iter()
+        .all(|c| total(&candidates[kept]) <= total(c)));
+    assert_eq!(
+        v["summary"]["collectives"].as_array().unwrap().len(),
+        2,
+        "the barrier and the reduces of bench/apps/common.h's report: {v}"
+    );
+    // The placement as a Scotch map, predicted again by `metrics`.
+    let map = numbers(&v["map"]);
+    let dir = temp_dir("map-summary");
+    let file = dir.join("kept.map");
+    let mut text = format!("{}\n", map.len());
+    for (g, h) in map.iter().enumerate() {
+        text += &format!("{g} {h}\n");
+    }
+    std::fs::write(&file, text).unwrap();
+    let mut args = vec![
+        "metrics",
+        &guest,
+        "torus:2x2",
+        "--mapping",
+        file.to_str().unwrap(),
+    ];
+    args.extend(weigh);
+    let table = ok(&args);
+    assert!(
+        table.contains(&format!(
+            "predicted cost: {} bytes",
+            total(&candidates[kept])
+        )),
+        "{table}"
+    );
+    args.extend(["--format", "json"]);
+    assert_eq!(
+        json(&args)["predicted"]["total"],
+        candidates[kept]["predicted_total"]
+    );
+    // The table names each candidate, the kept one starred.
+    let mut args = vec!["map", &guest, "torus:2x2"];
+    args.extend(weigh);
+    let table = ok(&args);
+    assert!(table.contains("predicted cost in bytes"), "{table}");
+    assert_eq!(
+        table.lines().filter(|l| l.starts_with("* ")).count(),
+        1,
+        "{table}"
+    );
+    assert!(table.contains("MPI_Reduce x2 of 8 bytes"), "{table}");
+}
+
+#[test]
+fn bad_summaries_exit_2() {
+    let data = format!(
+        "{}/../topoembed/tests/data/recording",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let guest = format!("graph:{data}/halo2x2.txt");
+    let summary = format!("{data}/halo2x2.txt.json");
+    let dir = temp_dir("bad-summary");
+    let truncated = dir.join("truncated.json");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
+    let truncated = truncated.to_str().unwrap().to_string();
+    let other = dir.join("six.json");
+    std::fs::write(&other, r#"{"ranks": 6, "collectives": []}"#).unwrap();
+    let other = other.to_str().unwrap().to_string();
+    for (args, says) in [
+        (
+            vec!["map", "torus:2x2", "torus:2x2", "--summary", &summary],
+            "torus:2x2 is not a graph: give graph:FILE, the recording",
+        ),
+        (
+            vec!["map", &guest, "torus:2x2", "--summary", &truncated],
+            "truncated.json:",
+        ),
+        (
+            vec!["map", &guest, "torus:2x2", "--summary", &other],
+            "the summary is of a run of 6 ranks",
+        ),
+        (
+            vec!["map", &guest, "torus:2x2", "--summary", "/no/such.json"],
+            "/no/such.json: cannot read",
+        ),
+        (
+            vec!["map", &guest, "torus:2x2", "--latency-bytes", "5"],
+            "--summary",
+        ),
+        (
+            vec!["metrics", &guest, "torus:2x2", "--summary", &summary],
+            "--mapping",
+        ),
+    ] {
+        assert_bad_input(&args);
+        let (_, _, err) = run(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -146,6 +146,7 @@ fn the_recording_is_the_programs_traffic_and_agrees_with_open_mpi_monitoring() {
             u64::from(np) * 2 * 8 * 4
         );
         assert_eq!(summary["unattributed"]["messages"], 0);
+        pair_messages_match(&summary, &recorded, messages);
         let world = summary["collectives"]
             .as_array()
             .unwrap()
@@ -209,7 +210,39 @@ fn fortran_sends_are_recorded_too() {
             serde_json::from_str(&std::fs::read_to_string(dir.join("run.txt.json")).unwrap())
                 .unwrap();
         assert_eq!(summary["point_to_point"]["messages"], 8 * n as u64);
+        pair_messages_match(&summary, &got, 8 * n as u64);
     }
+}
+
+/// The summary's `pair_messages` name exactly the graph's pairs and hold
+/// every message that crossed between two ranks (`messages` in all, less
+/// those a rank sent itself).
+fn pair_messages_match(
+    summary: &serde_json::Value,
+    pairs: &BTreeMap<(usize, usize), u64>,
+    messages: u64,
+) {
+    let listed: Vec<(usize, usize, u64)> = summary["pair_messages"]
+        .as_array()
+        .expect("pair_messages")
+        .iter()
+        .map(|t| {
+            let t: Vec<u64> = t
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            (t[0] as usize, t[1] as usize, t[2])
+        })
+        .collect();
+    let named: Vec<(usize, usize)> = listed.iter().map(|&(u, v, _)| (u, v)).collect();
+    assert_eq!(named, pairs.keys().copied().collect::<Vec<_>>());
+    assert!(listed.iter().all(|&(_, _, m)| m > 0));
+    let own = summary["point_to_point"]["to_self"]["messages"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(listed.iter().map(|t| t.2).sum::<u64>() + own, messages);
 }
 
 #[test]

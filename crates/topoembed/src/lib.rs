@@ -14,6 +14,7 @@
 //! * [`closed_form`]: the journal xor paper's metrics in closed form (standard, xor).
 //! * [`hamiltonian`]: edge-disjoint Hamiltonian cycles of the n-cube.
 //! * [`io`]: Scotch source graphs, target architectures and mappings.
+//! * [`recorded`]: a recording's message latencies and collectives, weighed by the mapper.
 //! * [`routing`]: routing models and the [`routing::Route`] trait.
 //! * [`traffic`]: congestion, link load and node load of routed guest edges.
 //! * [`virtual_topology`]: each rank's guest node(s) and its guest neighbours' ranks.
@@ -52,6 +53,7 @@ pub mod metrics;
 pub mod model;
 pub mod optimal;
 mod progress;
+pub mod recorded;
 pub mod report;
 pub mod routing;
 pub mod runtime;

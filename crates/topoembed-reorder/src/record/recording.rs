@@ -130,6 +130,20 @@ impl Recording {
         volumes
     }
 
+    /// Every pair's messages: (u, v) with u < v, the messages u sent v
+    /// plus those v sent u (the summary's `pair_messages`: what a message's
+    /// latency costs, beside the bytes the graph holds).
+    pub fn pair_messages(&self) -> BTreeMap<(u32, u32), u64> {
+        let mut messages: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+        for (&(u, v), t) in &self.sent {
+            if u != v {
+                let m = messages.entry((u.min(v), u.max(v))).or_default();
+                *m = m.saturating_add(t.messages);
+            }
+        }
+        messages
+    }
+
     /// The guest graph (`path` names it).
     pub fn graph(&self, path: &Path) -> Result<Graph> {
         let volumes = self.volumes();
@@ -205,10 +219,16 @@ impl Recording {
             "unattributed": traffic(self.unattributed),
             "message_sizes": sizes,
             "collectives": collectives,
+            "pair_messages": self
+                .pair_messages()
+                .into_iter()
+                .map(|((u, v), m)| [u64::from(u), u64::from(v), m])
+                .collect::<Vec<_>>(),
             "note": "bytes are count x MPI_Type_size as the sender passed them; a pair's volume \
                      in the graph is the bytes each sent the other; collectives other than the \
                      neighbourhood ones are counted here only (bytes: what each member's send \
-                     buffers held; calls: the most any member made)",
+                     buffers held; calls: the most any member made); pair_messages: [u, v, \
+                     messages u sent v plus v sent u] for every pair of the graph",
         })
     }
 
@@ -218,8 +238,7 @@ impl Recording {
         let graph = self.graph(path)?;
         let format = GraphFormat::of(path);
         let summary_path = summary_path(path);
-        let mut summary = serde_json::to_string_pretty(&self.summary(path))
-            .map_err(|e| Error::File(format!("the summary: {e}")))?;
+        let mut summary = pretty(&self.summary(path))?;
         summary.push('\n');
         let json_tmp = write_aside(&summary_path, &mut |out| {
             out.write_all(summary.as_bytes())
@@ -316,6 +335,31 @@ fn write_aside(
     Ok(tmp)
 }
 
+/// The summary as indented JSON, but with `pair_messages` one `[u, v,
+/// messages]` a line (a pair takes a line, not five).
+fn pretty(summary: &Value) -> Result<String> {
+    const PLACE: &str = "\u{1}pairs\u{1}";
+    let fail = |e: serde_json::Error| Error::File(format!("the summary: {e}"));
+    let mut short = summary.clone();
+    let pairs = short
+        .as_object_mut()
+        .and_then(|o| o.insert("pair_messages".into(), json!(PLACE)));
+    let text = serde_json::to_string_pretty(&short).map_err(fail)?;
+    let Some(Value::Array(pairs)) = pairs else {
+        return Ok(text);
+    };
+    let mut lines = Vec::with_capacity(pairs.len());
+    for p in &pairs {
+        lines.push(format!("    {}", serde_json::to_string(p).map_err(fail)?));
+    }
+    let list = match lines.is_empty() {
+        true => "[]".to_string(),
+        false => format!("[\n{}\n  ]", lines.join(",\n")),
+    };
+    // A control character no communicator's name holds, escaped by JSON.
+    Ok(text.replacen("\"\\u0001pairs\\u0001\"", &list, 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,6 +418,18 @@ mod tests {
             .map(|c| c["messages"].as_u64().unwrap())
             .sum();
         assert_eq!(sizes, 5);
+        // Messages by pair, both ways: 0-1 three, 1-2 one (the empty one);
+        // the message to itself is in no pair. The library reads them back.
+        assert_eq!(
+            s["pair_messages"],
+            serde_json::json!([[0, 1, 3], [1, 2, 1]])
+        );
+        let text = pretty(&s).unwrap();
+        assert!(text.contains("\n    [0,1,3],\n    [1,2,1]\n  ]"), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), s);
+        let read = topoembed::recorded::parse_summary(Path::new("run.txt.json"), &text).unwrap();
+        assert_eq!(read.pair_messages, Some(vec![[0, 1, 3], [1, 2, 1]]));
+        assert_eq!(read.ranks, 4);
     }
 
     #[test]

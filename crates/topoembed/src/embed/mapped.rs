@@ -6,7 +6,7 @@
 
 use super::{structured, Embedding, Method, NotApplicable, Params};
 use crate::error::Result;
-use crate::mapper::{self, MapOptions, Placement, WGraph};
+use crate::mapper::{self, MapOptions, Placement, Start, WGraph};
 use crate::topology::Topology;
 
 /// Largest guest the method maps when `compare` or `metrics` ask (a few
@@ -48,6 +48,36 @@ pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> R
     let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
     let starts = structured::starts(guest, &g, host, cap);
     mapper::map_graph(&g, host, options, &starts)
+}
+
+/// [`map`] of `objective` — a graph with traffic added to the pairs in
+/// `structure`, such as a recording's collectives — weighing against the
+/// search the closed forms of the structure found in `structure` (the
+/// added traffic would hide a grid) and the `extra` starts (the launch
+/// order, for one). The two must have the same nodes and loads.
+pub fn map_with(
+    objective: &dyn Topology,
+    structure: &dyn Topology,
+    host: &dyn Topology,
+    options: &MapOptions,
+    mut extra: Vec<Start>,
+) -> Result<Placement> {
+    let g = WGraph::from_topology(objective)?;
+    let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
+    if structure.node_count() == objective.node_count() {
+        let pairs = WGraph::from_topology(structure)?;
+        extra.extend(structured::starts(structure, &pairs, host, cap));
+    }
+    mapper::map_graph(&g, host, options, &extra)
+}
+
+/// The launcher's order as a start: rank r on host node r, when guest and
+/// host have as many nodes.
+pub fn launch_order(guest: &dyn Topology, host: &dyn Topology) -> Option<Start> {
+    (guest.node_count() == host.node_count()).then(|| Start {
+        name: "the launch order (rank r on host node r)".into(),
+        hosts: (0..host.node_count()).collect(),
+    })
 }
 
 impl Embedding for Placement {

@@ -118,6 +118,25 @@ impl Placement {
 }
 
 impl Placement {
+    /// A placement made elsewhere (`hosts[v]`: host node of guest node v),
+    /// under `capacity`, named `name` in its notes.
+    pub fn given(hosts: Vec<u64>, host_nodes: u64, capacity: u64, name: &str) -> Placement {
+        let inverse = (hosts.len() as u64 == host_nodes && capacity == 1).then(|| {
+            let mut inv = vec![u32::MAX; host_nodes as usize];
+            for (v, &h) in hosts.iter().enumerate() {
+                inv[h as usize] = v as u32;
+            }
+            inv
+        });
+        Placement {
+            hosts,
+            inverse,
+            capacity,
+            notes: vec![format!("{name}, as given")],
+            start: Some(name.to_string()),
+        }
+    }
+
     /// The guest node on host node `host`, when the placement is one-to-one.
     pub fn guest_on(&self, host: u64) -> Option<u64> {
         let inv = self.inverse.as_ref()?;
@@ -125,6 +144,15 @@ impl Placement {
             .filter(|&&g| g != u32::MAX)
             .map(|&g| u64::from(g))
     }
+    /// Prefixes every note with `context` (what graph the hop-bytes they
+    /// quote were of).
+    pub fn with_context(mut self, context: &str) -> Placement {
+        for note in &mut self.notes {
+            *note = format!("{context}: {note}");
+        }
+        self
+    }
+
     /// What the mapper did (phases, gains, the start kept).
     pub fn notes(&self) -> &[String] {
         &self.notes

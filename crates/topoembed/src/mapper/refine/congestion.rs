@@ -193,6 +193,15 @@ impl<'d, 'h> Loads<'d, 'h> {
     }
 }
 
+/// The most volume `place` routes over one host link (the congestion the
+/// refinement lowers), or `None` on a host without links (a tleaf).
+pub fn busiest_link(g: &WGraph, dist: &HostDistance, place: &[u64]) -> Result<Option<u64>> {
+    if routable(dist.host()).is_err() {
+        return Ok(None);
+    }
+    Ok(Some(Loads::new(dist, g, place)?.max))
+}
+
 /// Refuses hosts without links to route over: a tleaf hierarchy gives
 /// costs between cores, so it has no congestion.
 pub fn routable(host: &dyn crate::topology::Topology) -> Result<()> {

@@ -1,0 +1,115 @@
+//! `map --summary`: a recorded run placed by its predicted cost
+//! ([`super::predict`]). Hop-bytes, the mapper's objective, sums; a run's
+//! time is set by its busiest link and its longest waits. So four
+//! candidates are made and the one of least predicted cost is kept (the
+//! first on ties):
+//!
+//! 1. the mapper on the pairs' bytes alone (what `map` does without a
+//!    summary);
+//! 2. the mapper on the pairs with the collectives' messages added
+//!    ([`super::weigh`]), the launch order weighed against its search;
+//! 3. the same with each pair's message latencies added too;
+//! 4. the launch order itself (rank r on host node r), when ranks and host
+//!    nodes are as many — so the placement kept is never predicted slower
+//!    than the order the launcher would use.
+
+use crate::embed::mapped;
+use crate::error::Result;
+use crate::mapper::{self, HostDistance, MapOptions, Placement, WGraph};
+use crate::topology::{Graph, Topology};
+
+use super::predict::{self, Cost};
+use super::{weigh, Latencies, Summary, Weighed};
+
+/// One candidate and its predicted cost.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Candidate {
+    pub name: String,
+    pub cost: Cost,
+    /// The pairs' hop-bytes (bytes only).
+    pub hop_bytes: u128,
+}
+
+/// The placement kept, every candidate, and what the summary added.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    pub placement: Placement,
+    pub candidates: Vec<Candidate>,
+    /// Index of the kept candidate.
+    pub kept: usize,
+    pub weighed: Weighed,
+}
+
+/// Places the recorded pairs `pairs` (rank i = guest node i) on `host`
+/// seeing the summary's latencies and collectives (see the module docs).
+pub fn map_recorded(
+    pairs: &Graph,
+    summary: &Summary,
+    host: &dyn Topology,
+    options: &MapOptions,
+    latency_bytes: u64,
+) -> Result<Chosen> {
+    let mut placements: Vec<(String, Placement)> = Vec::new();
+    placements.push((
+        "the mapper on the pairs' bytes".into(),
+        mapped::map(pairs, host, options)?,
+    ));
+    let mut weighed = None;
+    for (latencies, name) in [
+        (
+            Latencies::Collectives,
+            "the mapper on bytes and collectives",
+        ),
+        (
+            Latencies::All,
+            "the mapper on bytes, collectives and latencies",
+        ),
+    ] {
+        let w = weigh(pairs, summary, latency_bytes, latencies)?;
+        placements.push((
+            name.into(),
+            mapped::map_with(
+                &w.graph,
+                pairs,
+                host,
+                options,
+                mapped::launch_order(pairs, host).into_iter().collect(),
+            )?
+            .with_context(&format!("{name} (hop-bytes with the weights added)")),
+        ));
+        weighed = Some(w);
+    }
+    let weighed = weighed.expect("both weighings ran");
+    let g = WGraph::from_topology(pairs)?;
+    let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
+    if let Some(start) = mapped::launch_order(pairs, host) {
+        if cap == 1 {
+            let name = "the launch order (rank r on host node r)";
+            placements.push((
+                name.into(),
+                Placement::given(start.hosts, host.node_count(), cap, name),
+            ));
+        }
+    }
+    let dist = HostDistance::new(host)?;
+    let mut candidates = Vec::with_capacity(placements.len());
+    for (name, p) in &placements {
+        let place = p.hosts();
+        let hop_bytes = mapper::hop_bytes(&g, &dist, place);
+        candidates.push(Candidate {
+            name: name.clone(),
+            cost: predict::cost(&g, summary, &dist, place, latency_bytes)?,
+            hop_bytes,
+        });
+    }
+    let kept = (0..candidates.len())
+        .min_by_key(|&i| (candidates[i].cost.total(), i))
+        .expect("at least the mapper's candidates");
+    let placement = placements.swap_remove(kept).1;
+    Ok(Chosen {
+        placement,
+        candidates,
+        kept,
+        weighed,
+    })
+}
