@@ -263,3 +263,44 @@ fn update_pairs<'a, T: Cell + 'a>(
     progress::advance(progress, count as u64);
     Ok(waiting)
 }
+
+/// Constants of the modelled clock.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Costs {
+    /// T_a: one compute phase.
+    pub ta: f64,
+    /// T_c: one message over one link.
+    pub tc: f64,
+    /// T_b: one byte over one link (0 in the xor paper's model).
+    pub tb: f64,
+}
+
+impl Default for Costs {
+    /// T_a = 0, T_c = 1, T_b = 0: times count link hops.
+    fn default() -> Self {
+        Costs {
+            ta: 0.0,
+            tc: 1.0,
+            tb: 0.0,
+        }
+    }
+}
+
+impl Costs {
+    /// An error unless every constant is finite and not negative.
+    pub fn check(&self) -> Result<()> {
+        check_costs(self.ta, self.tc)?;
+        if !self.tb.is_finite() || self.tb < 0.0 {
+            return Err(Error::Parameter(format!(
+                "--tb must be a finite number >= 0, got {}",
+                self.tb
+            )));
+        }
+        Ok(())
+    }
+
+    /// Cost of a message of `values` f64s over `hops` links.
+    pub fn message(&self, hops: u64, values: usize) -> f64 {
+        hops as f64 * (self.tc + self.tb * (8 * values) as f64)
+    }
+}

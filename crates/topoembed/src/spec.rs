@@ -13,6 +13,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
+/// Most leaves of a tleaf hierarchy (its pairs are its links).
+pub const MAX_TLEAF_LEAVES: u64 = 1 << 24;
+
 /// The largest number of nodes any topology may have: 2^40, the size of `cube:40`.
 /// Node ids are `u64`, and 2^40 keeps every edge count and dilation sum far from overflow.
 pub const MAX_NODES: u64 = 1 << 40;
@@ -311,7 +314,7 @@ fn parse_tleaf(whole: &str, body: &str) -> Result<Spec> {
     };
     let sizes = parse_sides(whole, sizes, "tleaf", false)?;
     let leaves: u64 = sizes.iter().product();
-    if leaves > crate::topology::MAX_TLEAF_LEAVES {
+    if leaves > MAX_TLEAF_LEAVES {
         return Err(Error::Spec(format!(
             "'{whole}' has {leaves} leaves; a tleaf hierarchy holds at most 2^24"
         )));

@@ -360,6 +360,28 @@ pub(super) fn decide_window(
     }
 }
 
+/// Whether an embedding of cube:d onto `sides` with exactly the distances
+/// `dims` (in this order) exists, by the solver: the host node of every
+/// cube node if so.
+pub fn embedding_with(
+    sides: &[u32],
+    dims: &[u32],
+) -> std::result::Result<Option<Vec<u16>>, String> {
+    let h = SearchHost::new(sides);
+    let even = sides.iter().all(|k| k % 2 == 0);
+    // The window lemma's formula where it applies, else the folded one, or
+    // the slack window's.
+    let pin = super::pin::pin(sides, dims);
+    let answer = decide(&h, dims, even, None).unwrap_or_else(|| {
+        super::sat::decide_in(&h, dims, even, (Winding::Lifted, true, pin), None)
+    })?;
+    match answer {
+        Answer::Embedding(place) => Ok(Some(place)),
+        Answer::Unsatisfiable { .. } => Ok(None),
+        Answer::Stopped => Err("the solve was stopped".to_string()),
+    }
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

@@ -26,7 +26,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::constant::{optimal_constant, torus_sides, SearchOptions};
+use super::constant::{optimal_constant, SearchOptions};
+use super::host::torus_sides;
 use super::host::SearchHost;
 use super::wirelength::{literature, Literature};
 use crate::error::{Error, Result};

@@ -66,8 +66,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::constant::torus_sides;
 use super::cuts::Bounds;
+use super::host::torus_sides;
 use super::refuted::{holds_multiset, Refuted};
 use super::shape_clauses::core_formula_citing;
 use super::vectors::{bipartite, VectorSearch};

@@ -37,7 +37,7 @@ use std::time::Instant;
 
 use super::ahead::Ahead;
 use super::copies::{Domains, MAX_SPHERE};
-use super::host::SearchHost;
+use super::host::{torus_sides, SearchHost};
 use super::shapes::Shapes;
 use super::wirelength::{literature, Literature};
 use crate::error::{Error, Result};
@@ -117,34 +117,6 @@ struct Checkpoint {
     /// The choice being explored at each depth of the search: (distance
     /// chosen where a dimension opens, else 0; index of the candidate).
     path: Vec<(u32, u32)>,
-}
-
-/// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
-pub(super) fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
-    let sides: Vec<u64> = match host {
-        Spec::Ring(k) => vec![*k],
-        Spec::Torus(s) => s.clone(),
-        other => {
-            return Err(Error::Mismatch(format!(
-                "{other}: the search is over rings and tori (torus:AxB.., ring:N) with power-of-two sides"
-            )))
-        }
-    };
-    if let Some(k) = sides.iter().find(|k| !k.is_power_of_two()) {
-        return Err(Error::Mismatch(format!(
-            "{host}: side {k} is not a power of two; a d-cube has constant-distance embeddings only \
-             onto tori whose sides are powers of two (try {})",
-            Spec::Torus(sides.iter().map(|k| k.next_power_of_two()).collect())
-        )));
-    }
-    let nodes: u128 = sides.iter().map(|&k| u128::from(k)).product();
-    if nodes != 1u128 << d {
-        return Err(Error::Mismatch(format!(
-            "cube:{d} has {} nodes but {host} has {nodes}; give a host of 2^{d} nodes",
-            1u128 << d
-        )));
-    }
-    Ok(sides.iter().map(|&k| k as u32).collect())
 }
 
 /// Σ D_i of a method's embedding (its distances are constant).

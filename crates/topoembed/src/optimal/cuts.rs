@@ -156,18 +156,7 @@ pub(super) struct AxisRule {
     pub need: u32,
 }
 
-/// The least Σ D_i of an embedding whose coordinate on `axis` lifts to
-/// the integers, by the lift lemma (module docs): k − 1 for the axis's side
-/// k, plus the diameter of the torus of the other sides, Σ ⌊k_b/2⌋.
-pub fn lift_bound(sides: &[u32], axis: usize) -> u32 {
-    let others: u32 = sides
-        .iter()
-        .enumerate()
-        .filter(|&(b, _)| b != axis)
-        .map(|(_, &k)| k / 2)
-        .sum();
-    sides[axis].saturating_sub(1) + others
-}
+pub use super::lift::lift_bound;
 
 /// The rules of the axis lemmas (module docs) on a torus of these sides.
 /// With `lift`, one per side (below its [`lift_bound`], need k/2): the

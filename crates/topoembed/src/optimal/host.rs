@@ -5,6 +5,37 @@
 //! that fix node 0 (a reflection per axis, permutations of equal sides),
 //! used to try only one node of each orbit where a dimension opens.
 
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+
+/// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
+pub(super) fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
+    let sides: Vec<u64> = match host {
+        Spec::Ring(k) => vec![*k],
+        Spec::Torus(s) => s.clone(),
+        other => {
+            return Err(Error::Mismatch(format!(
+                "{other}: the search is over rings and tori (torus:AxB.., ring:N) with power-of-two sides"
+            )))
+        }
+    };
+    if let Some(k) = sides.iter().find(|k| !k.is_power_of_two()) {
+        return Err(Error::Mismatch(format!(
+            "{host}: side {k} is not a power of two; a d-cube has constant-distance embeddings only \
+             onto tori whose sides are powers of two (try {})",
+            Spec::Torus(sides.iter().map(|k| k.next_power_of_two()).collect())
+        )));
+    }
+    let nodes: u128 = sides.iter().map(|&k| u128::from(k)).product();
+    if nodes != 1u128 << d {
+        return Err(Error::Mismatch(format!(
+            "cube:{d} has {} nodes but {host} has {nodes}; give a host of 2^{d} nodes",
+            1u128 << d
+        )));
+    }
+    Ok(sides.iter().map(|&k| k as u32).collect())
+}
+
 /// The torus of the search.
 pub struct SearchHost {
     n: usize,

@@ -27,6 +27,7 @@ pub mod drat;
 pub mod halving;
 mod host;
 mod interrupt;
+mod lift;
 pub mod one_vector;
 pub mod pin;
 mod queue;

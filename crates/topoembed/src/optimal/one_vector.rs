@@ -91,7 +91,7 @@ pub fn decide_vector(
     let mut order: Vec<usize> = (0..distances.len()).collect();
     order.sort_by_key(|&i| distances[i]);
     let dims: Vec<u32> = order.iter().map(|&i| distances[i]).collect();
-    let sides = super::constant::torus_sides(filled.max(d), host)?;
+    let sides = super::host::torus_sides(filled.max(d), host)?;
     let mut cuts = Cuts::new(&h, bounds, &sides);
     let prefix_bound = &prefix_bound[..dims.len()];
     let ruled_out = if sub_cube {

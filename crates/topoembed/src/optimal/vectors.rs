@@ -133,7 +133,7 @@ pub(super) fn vectors_with_sum(
 /// [`optimal_by_vectors`] decides, at most.
 pub fn candidate_vectors(d: u32, host: &Spec, bounds: Bounds) -> Result<Vec<Vec<u32>>> {
     let p = prepare(d, host)?;
-    let mut cuts = Cuts::new(&p.h, bounds, &super::constant::torus_sides(d, host)?);
+    let mut cuts = Cuts::new(&p.h, bounds, &super::host::torus_sides(d, host)?);
     let lowest = p.prefix_bound.last().copied().unwrap_or(1);
     let top = u32::from(p.h.diameter());
     Ok((lowest..p.xor_sum.min(p.standard_sum))
@@ -249,7 +249,7 @@ pub fn optimal_by_vectors_admitted(
     // takes turns; in a certificate, by the proof of the core).
     let cores = Cores::new(turns.search_nodes > 0, &refuted);
     let stop = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let sides = super::constant::torus_sides(d, host)?;
+    let sides = super::host::torus_sides(d, host)?;
     let mut cuts = Cuts::new(&h, bounds, &sides);
     let levels: Vec<Vec<Vec<u32>>> = (lowest..start)
         .map(|s| {

@@ -32,7 +32,7 @@
 //! The searches here do not use this: their proofs stand on their own, and
 //! where they complete they agree with it (tests).
 
-use super::constant::torus_sides;
+use super::host::torus_sides;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 

@@ -53,8 +53,8 @@ pub use engine::simulate;
 pub use trace::{Op, Trace, MAX_PROCESSES};
 
 use crate::error::{Error, Result};
+use crate::model::Costs;
 use crate::routing::TieRule;
-use crate::runtime::Costs;
 
 /// How a message crosses a multi-hop route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

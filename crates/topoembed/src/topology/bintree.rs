@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
+use super::TieRule;
 use super::{EdgeBuffer, Topology};
-use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Complete binary tree; distance goes through the lowest common ancestor.

@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
+use super::TieRule;
 use super::{EdgeBuffer, Topology};
-use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Hypercube of dimension `dim`: 2^dim nodes, distance = Hamming distance.

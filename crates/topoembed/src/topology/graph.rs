@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::paths::Paths;
+use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
-use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// Largest stored graph: node ids are kept as `u32`.

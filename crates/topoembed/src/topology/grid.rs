@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
+use super::TieRule;
 use super::{EdgeBuffer, Topology};
-use crate::routing::TieRule;
 use crate::spec::Spec;
 
 /// One axis: its side, whether it is a ring (wraps around with side > 2: a

@@ -9,6 +9,7 @@ mod cube;
 mod graph;
 mod grid;
 mod paths;
+mod ties;
 mod tleaf;
 
 use std::ops::Range;
@@ -19,10 +20,11 @@ pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
 pub use paths::Paths;
+pub use ties::TieRule;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 
 use crate::error::{Error, Result};
-use crate::routing::TieRule;
+
 use crate::spec::Spec;
 
 /// A graph with numbered nodes `0..node_count()`.

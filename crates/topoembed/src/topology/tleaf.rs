@@ -13,12 +13,11 @@
 
 use std::ops::Range;
 
+use super::TieRule;
 use super::{EdgeBuffer, Topology};
-use crate::routing::TieRule;
 use crate::spec::Spec;
 
-/// Most leaves of a hierarchy (its pairs are its links).
-pub const MAX_TLEAF_LEAVES: u64 = 1 << 24;
+pub use crate::spec::MAX_TLEAF_LEAVES;
 
 /// A tleaf hierarchy.
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@
 //!
 //! *Let A be the axes a of the torus (side k_a) on which every distance is
 //! below k_a/2 and Σ D_i is below the lift lemma's bound
-//! ([`super::cuts::lift_bound`]), H_a the dimensions that pair with
+//! ([`super::lift::lift_bound`]), H_a the dimensions that pair with
 //! another to reach k_a/2 (D_i + D_j ≥ k_a/2), H the union of the H_a, and
 //! X = Σ_{b ∉ A} ⌊k_b/2⌋ the diameter of the other axes. If an embedding
 //! exists, the |H|-cube Q_H has a map p into the torus T_A of the axes in A
@@ -66,7 +66,7 @@
 
 use std::collections::HashMap;
 
-use super::cuts::lift_bound;
+use super::lift::lift_bound;
 use search::Search;
 
 mod search;
