@@ -177,19 +177,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             "map": placement.hosts(),
             "metrics": measured,
             "baselines": others,
-            "summary": chosen.as_ref().map(|c| serde_json::json!({
-                "latency_bytes": c.weighed.latency_bytes,
-                "candidates": c.candidates.iter().map(|x| serde_json::json!({
-                    "name": x.name,
-                    "hop_bytes": x.hop_bytes,
-                    "predicted": x.cost,
-                    "predicted_total": x.cost.total(),
-                })).collect::<Vec<_>>(),
-                "kept": c.kept,
-                "point_to_point_messages": c.weighed.messages,
-                "collectives": c.weighed.modelled,
-                "left_out": c.weighed.left_out,
-            })),
+            "summary": chosen.as_ref().map(Chosen::report),
         });
         serde_json::to_writer_pretty(&mut *out, &value).map_err(std::io::Error::from)?;
         writeln!(out)?;

@@ -491,9 +491,11 @@ fn device_mesh_json(
 }
 
 /// The general mapper: (map, metrics JSON, baselines JSON, capacity,
-/// seconds), the pieces of `topoembed map --format json`.
+/// seconds, summary JSON), the pieces of `topoembed map --format json`;
+/// with a recording's summary (`map --summary`), the placement of least
+/// predicted cost and its candidates.
 #[pyfunction]
-#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=4, restarts=0, objective="hop-bytes", traffic=true))]
+#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=4, restarts=0, objective="hop-bytes", traffic=true, summary=None, latency_bytes=topoembed::recorded::DEFAULT_LATENCY_BYTES))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn map_graph<'py>(
     py: Python<'py>,
@@ -505,7 +507,16 @@ fn map_graph<'py>(
     restarts: usize,
     objective: &str,
     traffic: bool,
-) -> PyResult<(Bound<'py, PyArray1<u64>>, String, String, u64, f64)> {
+    summary: Option<PathBuf>,
+    latency_bytes: u64,
+) -> PyResult<(
+    Bound<'py, PyArray1<u64>>,
+    String,
+    String,
+    u64,
+    f64,
+    Option<String>,
+)> {
     let objective = match objective {
         "hop-bytes" | "hop_bytes" => topoembed::mapper::Objective::HopBytes,
         "congestion" => topoembed::mapper::Objective::Congestion,
@@ -517,21 +528,32 @@ fn map_graph<'py>(
     };
     let options = options(0.0, 1.0, traffic)?;
     let (g, h) = (guest.get(), host.get());
-    let (hosts, measured, others, capacity, seconds) = py
+    let (hosts, measured, others, capacity, seconds, chosen) = py
         .detach(|| -> Result<_, Error> {
             let started = Instant::now();
-            let placement = topoembed::embed::mapped::map(
-                g,
-                h,
-                &MapOptions {
-                    imbalance,
-                    seed,
-                    passes,
-                    restarts,
-                    objective,
-                    progress: None,
-                },
-            )?;
+            let map_options = MapOptions {
+                imbalance,
+                seed,
+                passes,
+                restarts,
+                objective,
+                progress: None,
+            };
+            let (placement, chosen) = match &summary {
+                None => (topoembed::embed::mapped::map(g, h, &map_options)?, None),
+                Some(path) => {
+                    let pairs = g.as_graph().ok_or_else(|| {
+                        Error::Parameter(format!(
+                            "summary= weighs a recording's latencies and collectives on its graph; {} is not a graph",
+                            g.spec()
+                        ))
+                    })?;
+                    let read = topoembed::recorded::read_summary(path)?;
+                    let chosen =
+                        topoembed::recorded::map_recorded(pairs, &read, h, &map_options, latency_bytes)?;
+                    (chosen.placement.clone(), Some(chosen))
+                }
+            };
             let seconds = started.elapsed().as_secs_f64();
             let measured = metrics::measure(g, h, &placement, &options)?;
             let others = report::measured_baselines(g, h, &options)?;
@@ -541,15 +563,18 @@ fn map_graph<'py>(
                 others,
                 placement.capacity(),
                 seconds,
+                chosen,
             ))
         })
         .map_err(value_error)?;
+    let summary = chosen.map(|c| json(&c.report())).transpose()?;
     Ok((
         hosts.into_pyarray(py),
         json(&measured)?,
         json(&others)?,
         capacity,
         seconds,
+        summary,
     ))
 }
 

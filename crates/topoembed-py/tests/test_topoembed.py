@@ -1,6 +1,7 @@
 """The Python package against the CLI's JSON, brute force and bad input."""
 
 import doctest
+import json
 
 import numpy as np
 import pytest
@@ -200,6 +201,40 @@ def test_map_graph_from_edges_equals_cli(cli, tmp_path):
     as_pair = topoembed.map_graph((edges, weights), "cube:6")
     assert np.array_equal(as_pair["map"], result["map"])
     assert same(result["metrics"], expected["metrics"])
+
+
+def test_map_graph_with_a_summary_equals_cli(cli, tmp_path):
+    # A ring exchanged in scrambled rank order under 40 small all-reduces:
+    # the recording's graph and summary, as TOPOEMBED_RECORD writes them.
+    order = np.random.default_rng(7).permutation(16)
+    pairs = sorted({tuple(sorted((int(order[i]), int(order[(i + 1) % 16])))) for i in range(16)})
+    path = tmp_path / "ring.txt"
+    path.write_text("# nodes 16\n" + "".join(f"{u} {v} 4096\n" for u, v in pairs))
+    summary = tmp_path / "ring.txt.json"
+    summary.write_text(
+        json.dumps(
+            {
+                "ranks": 16,
+                "collectives": [
+                    {
+                        "communicator": {"name": "MPI_COMM_WORLD", "first_world_rank": 0, "size": 16},
+                        "operations": [{"operation": "MPI_Allreduce", "calls": 40, "bytes": 40 * 8 * 16}],
+                    }
+                ],
+                "pair_messages": [[u, v, 20] for u, v in pairs],
+            }
+        )
+    )
+    result = topoembed.map_graph(f"graph:{path}", "torus:4x4", summary=summary, latency_bytes=10000)
+    expected = cli("map", f"graph:{path}", "torus:4x4", "--summary", str(summary), "--latency-bytes", "10000")
+    assert result["map"].tolist() == expected["map"]
+    assert result["summary"]["kept"] == expected["summary"]["kept"]
+    assert result["summary"]["candidates"] == expected["summary"]["candidates"]
+    kept = result["summary"]["candidates"][result["summary"]["kept"]]["predicted_total"]
+    assert all(kept <= c["predicted_total"] for c in result["summary"]["candidates"])
+    assert "summary" not in topoembed.map_graph(f"graph:{path}", "torus:4x4")
+    with pytest.raises(ValueError, match="not a graph"):
+        topoembed.map_graph("torus:4x4", "torus:4x4", summary=summary)
 
 
 def test_weighted_metrics_equal_brute_force():

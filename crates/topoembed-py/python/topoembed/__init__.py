@@ -404,6 +404,8 @@ def map_graph(
     restarts: int = 0,
     objective: str = "hop-bytes",
     traffic: bool = True,
+    summary: Optional[str] = None,
+    latency_bytes: int = 10000,
 ) -> Dict[str, Any]:
     """The general mapper: any weighted graph onto any host (``topoembed map``).
 
@@ -413,16 +415,29 @@ def map_graph(
     the dict of ``topoembed map --format json``: ``map`` (numpy, the host node
     of every guest node), ``metrics``, ``baselines`` (identity or blocks, and
     round-robin), ``capacity``, ``seconds``, ``guest``, ``host``, ``imbalance``,
-    ``seed``."""
+    ``seed``. With ``summary`` (the ``FILE.json`` a recording writes beside
+    its graph, which must then be the guest: ``"graph:FILE"``), the placement
+    of least predicted cost as ``topoembed map --summary`` chooses it, and
+    ``summary``: its candidates and their predicted costs (``latency_bytes``:
+    what one hop's latency is worth in bytes)."""
     if isinstance(graph_or_matrix, str):
         g = topology(graph_or_matrix)
     else:
         g = graph(graph_or_matrix, weights=weights, loads=loads)
     h = topology(host)
-    hosts, measured, others, capacity, seconds = _topoembed.map_graph(
-        g._native, h._native, float(imbalance), int(seed), int(passes), int(restarts), objective, bool(traffic)
+    hosts, measured, others, capacity, seconds, chosen = _topoembed.map_graph(
+        g._native,
+        h._native,
+        float(imbalance),
+        int(seed),
+        int(passes),
+        int(restarts),
+        objective,
+        bool(traffic),
+        None if summary is None else str(summary),
+        int(latency_bytes),
     )
-    return {
+    result = {
         "guest": g.spec,
         "host": h.spec,
         "imbalance": float(imbalance),
@@ -433,6 +448,9 @@ def map_graph(
         "metrics": json.loads(measured),
         "baselines": json.loads(others),
     }
+    if chosen is not None:
+        result["summary"] = json.loads(chosen)
+    return result
 
 
 def read_graph(path: str) -> Topology:

@@ -40,6 +40,27 @@ pub struct Chosen {
     pub weighed: Weighed,
 }
 
+impl Chosen {
+    /// What `map --format json` reports under `summary`: the latency, every
+    /// candidate with its predicted cost, the one kept, the collectives
+    /// modelled and what was left out.
+    pub fn report(&self) -> serde_json::Value {
+        serde_json::json!({
+            "latency_bytes": self.weighed.latency_bytes,
+            "candidates": self.candidates.iter().map(|x| serde_json::json!({
+                "name": x.name,
+                "hop_bytes": x.hop_bytes,
+                "predicted": x.cost,
+                "predicted_total": x.cost.total(),
+            })).collect::<Vec<_>>(),
+            "kept": self.kept,
+            "point_to_point_messages": self.weighed.messages,
+            "collectives": self.weighed.modelled,
+            "left_out": self.weighed.left_out,
+        })
+    }
+}
+
 /// Places the recorded pairs `pairs` (rank i = guest node i) on `host`
 /// seeing the summary's latencies and collectives (see the module docs).
 pub fn map_recorded(
