@@ -42,9 +42,10 @@ HOSTS=${HOSTS:-"torus:4x4x4 torus:8x8 mesh:8x8"}
 ROUTES=${ROUTES:-simgrid}
 COLLECTIVES=${COLLECTIVES:-default}
 # What one hop's latency is worth in bytes for `map --summary`: an
-# 8-byte message takes 3.03 µs a hop on these platforms (1 µs links times
-# SMPI's latency factor for small messages; measured with pingpong.c) at
-# 10 GB/s. WEIGH=no maps the point-to-point graph alone.
+# 8-byte message takes 3.03 µs a hop on these platforms (1 µs links, which
+# SMPI's factors for small messages scale up; measured by an 8-byte
+# ping-pong between two hosts 1 to 6 hops apart: 6.06 µs a hop round
+# trip) at 10 GB/s. WEIGH=no maps the point-to-point graph alone.
 LATENCY_BYTES=${LATENCY_BYTES:-30000}
 WEIGH=${WEIGH:-yes}
 work=$(mktemp -d)
