@@ -66,6 +66,53 @@ pub struct Weighed {
     pub latency_bytes: u64,
 }
 
+/// The `MPI_COMM_WORLD` operations of a run of `n` ranks that SMPI's model
+/// covers ([`smpi::algorithm`]), each with its stages and one message's
+/// bytes (the operation's bytes over calls × members); none for calls of 0
+/// or a single rank.
+pub fn modelled_operations(
+    summary: &Summary,
+    n: u64,
+) -> impl Iterator<Item = (&Operation, &'static [smpi::Stage], u64)> {
+    summary
+        .collectives
+        .iter()
+        .filter(move |c| c.communicator.is_world(n) && n >= 2)
+        .flat_map(|c| &c.operations)
+        .filter(|op| op.calls > 0)
+        .filter_map(move |op| {
+            let stages = smpi::algorithm(&op.operation)?;
+            Some((op, stages, op.bytes / op.calls.saturating_mul(n)))
+        })
+}
+
+/// One line for each communicator and operation the model leaves out,
+/// saying why.
+fn unmodelled(summary: &Summary, n: u64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for c in &summary.collectives {
+        if !c.communicator.is_world(n) {
+            let calls: u64 = c.operations.iter().map(|o| o.calls).sum();
+            lines.push(format!(
+                "{} ({} ranks from world rank {}): {calls} calls, not modelled (its members are not in the summary)",
+                c.communicator.name, c.communicator.size, c.communicator.first_world_rank
+            ));
+            continue;
+        }
+        for op in c
+            .operations
+            .iter()
+            .filter(|op| smpi::algorithm(&op.operation).is_none())
+        {
+            lines.push(format!(
+                "{} on MPI_COMM_WORLD: {} calls, not modelled",
+                op.operation, op.calls
+            ));
+        }
+    }
+    lines
+}
+
 /// Which latencies [`weigh`] adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Latencies {
@@ -99,53 +146,32 @@ pub fn weigh(
     };
     let mut extra: FxHashMap<(u64, u64), u64> = FxHashMap::default();
     let mut modelled = Vec::new();
-    let mut left_out = Vec::new();
-    for c in &summary.collectives {
-        if !c.communicator.is_world(n) {
-            let calls: u64 = c.operations.iter().map(|o| o.calls).sum();
-            left_out.push(format!(
-                "{} ({} ranks from world rank {}): {calls} calls, not modelled (its members are not in the summary)",
-                c.communicator.name, c.communicator.size, c.communicator.first_world_rank
-            ));
-            continue;
-        }
-        for op in &c.operations {
-            let Some(stages) = smpi::algorithm(&op.operation) else {
-                left_out.push(format!(
-                    "{} on MPI_COMM_WORLD: {} calls, not modelled",
-                    op.operation, op.calls
-                ));
-                continue;
-            };
-            if op.calls == 0 || n < 2 {
-                continue;
+    let mut left_out = unmodelled(summary, n);
+    for (op, stages, message_bytes) in modelled_operations(summary, n) {
+        let per_wait = message_bytes
+            .checked_add(latency_bytes)
+            .and_then(|w| w.checked_mul(op.calls))
+            .ok_or_else(overflow)?;
+        let mut volume: u64 = 0;
+        for &stage in stages {
+            for (u, v, waiting) in stage.messages(n) {
+                let w = per_wait.checked_mul(waiting).ok_or_else(overflow)?;
+                let slot = extra.entry((u.min(v), u.max(v))).or_insert(0);
+                *slot = slot.checked_add(w).ok_or_else(overflow)?;
+                volume = volume.checked_add(w).ok_or_else(overflow)?;
             }
-            let message_bytes = op.bytes / op.calls.saturating_mul(n);
-            let per_wait = message_bytes
-                .checked_add(latency_bytes)
-                .and_then(|w| w.checked_mul(op.calls))
-                .ok_or_else(overflow)?;
-            let mut volume: u64 = 0;
-            for &stage in stages {
-                for (u, v, waiting) in stage.messages(n) {
-                    let w = per_wait.checked_mul(waiting).ok_or_else(overflow)?;
-                    let slot = extra.entry((u.min(v), u.max(v))).or_insert(0);
-                    *slot = slot.checked_add(w).ok_or_else(overflow)?;
-                    volume = volume.checked_add(w).ok_or_else(overflow)?;
-                }
-            }
-            modelled.push(Modelled {
-                operation: op.operation.clone(),
-                calls: op.calls,
-                message_bytes,
-                algorithm: stages
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()
-                    .join(", then "),
-                volume,
-            });
         }
+        modelled.push(Modelled {
+            operation: op.operation.clone(),
+            calls: op.calls,
+            message_bytes,
+            algorithm: stages
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(", then "),
+            volume,
+        });
     }
     // Each pair's messages pay a latency per hop.
     let (mut messages, mut latency_volume) = (0u64, 0u64);

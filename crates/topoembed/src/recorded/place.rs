@@ -75,18 +75,13 @@ pub fn map_recorded(
         "the mapper on the pairs' bytes".into(),
         mapped::map(pairs, host, options)?,
     ));
-    let mut weighed = None;
-    for (latencies, name) in [
-        (
-            Latencies::Collectives,
-            "the mapper on bytes and collectives",
-        ),
-        (
-            Latencies::All,
-            "the mapper on bytes, collectives and latencies",
-        ),
+    let launch = mapped::launch_order(pairs, host);
+    let collectives = weigh(pairs, summary, latency_bytes, Latencies::Collectives)?;
+    let weighed = weigh(pairs, summary, latency_bytes, Latencies::All)?;
+    for (w, name) in [
+        (&collectives, "the mapper on bytes and collectives"),
+        (&weighed, "the mapper on bytes, collectives and latencies"),
     ] {
-        let w = weigh(pairs, summary, latency_bytes, latencies)?;
         placements.push((
             name.into(),
             mapped::map_with(
@@ -94,23 +89,16 @@ pub fn map_recorded(
                 pairs,
                 host,
                 options,
-                mapped::launch_order(pairs, host).into_iter().collect(),
+                launch.iter().cloned().collect(),
             )?
             .with_context(&format!("{name} (hop-bytes with the weights added)")),
         ));
-        weighed = Some(w);
     }
-    let weighed = weighed.expect("both weighings ran");
     let g = WGraph::from_topology(pairs)?;
     let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
-    if let Some(start) = mapped::launch_order(pairs, host) {
-        if cap == 1 {
-            let name = "the launch order (rank r on host node r)";
-            placements.push((
-                name.into(),
-                Placement::given(start.hosts, host.node_count(), cap, name),
-            ));
-        }
+    if let Some(start) = launch.filter(|_| cap == 1) {
+        let given = Placement::given(start.hosts, host.node_count(), cap, &start.name);
+        placements.push((start.name, given));
     }
     let dist = HostDistance::new(host)?;
     let mut candidates = Vec::with_capacity(placements.len());

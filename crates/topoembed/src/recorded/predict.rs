@@ -21,7 +21,7 @@ use crate::mapper::refine::congestion;
 use crate::mapper::{self, HostDistance, WGraph};
 use crate::topology::{Graph, Topology};
 
-use super::smpi::{self, Stage};
+use super::smpi::Stage;
 use super::Summary;
 
 /// A placement's predicted cost, by term, in bytes.
@@ -92,26 +92,14 @@ pub fn cost(
         .unwrap_or(0);
     let n = place.len() as u64;
     let mut collectives: u64 = 0;
-    for c in summary
-        .collectives
-        .iter()
-        .filter(|c| c.communicator.is_world(n))
-    {
-        for op in &c.operations {
-            let Some(stages) = smpi::algorithm(&op.operation) else {
-                continue;
-            };
-            if op.calls == 0 || n < 2 {
-                continue;
-            }
-            let per_hop = (op.bytes / op.calls.saturating_mul(n)).saturating_add(latency_bytes);
-            let hops: u64 = stages
-                .iter()
-                .map(|&s| critical_hops(s, n, dist, place))
-                .sum();
-            collectives =
-                collectives.saturating_add(op.calls.saturating_mul(hops).saturating_mul(per_hop));
-        }
+    for (op, stages, message_bytes) in super::modelled_operations(summary, n) {
+        let per_hop = message_bytes.saturating_add(latency_bytes);
+        let hops: u64 = stages
+            .iter()
+            .map(|&s| critical_hops(s, n, dist, place))
+            .sum();
+        collectives =
+            collectives.saturating_add(op.calls.saturating_mul(hops).saturating_mul(per_hop));
     }
     Ok(Cost {
         bandwidth,
