@@ -18,8 +18,11 @@
 //! then takes shortest paths of its own choosing, as long as topoembed's
 //! but not always through the same links (up to [`MAX_LINKED_HOSTS`]). With [`PlatformOptions::explicit_routes`] rings, tori and cubes
 //! are written so too (SimGrid's TORUS routing breaks one tie its own way:
-//! from coordinate k/2 of an even ring to 0 it goes down, topoembed up). `tleaf` hierarchies have no links of their own (their
-//! distances are costs): refused.
+//! from coordinate k/2 of an even ring to 0 it goes down, topoembed up).
+//! Fat trees and dragonflies are SimGrid's `FAT_TREE` and `DRAGONFLY`
+//! clusters with the spec's parameters: topoembed routes as they do.
+//! `tleaf` hierarchies have no links of their own (their distances are
+//! costs): refused.
 
 use std::io::Write;
 
@@ -137,12 +140,22 @@ pub fn write_simgrid_platform(
     quantity("bandwidth", &options.bandwidth)?;
     quantity("latency", &options.latency)?;
     check_prefix(&options.prefix)?;
+    if let Some((topology, parameters)) = switched_cluster(spec) {
+        if options.explicit_routes {
+            return Err(Error::Parameter(format!(
+                "{spec} is written as SimGrid's own {topology} cluster, whose routes topoembed \
+                 follows; explicit routes are for tori, rings and hypercubes"
+            )));
+        }
+        let nodes = spec.node_count().unwrap_or(0);
+        return write_cluster(spec, nodes, topology, &parameters, options, out);
+    }
     let sides = torus_sides(spec)?.filter(|_| !options.explicit_routes);
     let Some(sides) = sides else {
         if matches!(spec, Spec::Tleaf(..)) {
             return Err(Error::Parameter(format!(
                 "{spec}: a tleaf has levels with costs, not links, so it has no SimGrid platform; \
-                 write its machine as a graph of links (graph:FILE) or a torus"
+                 write its machine as a graph of links (graph:FILE), a torus or a fat tree"
             )));
         }
         let host = crate::topology::build(spec)?;
@@ -153,22 +166,51 @@ pub fn write_simgrid_platform(
         .try_fold(1u64, |n, &k| n.checked_mul(k))
         .ok_or_else(|| Error::Parameter(format!("{spec}: too many nodes")))?;
     let parameters: Vec<String> = sides.iter().map(u64::to_string).collect();
+    write_cluster(spec, nodes, "TORUS", &parameters.join(","), options, out)
+}
+
+/// Fat trees and dragonflies: SimGrid's cluster topology and its
+/// `topo_parameters`, which are the spec's body.
+fn switched_cluster(spec: &Spec) -> Option<(&'static str, String)> {
+    let topology = match spec {
+        Spec::FatTree(_) => "FAT_TREE",
+        Spec::Dragonfly(_) => "DRAGONFLY",
+        _ => return None,
+    };
+    let text = spec.to_string();
+    let (_, parameters) = text.split_once(':')?;
+    Some((topology, parameters.to_string()))
+}
+
+/// One SimGrid cluster of `nodes` hosts PREFIX0.. of `topology`.
+fn write_cluster(
+    spec: &Spec,
+    nodes: u64,
+    topology: &str,
+    parameters: &str,
+    options: &PlatformOptions,
+    out: &mut dyn Write,
+) -> Result<()> {
     let io = |e: std::io::Error| Error::File(format!("cannot write the platform: {e}"));
+    let order = if topology == "TORUS" {
+        " (first axis fastest)"
+    } else {
+        ""
+    };
     write!(
         out,
         "<?xml version='1.0'?>\n\
          <!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n\
-         <!-- {spec}: host i is {prefix}i (first axis fastest); written by topoembed -->\n\
+         <!-- {spec}: host i is {prefix}i{order}; written by topoembed -->\n\
          <platform version=\"4.1\">\n  \
          <cluster id=\"host\" prefix=\"{prefix}\" radical=\"0-{last}\" suffix=\"\" \
-         speed=\"{speed}\" bw=\"{bw}\" lat=\"{lat}\" topology=\"TORUS\" topo_parameters=\"{params}\"/>\n\
+         speed=\"{speed}\" bw=\"{bw}\" lat=\"{lat}\" topology=\"{topology}\" topo_parameters=\"{parameters}\"/>\n\
          </platform>\n",
         prefix = options.prefix,
         last = nodes - 1,
         speed = options.speed,
         bw = options.bandwidth,
         lat = options.latency,
-        params = parameters.join(","),
     )
     .map_err(io)
 }

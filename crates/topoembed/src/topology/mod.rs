@@ -6,9 +6,12 @@
 
 mod bintree;
 mod cube;
+mod dragonfly;
+mod fattree;
 mod graph;
 mod grid;
 mod paths;
+mod switched;
 mod ties;
 mod tleaf;
 
@@ -16,10 +19,13 @@ use std::ops::Range;
 
 pub use bintree::{heap_node, level_and_position, BinTree};
 pub use cube::Cube;
+pub use dragonfly::Dragonfly;
+pub use fattree::FatTree;
 pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
 pub use paths::Paths;
+pub use switched::Network;
 pub use ties::TieRule;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 
@@ -104,6 +110,13 @@ pub trait Topology: Send + Sync {
     fn as_graph(&self) -> Option<&Graph> {
         None
     }
+    /// The network of switches or routers that joins the host nodes, for
+    /// hosts whose links are not between host nodes (fat trees,
+    /// dragonflies): the traffic metrics route over its links, and the
+    /// host's own edges are then only the pairs of host nodes.
+    fn network(&self) -> Option<&dyn Network> {
+        None
+    }
     /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
     fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
         let mut edges = EdgeBuffer::default();
@@ -177,6 +190,8 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::Cube(d) => Box::new(Cube::new(*d)),
         Spec::BinTree(p) => Box::new(BinTree::new(*p)),
         Spec::Tleaf(sizes, costs) => Box::new(Tleaf::new(sizes, costs)),
+        Spec::FatTree(shape) => Box::new(FatTree::new(shape)),
+        Spec::Dragonfly(shape) => Box::new(Dragonfly::new(shape)),
         Spec::Graph(path) if crate::io::is_scotch_graph(path) => {
             Box::new(crate::io::read_graph(path)?.graph)
         }

@@ -13,6 +13,7 @@
 
 use std::ops::Range;
 
+use super::switched::PairGraph;
 use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
@@ -76,7 +77,10 @@ impl Topology for Tleaf {
     }
     /// Every pair of leaves.
     fn edge_count(&self) -> u64 {
-        self.leaves * (self.leaves - 1) / 2
+        PairGraph {
+            leaves: self.leaves,
+        }
+        .edge_count()
     }
     fn diameter(&self) -> u64 {
         if self.leaves > 1 {
@@ -105,7 +109,10 @@ impl Topology for Tleaf {
             .collect()
     }
     fn neighbors(&self, v: u64) -> Vec<u64> {
-        (0..self.leaves).filter(|&w| w != v).collect()
+        PairGraph {
+            leaves: self.leaves,
+        }
+        .neighbors(v)
     }
     fn degree(&self, _v: u64) -> u64 {
         self.leaves - 1
@@ -115,11 +122,10 @@ impl Topology for Tleaf {
         self.strides.len() as u32
     }
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
-        for u in nodes {
-            for v in u + 1..self.leaves {
-                edges.push(u, v, self.parting_level(u, v) as u32);
-            }
+        PairGraph {
+            leaves: self.leaves,
         }
+        .push_edges(nodes, edges, |u, v| self.parting_level(u, v) as u32);
     }
     fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
         if a != b {
@@ -127,9 +133,15 @@ impl Topology for Tleaf {
         }
     }
     fn link_slots(&self) -> u64 {
-        self.leaves * self.leaves
+        PairGraph {
+            leaves: self.leaves,
+        }
+        .link_slots()
     }
     fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        (u != v && u.max(v) < self.leaves).then(|| u.min(v) * self.leaves + u.max(v))
+        PairGraph {
+            leaves: self.leaves,
+        }
+        .link_slot(u, v)
     }
 }

@@ -4,7 +4,9 @@
 //! `grid:K1[w]xK2[w]x..` (a `w` after a side: that axis wraps around) ·
 //! `bintree:P` · `tleaf:N1xN2x..:C1,C2,..` (a machine hierarchy, Scotch's
 //! `tleaf`: N1 nodes of N2 sockets of .., the cost of each level, summed from
-//! the level where two leaves part) · `graph:PATH`. Sizes are whole numbers or powers written
+//! the level where two leaves part) · `fattree:L;D1,..;U1,..;P1,..` and
+//! `dragonfly:G,GL;C,CL;R,RL;N` (SimGrid's `FAT_TREE` and `DRAGONFLY`
+//! clusters, [`network`]) · `graph:PATH`. Sizes are whole numbers or powers written
 //! `2^k` (`ring:2^10` is `ring:1024`).
 
 use std::fmt;
@@ -12,6 +14,11 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+
+mod network;
+
+pub(crate) use network::pairs;
+pub use network::{DragonflyShape, FatTreeShape, MAX_NETWORK_LINKS};
 
 /// Most leaves of a tleaf hierarchy (its pairs are its links).
 pub const MAX_TLEAF_LEAVES: u64 = 1 << 24;
@@ -24,7 +31,8 @@ pub const MAX_NODES: u64 = 1 << 40;
 pub const MAX_CUBE_DIM: u32 = 40;
 
 const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
-     grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., graph:PATH";
+     grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., fattree:L;D1,..;U1,..;P1,.., dragonfly:G,GL;C,CL;R,RL;N, \
+     graph:PATH";
 
 /// A parsed topology spec. `ring:N` and `line:N` stay distinct from the one-axis
 /// `torus:N` / `mesh:N` only for display; [`Spec::grid`] treats them alike.
@@ -52,6 +60,12 @@ pub enum Spec {
     /// above, different ones at i) are `costs[i] + costs[i+1] + ..` apart,
     /// as Scotch measures it (`tleaf 3 8 100 8 10 4 1`: 1, 11, 111).
     Tleaf(Vec<u64>, Vec<u64>),
+    /// A fat tree of switches, routed as SimGrid routes its `FAT_TREE`
+    /// clusters; host nodes are the leaves.
+    FatTree(FatTreeShape),
+    /// A dragonfly of routers, routed as SimGrid routes its `DRAGONFLY`
+    /// clusters; host nodes hang off the routers.
+    Dragonfly(DragonflyShape),
     /// A graph stored in a file.
     Graph(PathBuf),
 }
@@ -68,6 +82,8 @@ impl Spec {
             Spec::Grid(..) => "grid",
             Spec::BinTree(_) => "bintree",
             Spec::Tleaf(..) => "tleaf",
+            Spec::FatTree(_) => "fattree",
+            Spec::Dragonfly(_) => "dragonfly",
             Spec::Graph(_) => "graph",
         }
     }
@@ -121,12 +137,34 @@ impl Spec {
         }
     }
 
+    /// Hosts whose nodes are the leaves of a hierarchy, numbered with the
+    /// lowest level fastest and with [`crate::topology::Topology::coords`]
+    /// the index under each level, top level first: tleaf hierarchies, fat
+    /// trees (two host nodes are farther apart the higher their nearest
+    /// common switch) and dragonflies (group, chassis, router, node). The
+    /// mapper splits them top level first.
+    pub fn is_hierarchy(&self) -> bool {
+        matches!(
+            self,
+            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_)
+        )
+    }
+
+    /// Hosts whose links join switches or routers, not host nodes (fat
+    /// trees, dragonflies): their routes are the network's
+    /// ([`crate::topology::Topology::network`]).
+    pub fn is_switched(&self) -> bool {
+        matches!(self, Spec::FatTree(_) | Spec::Dragonfly(_))
+    }
+
     /// Node count, for every kind except `graph:` (which needs the file).
     pub fn node_count(&self) -> Option<u64> {
         match self {
             Spec::Cube(d) => Some(1u64 << d),
             Spec::BinTree(p) => Some(2 * p - 1),
             Spec::Tleaf(sizes, _) => Some(sizes.iter().product()),
+            Spec::FatTree(shape) => Some(shape.leaves()),
+            Spec::Dragonfly(shape) => Some(shape.leaves()),
             Spec::Graph(_) => None,
             _ => self.sides().map(|s| s.iter().product()),
         }
@@ -155,6 +193,8 @@ impl fmt::Display for Spec {
                 let costs: Vec<String> = costs.iter().map(u64::to_string).collect();
                 write!(f, "tleaf:{}:{}", join(sizes), costs.join(","))
             }
+            Spec::FatTree(shape) => write!(f, "fattree:{}", network::fat_tree_body(shape)),
+            Spec::Dragonfly(shape) => write!(f, "dragonfly:{}", network::dragonfly_body(shape)),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
         }
     }
@@ -191,6 +231,8 @@ impl FromStr for Spec {
             "grid" => parse_grid(text, body)?,
             "bintree" => Spec::BinTree(parse_bintree(text, body)?),
             "tleaf" => parse_tleaf(text, body)?,
+            "fattree" => Spec::FatTree(network::parse_fat_tree(text, body)?),
+            "dragonfly" => Spec::Dragonfly(network::parse_dragonfly(text, body)?),
             "graph" => {
                 if body.trim().is_empty() {
                     return Err(Error::Spec(format!(
@@ -392,6 +434,9 @@ mod tests {
             "grid:16wx16",
             "grid:4x4wx12",
             "bintree:16",
+            "fattree:2;4,4;1,2;1,2",
+            "fattree:3;2,3,4;1,2,2;1,1,2",
+            "dragonfly:3,1;4,1;3,1;2",
             "graph:a.grf",
         ] {
             assert_eq!(text.parse::<Spec>().unwrap().to_string(), text);
@@ -462,5 +507,51 @@ mod tests {
         assert!(err("grid:w").contains("axis 1 has no size"));
         assert!(err("grid:8ww").contains("'8w' is not a size"));
         assert!(err("grid:0wx4").contains("axis 1 is 0"));
+    }
+
+    #[test]
+    fn networks_take_simgrids_parameters() {
+        let Spec::FatTree(shape) = "fattree:2;4,4;1,2;1,2".parse::<Spec>().unwrap() else {
+            panic!("a fat tree")
+        };
+        // SimGrid's manual example: 16 hosts, 4 leaf switches, 2 top switches.
+        assert_eq!(shape.leaves(), 16);
+        assert_eq!((shape.nodes_at(1), shape.nodes_at(2)), (4, 2));
+        assert_eq!(shape.links(), 16 + 4 * 2 * 2);
+        let Spec::Dragonfly(shape) = "dragonfly:3,1;4,1;3,1;2".parse::<Spec>().unwrap() else {
+            panic!("a dragonfly")
+        };
+        assert_eq!(shape.leaves(), 72);
+        assert_eq!(shape.router_count(), 36);
+        assert_eq!(
+            shape.links(),
+            72 + 3 * 4 * 3 + 3 * 6 * 3 + 3,
+            "local, green, black, blue"
+        );
+        assert_eq!(
+            "dragonfly:3,1;4,1;3,1;2"
+                .parse::<Spec>()
+                .unwrap()
+                .node_count(),
+            Some(72)
+        );
+    }
+
+    #[test]
+    fn bad_networks_say_what_is_wrong() {
+        assert!(err("fattree:2;4,4;1,2").contains("four parts"));
+        assert!(err("fattree:2;4,4,4;1,2;1,2").contains("2 levels but 3 children counts"));
+        assert!(err("fattree:2;4,4;1;1,2").contains("2 levels but 1 parent counts"));
+        assert!(err("fattree:2;4,4;1,2;1,x").contains("'x' is not a size"));
+        assert!(err("fattree:2;4,0;1,2;1,2").contains("at least 1"));
+        assert!(err("fattree:0;;;").contains("at least 1"));
+        assert!(err("fattree:1;1;1;1").contains("single host node"));
+        assert!(err("fattree:2;8192,4096;1,1;1,1").contains("2^24"));
+        assert!(err("fattree:2;64,64;4096,4096;64,64").contains("2^28 links"));
+        assert!(err("dragonfly:3,1;4,1;3,1").contains("four parts"));
+        assert!(err("dragonfly:3;4,1;3,1;2").contains("'COUNT,LINKS'"));
+        assert!(err("dragonfly:4,1;4,1;3,1;2").contains("at most as many groups"));
+        assert!(err("dragonfly:1,1;1,1;1,1;1").contains("single host node"));
+        assert!(err("dragonfly:2,1;4,1;3,0;2").contains("at least 1"));
     }
 }

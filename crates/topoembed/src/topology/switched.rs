@@ -1,0 +1,59 @@
+//! Hosts whose links join switches or routers, not host nodes: fat trees
+//! and dragonflies. Their host nodes are the leaves; as in a tleaf, every
+//! two leaves are one "edge" of the host graph (what the mapper and the
+//! edge counts see), with the distance the number of network links on the
+//! route between them. The links the messages really cross are the
+//! [`Network`]'s: the traffic metrics route every guest edge over them.
+
+use super::EdgeBuffer;
+
+/// The links of a switched network and the route a message takes.
+pub trait Network: Send + Sync {
+    /// Number of links; ids are `0..link_count()`.
+    fn link_count(&self) -> u64;
+    /// Number of link classes (levels, or kinds of link).
+    fn link_classes(&self) -> u32;
+    /// The class of a link.
+    fn link_class(&self, link: u64) -> u32;
+    /// The name of a link class, for tables ("level 1", "green").
+    fn class_name(&self, class: u32) -> String;
+    /// Appends to `links` the links of the route from host node `a` to host
+    /// node `b` (nothing when `a == b`), in order.
+    fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>);
+    /// The routing model, in words.
+    fn describe_routing(&self) -> String;
+}
+
+/// The pair graph over `leaves` leaves that switched hosts (and tleaf
+/// hierarchies) present: every two leaves are adjacent.
+pub(super) struct PairGraph {
+    pub leaves: u64,
+}
+
+impl PairGraph {
+    pub fn edge_count(&self) -> u64 {
+        self.leaves * (self.leaves - 1) / 2
+    }
+    pub fn neighbors(&self, v: u64) -> Vec<u64> {
+        (0..self.leaves).filter(|&w| w != v).collect()
+    }
+    /// Every pair (u, v > u) owned by a node of `nodes`, of class `class(u, v)`.
+    pub fn push_edges(
+        &self,
+        nodes: std::ops::Range<u64>,
+        edges: &mut EdgeBuffer,
+        class: impl Fn(u64, u64) -> u32,
+    ) {
+        for u in nodes {
+            for v in u + 1..self.leaves {
+                edges.push(u, v, class(u, v));
+            }
+        }
+    }
+    pub fn link_slots(&self) -> u64 {
+        self.leaves * self.leaves
+    }
+    pub fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        (u != v && u.max(v) < self.leaves).then(|| u.min(v) * self.leaves + u.max(v))
+    }
+}

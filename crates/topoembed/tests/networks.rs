@@ -1,0 +1,234 @@
+//! Fat trees and dragonflies route as SimGrid routes them: the platform
+//! `export --format simgrid` writes is loaded by SimGrid itself
+//! (`tests/data/simgrid/routes.cpp`, built against libsimgrid), which
+//! prints its route between every two hosts; each route must have as many
+//! links as topoembed's distance, and topoembed's links must be SimGrid's
+//! up to a renaming — one topoembed link for each SimGrid cable (its `_UP`
+//! and `_DOWN` halves are one cable) and back. Skipped where SimGrid is
+//! not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
+//! Brute-force checks of the same hosts without SimGrid follow.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+use topoembed::io::{write_simgrid_platform, PlatformOptions};
+use topoembed::topology::{self, Topology};
+
+const FAT_TREES: [&str; 5] = [
+    // SimGrid's manual example: 2 levels, 16 hosts.
+    "fattree:2;4,4;1,2;1,2",
+    "fattree:2;3,4;2,2;2,1",
+    "fattree:3;2,2,3;2,1,2;1,2,1",
+    "fattree:3;2,3,2;1,2,2;1,1,1",
+    "fattree:1;6;2;2",
+];
+
+const DRAGONFLIES: [&str; 5] = [
+    "dragonfly:3,1;4,1;3,1;2",
+    "dragonfly:2,1;2,1;2,1;2",
+    "dragonfly:4,2;3,1;4,1;1",
+    "dragonfly:1,1;3,1;2,1;2",
+    "dragonfly:3,1;1,1;3,2;1",
+];
+
+/// Builds the route printer once per test process; `None` without SimGrid.
+fn route_printer(dir: &Path) -> Option<PathBuf> {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simgrid/routes.cpp");
+    let binary = dir.join("routes");
+    let built = Command::new("c++")
+        .arg("-O1")
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lsimgrid")
+        .output();
+    if built.as_ref().is_ok_and(|o| o.status.success()) {
+        return Some(binary);
+    }
+    assert!(
+        std::env::var_os("TOPOEMBED_REQUIRE_SIMGRID").is_none(),
+        "SimGrid's headers or library are missing (libsimgrid-dev): {built:?}"
+    );
+    None
+}
+
+#[test]
+fn fat_trees_and_dragonflies_take_simgrids_routes_link_for_link() {
+    let dir = std::env::temp_dir().join(format!("topoembed-networks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let Some(printer) = route_printer(&dir) else {
+        return;
+    };
+    for spec in FAT_TREES.iter().chain(&DRAGONFLIES) {
+        let host = topology::parse(spec).unwrap();
+        let network = host.network().expect("a switched host");
+        let n = host.node_count();
+        let platform = dir.join("platform.xml");
+        let mut xml = Vec::new();
+        write_simgrid_platform(
+            &spec.parse().unwrap(),
+            &PlatformOptions::default(),
+            &mut xml,
+        )
+        .unwrap();
+        std::fs::write(&platform, xml).unwrap();
+        let out = Command::new(&printer)
+            .arg(&platform)
+            .arg("node-")
+            .arg(n.to_string())
+            .arg("--log=root.thres:critical")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{spec}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut ours_of: HashMap<String, u64> = HashMap::new();
+        let mut theirs_of: HashMap<u64, String> = HashMap::new();
+        let mut routes = 0;
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let a: u64 = words.next().unwrap().parse().unwrap();
+            let b: u64 = words.next().unwrap().parse().unwrap();
+            let cables: Vec<&str> = words
+                .map(|w| {
+                    w.strip_suffix("_UP")
+                        .or_else(|| w.strip_suffix("_DOWN"))
+                        .unwrap_or(w)
+                })
+                .collect();
+            let shortcut = u64::from(simgrid_shortcut(host.as_ref(), a, b));
+            assert_eq!(
+                host.distance(a, b),
+                cables.len() as u64 + shortcut,
+                "{spec}: {a} -> {b}: SimGrid's route is {line}"
+            );
+            let mut ours = Vec::new();
+            network.route_links(a, b, &mut ours);
+            assert_eq!(ours.len(), cables.len(), "{spec}: {a} -> {b}");
+            for (&link, &cable) in ours.iter().zip(&cables) {
+                assert!(link < network.link_count());
+                let named = ours_of.entry(cable.to_string()).or_insert(link);
+                assert_eq!(
+                    *named, link,
+                    "{spec}: {a} -> {b}: cable {cable} is two links here"
+                );
+                let linked = theirs_of.entry(link).or_insert_with(|| cable.to_string());
+                assert_eq!(
+                    linked, cable,
+                    "{spec}: {a} -> {b}: link {link} is two cables"
+                );
+            }
+            routes += 1;
+        }
+        assert_eq!(
+            routes,
+            n * (n - 1),
+            "{spec}: a route for every ordered pair"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// SimGrid's dragonfly route inside a group from a chassis other than 0 to
+/// a router of another position in chassis 0 lacks its black link: one link
+/// shorter than the route back, which is the distance.
+fn simgrid_shortcut(host: &dyn Topology, a: u64, b: u64) -> bool {
+    if !matches!(host.spec(), topoembed::spec::Spec::Dragonfly(_)) {
+        return false;
+    }
+    let (x, y) = (host.coords(a), host.coords(b));
+    x[0] == y[0] && x[1] != 0 && y[1] == 0 && x[2] != y[2]
+}
+
+/// Every link id of a route is in range, a route never uses a link twice,
+/// and its length is the host distance (the dragonfly's shortcut one less),
+/// which is symmetric and bounded by the diameter, reached by some pair.
+fn check_routes(spec: &str) {
+    let host = topology::parse(spec).unwrap();
+    let network = host.network().unwrap();
+    let n = host.node_count();
+    let mut longest = 0;
+    for a in 0..n {
+        assert_eq!(host.distance(a, a), 0);
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let mut links = Vec::new();
+            network.route_links(a, b, &mut links);
+            let mut sorted = links.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(
+                sorted.len(),
+                links.len(),
+                "{spec}: {a} -> {b} repeats a link"
+            );
+            assert!(links.iter().all(|&l| l < network.link_count()));
+            let shortcut = u64::from(simgrid_shortcut(host.as_ref(), a, b));
+            assert_eq!(
+                host.distance(a, b),
+                links.len() as u64 + shortcut,
+                "{spec}: {a} -> {b}"
+            );
+            assert_eq!(host.distance(a, b), host.distance(b, a));
+            longest = longest.max(host.distance(a, b));
+        }
+    }
+    assert_eq!(host.diameter(), longest, "{spec}: the diameter");
+}
+
+#[test]
+fn routes_are_as_long_as_the_distances_and_the_diameter_is_reached() {
+    for spec in FAT_TREES.iter().chain(&DRAGONFLIES) {
+        check_routes(spec);
+    }
+}
+
+#[test]
+fn fat_tree_distances_are_a_tleaf_of_twos() {
+    // Two host nodes meet at the level above their highest differing digit:
+    // a tleaf of the children counts, top first, each level costing 2.
+    let fat = topology::parse("fattree:3;2,3,4;1,2,2;1,1,2").unwrap();
+    let tleaf = topology::parse("tleaf:4x3x2:2,2,2").unwrap();
+    for a in 0..24 {
+        for b in 0..24 {
+            assert_eq!(fat.distance(a, b), tleaf.distance(a, b), "{a} {b}");
+        }
+        assert_eq!(fat.coords(a), tleaf.coords(a));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn random_fat_trees_route_within_their_links(
+        down in prop::collection::vec(1u64..4, 1..4),
+        up in prop::collection::vec(1u64..4, 3),
+        ports in prop::collection::vec(1u64..3, 3),
+    ) {
+        let levels = down.len();
+        prop_assume!(down.iter().product::<u64>() > 1);
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        let spec = format!(
+            "fattree:{levels};{};{};{}",
+            list(&down),
+            list(&up[..levels]),
+            list(&ports[..levels])
+        );
+        check_routes(&spec);
+    }
+
+    #[test]
+    fn random_dragonflies_route_within_their_links(
+        groups in 1u64..4,
+        chassis in 1u64..4,
+        extra in 0u64..3,
+        nodes in 1u64..3,
+    ) {
+        let routers = groups + extra;
+        prop_assume!(groups * chassis * routers * nodes > 1);
+        check_routes(&format!("dragonfly:{groups},1;{chassis},1;{routers},1;{nodes}"));
+    }
+}
