@@ -107,12 +107,19 @@ fn targets_round_trip_and_read_scotch_forms() {
     assert!(io::write_target(&"bintree:8".parse().unwrap(), &mut Vec::new()).is_err());
 }
 
-/// A grid that wraps some axes only is written as a decomposition-defined
-/// target (`deco 0`): labels = host node ids, leaves of one binary
-/// decomposition, and every pair's distance equal to BFS on the explicit grid.
+/// A grid that wraps some axes only, and a dragonfly, are written as
+/// decomposition-defined targets (`deco 0`): labels = host node ids, leaves
+/// of one binary decomposition, and every pair's distance equal to BFS on
+/// the explicit grid (the dragonfly's own distance).
 #[test]
 fn mixed_grids_are_written_as_decomposition_defined_targets() {
-    for text in ["grid:4wx3", "grid:3x5w", "grid:2wx3x4w"] {
+    for text in [
+        "grid:4wx3",
+        "grid:3x5w",
+        "grid:2wx3x4w",
+        "dragonfly:3,1;4,1;3,1;2",
+        "dragonfly:2,1;2,1;2,1;1",
+    ] {
         let spec: Spec = text.parse().unwrap();
         let mut out = Vec::new();
         io::write_target(&spec, &mut out).unwrap();
@@ -138,12 +145,20 @@ fn mixed_grids_are_written_as_decomposition_defined_targets() {
                 up /= 2;
             }
         }
-        let (nodes, edges) = common::explicit_edges(&spec);
-        let adj = common::adjacency(nodes, &edges);
+        // Grids: BFS on the explicit grid; dragonflies: the host's own
+        // distance (tests/networks.rs holds it to SimGrid's routes).
+        let host = topoembed::topology::build(&spec).unwrap();
+        let bfs = spec.grid().map(|_| {
+            let (nodes, edges) = common::explicit_edges(&spec);
+            common::adjacency(nodes, &edges)
+        });
         for i in 1..n {
-            let dist = common::bfs(&adj, i);
+            let dist: Vec<u64> = match &bfs {
+                Some(adj) => common::bfs(adj, i).iter().map(|&d| u64::from(d)).collect(),
+                None => (0..n).map(|j| host.distance(i, j)).collect(),
+            };
             for j in 0..i {
-                assert_eq!(next(), u64::from(dist[j as usize]), "{text}: d({i}, {j})");
+                assert_eq!(next(), dist[j as usize], "{text}: d({i}, {j})");
             }
         }
     }

@@ -158,8 +158,12 @@ pub fn metrics_table(m: &Metrics, out: Out) -> io::Result<()> {
     }
     if let Some(axes) = m.link_load.as_ref().filter(|a| a.len() > 1) {
         for a in axes {
+            let which = a
+                .name
+                .as_ref()
+                .map_or_else(|| format!("axis {}", a.axis), |name| format!("({name})"));
             row(
-                &format!("link load axis {}", a.axis),
+                &format!("link load {which}"),
                 format!("max {} min {} average {}", a.max, a.min, num(a.average)),
             );
         }

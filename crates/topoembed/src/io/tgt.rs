@@ -110,22 +110,29 @@ fn parse_tleaf(t: &mut Tokens) -> Result<Spec> {
 /// n(n−1)/2 entries (8 million at 4096 nodes).
 pub const DECO_MAX_NODES: u64 = 4096;
 
-/// A grid that wraps some axes only, which Scotch's `torusXD` and `meshXD`
-/// cannot say, as a decomposition-defined target (`deco 0`): terminal label
-/// = host node id (what mapping files name), weight 1, domain number from a
-/// recursive halving of the node ids (root 1, children 2k and 2k + 1), then
-/// the exact distance of every pair, lower triangle in label order.
+/// A host no Scotch target family says — a grid that wraps some axes only
+/// (`torusXD` and `meshXD` wrap all or none), a dragonfly (its distances
+/// depend on more than the level two nodes part at) — as a
+/// decomposition-defined target (`deco 0`): terminal label = host node id
+/// (what mapping files name), weight 1, domain number from a recursive
+/// halving of the node ids (root 1, children 2k and 2k + 1), then the exact
+/// distance of every pair, lower triangle in label order.
 fn write_deco(spec: &Spec, out: &mut dyn Write) -> Result<()> {
-    let grid = crate::topology::Grid::new(spec.clone());
-    let n = crate::topology::Topology::node_count(&grid);
+    let host = crate::topology::build(spec)?;
+    let n = host.node_count();
     if n > DECO_MAX_NODES {
+        let why = if spec.is_switched() {
+            "a dragonfly's distances are no tleaf's"
+        } else {
+            "it wraps some axes only, which Scotch's torus and mesh targets cannot say"
+        };
         return Err(Error::Parameter(format!(
-            "{spec} wraps some axes only, which Scotch's torus and mesh targets cannot say; \
-             its decomposition-defined target would hold {} distances (up to {DECO_MAX_NODES} nodes are written); \
-             export it as a graph instead (--format grf)",
+            "{spec}: {why}; its decomposition-defined target would hold {} distances (up to \
+             {DECO_MAX_NODES} nodes are written); export it as a graph instead (--format grf)",
             n * (n - 1) / 2
         )));
     }
+    let host = host.as_ref();
     fn number(lo: u64, hi: u64, num: u64, nums: &mut [u64]) {
         if hi - lo == 1 {
             nums[lo as usize] = num;
@@ -146,7 +153,7 @@ fn write_deco(spec: &Spec, out: &mut dyn Write) -> Result<()> {
     out.write_all(text.as_bytes()).map_err(fail)?;
     for i in 1..n {
         let row: Vec<String> = (0..i)
-            .map(|j| crate::topology::Topology::distance(&grid, i, j).to_string())
+            .map(|j| host.distance(i, j).to_string())
             .collect();
         writeln!(out, "{}", row.join("\t")).map_err(fail)?;
     }
@@ -172,7 +179,13 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
             }
         }
-        Spec::Grid(..) => return write_deco(spec, out),
+        Spec::Grid(..) | Spec::Dragonfly(_) => return write_deco(spec, out),
+        // Two host nodes are 2 links apart per level up to their nearest
+        // common switch: a tleaf of the children counts, top first, 2 each.
+        Spec::FatTree(shape) => {
+            let levels: Vec<String> = shape.down.iter().rev().map(|n| format!("{n}\t2")).collect();
+            format!("tleaf\t{}\t{}", shape.levels(), levels.join("\t"))
+        }
         Spec::Tleaf(sizes, costs) => {
             let levels: Vec<String> = sizes
                 .iter()
@@ -183,7 +196,7 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
         }
         other => {
             return Err(Error::Parameter(format!(
-                "{other} has no Scotch target form; targets are hcub, torus and mesh"
+                "{other} has no Scotch target form; targets are hcub, torus, mesh, tleaf and deco"
             )))
         }
     };

@@ -5,8 +5,9 @@
 //! Grids split across their longest extent (halves stay boxes, so the
 //! domain tree follows the machine, and a torus's halves are the bands
 //! whose wrap-around the gains see through the host distance); hypercubes
-//! split on a bit; tleaf hierarchies split at the highest level the domain
-//! spans (nodes before sockets before cores, as the costs demand); any other
+//! split on a bit; hierarchies (tleaf, fat tree, dragonfly) split at the
+//! highest level the domain spans (nodes before sockets before cores,
+//! groups before chassis before routers, as the distances demand); any other
 //! host splits by distance from two far-apart nodes.
 
 use super::distance::HostDistance;
@@ -72,7 +73,7 @@ impl Domain {
         }
         let order = ordered(host, &self.nodes);
         let half = match host.host().spec() {
-            Spec::Tleaf(..) => tleaf_half(host, &order),
+            spec if spec.is_hierarchy() => tleaf_half(host, &order),
             _ => order.len() / 2,
         };
         Some((
@@ -125,7 +126,7 @@ fn ordered(host: &HostDistance, nodes: &[u64]) -> Vec<u64> {
     };
     let axis = match host.host().spec() {
         // Top level first: parting there costs the most.
-        Spec::Tleaf(..) => (0..axes).find(|&a| extent(a) > 0).unwrap_or(0),
+        spec if spec.is_hierarchy() => (0..axes).find(|&a| extent(a) > 0).unwrap_or(0),
         // Longest extent; ties to the last axis (the slowest in node ids).
         _ => (0..axes).rev().max_by_key(|&a| extent(a)).unwrap_or(0),
     };

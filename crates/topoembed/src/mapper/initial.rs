@@ -163,7 +163,7 @@ fn split_vertices(
     // keep the best of [`HIERARCHY_TRIES`]. A one-level tleaf (partitioning
     // first) has every split at its top level; there only the first split
     // is tried twice (see [`FLAT_FIRST_TRIES`]).
-    let hierarchy = matches!(dist.host().spec(), Spec::Tleaf(..));
+    let hierarchy = dist.host().spec().is_hierarchy();
     let tries = match (d1.distance2(d2, dist) >= top_cost(dist), is_flat(dist)) {
         (true, false) => TOP_TRIES,
         (true, true) if depth == 0 => FLAT_FIRST_TRIES,
@@ -238,16 +238,28 @@ fn local_problem(
 }
 
 /// Whether every two host nodes are equally far apart (a one-level tleaf,
-/// as partitioning first uses).
+/// as partitioning first uses; a fat tree or dragonfly of one level).
 fn is_flat(dist: &HostDistance) -> bool {
-    matches!(dist.host().spec(), Spec::Tleaf(_, costs) if costs.len() == 1)
+    match dist.host().spec() {
+        Spec::Tleaf(_, costs) => costs.len() == 1,
+        Spec::FatTree(shape) => shape.down.iter().filter(|&&d| d > 1).count() == 1,
+        Spec::Dragonfly(s) => {
+            [s.groups, s.chassis, s.routers, s.nodes]
+                .iter()
+                .filter(|&&k| k > 1)
+                .count()
+                == 1
+        }
+        _ => false,
+    }
 }
 
-/// Twice the distance between leaves parting at a tleaf's top level
-/// (`u64::MAX` on other hosts: no split reaches it).
+/// Twice the distance between leaves parting at a hierarchy's top level,
+/// its diameter (`u64::MAX` on other hosts: no split reaches it).
 fn top_cost(dist: &HostDistance) -> u64 {
     match dist.host().spec() {
         Spec::Tleaf(_, costs) => 2 * costs.iter().sum::<u64>(),
+        spec if spec.is_hierarchy() => 2 * dist.host().diameter(),
         _ => u64::MAX,
     }
 }

@@ -20,7 +20,6 @@ use super::initial;
 use super::refine;
 use super::rng::Rng;
 use crate::progress::Progress;
-use crate::spec::Spec;
 use crate::topology::Tleaf;
 
 /// Most host nodes partitioned for first (the quotient graph has a vertex
@@ -48,7 +47,7 @@ pub fn place(
         .expect("p parts of load 1 always fit p host nodes of capacity 1");
     // Onto a hierarchy the bipartitioned quotient is where annealing never
     // gained (9 of 9 benchmark pairs, 0.13 s each): it is skipped there.
-    if !matches!(dist.host().spec(), Spec::Tleaf(..)) {
+    if !dist.host().spec().is_hierarchy() {
         refine::anneal::anneal(&q, dist, &mut on, p, &mut rng);
     }
     refine::parts::swap(&q, dist, &mut on, 16, &mut rng);

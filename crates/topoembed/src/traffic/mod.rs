@@ -31,6 +31,7 @@ pub mod fat;
 mod lines;
 mod product;
 mod profile;
+mod switched;
 mod walk;
 
 pub use profile::{node_load_profile, MAX_PROFILE_COUNTERS};
@@ -59,8 +60,11 @@ pub struct Congestion {
 /// Link loads of the links along one grid axis.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AxisLoad {
-    /// Host axis, 1 first.
+    /// Host axis, 1 first (a switched network's link class, 1 first).
     pub axis: u32,
+    /// A switched network's link class, in words ("level 1 to 2", "green").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Most routes over one link of this axis.
     pub max: u64,
     /// Fewest routes over one link of this axis.
@@ -139,6 +143,10 @@ pub fn measure(
     if let Some(p) = progress {
         p.add_total(edges);
     }
+    // A switched host under its own model: over the network's links.
+    if let (Some(network), Some(_)) = (host.network(), route.model()) {
+        return switched::measure(guest, host, network, embedding, progress);
+    }
     let mut traffic = match grid {
         Some((ties, grid)) => lines::measure(guest, &grid, embedding, ties, progress)?,
         None => walk::measure(guest, host, embedding, route, progress)?,
@@ -198,6 +206,9 @@ impl Tally {
         self.sum += other.sum;
         self.count += other.count;
         self
+    }
+    pub(crate) fn count(&self) -> u64 {
+        self.count
     }
     pub(crate) fn average(&self) -> f64 {
         if self.count == 0 {
@@ -309,6 +320,7 @@ impl Summary {
                     .enumerate()
                     .map(|(k, t)| AxisLoad {
                         axis: k as u32 + 1,
+                        name: None,
                         max: t.max,
                         min: if t.count == 0 { 0 } else { t.min },
                         average: t.average(),
