@@ -13,8 +13,45 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use proptest::prelude::*;
+use topoembed::embed::Embedding;
 use topoembed::io::{write_simgrid_platform, PlatformOptions};
+use topoembed::routing::{HostRoute, TieRule};
 use topoembed::topology::{self, Topology};
+use topoembed::traffic;
+
+/// A placement given as a table.
+struct Table(Vec<u64>);
+
+impl Embedding for Table {
+    fn method(&self) -> &'static str {
+        "table"
+    }
+    fn map(&self, g: u64) -> u64 {
+        self.0[g as usize]
+    }
+    fn inverse(&self, _: u64) -> Option<u64> {
+        None
+    }
+}
+
+/// Link loads counted the obvious way: every guest edge {u, v}, u < v,
+/// walked over the network route from f(u) to f(v), one count per link.
+fn count_by_walking(guest: &dyn Topology, host: &dyn Topology, place: &[u64]) -> Vec<u64> {
+    let network = host.network().unwrap();
+    let mut loads = vec![0u64; network.link_count() as usize];
+    for u in 0..guest.node_count() {
+        for v in guest.neighbors(u) {
+            if u < v {
+                let mut links = Vec::new();
+                network.route_links(place[u as usize], place[v as usize], &mut links);
+                for l in links {
+                    loads[l as usize] += 1;
+                }
+            }
+        }
+    }
+    loads
+}
 
 const FAT_TREES: [&str; 5] = [
     // SimGrid's manual example: 2 levels, 16 hosts.
@@ -230,5 +267,51 @@ proptest! {
         let routers = groups + extra;
         prop_assume!(groups * chassis * routers * nodes > 1);
         check_routes(&format!("dragonfly:{groups},1;{chassis},1;{routers},1;{nodes}"));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    /// Congestion, the link-load histogram and the per-class loads of the
+    /// metrics equal a hop-by-hop count over the network's routes, for
+    /// random placements (many-to-one included) of random guests.
+    #[test]
+    fn congestion_is_the_count_over_the_routes(
+        host in prop::sample::select(FAT_TREES.iter().chain(&DRAGONFLIES).copied().collect::<Vec<_>>()),
+        guest in prop::sample::select(vec!["ring:12", "torus:4x4", "cube:5", "mesh:3x7", "bintree:8"]),
+        seed in any::<u64>(),
+        crowd in 1u64..4,
+    ) {
+        let host = topology::parse(host).unwrap();
+        let guest = topology::parse(guest).unwrap();
+        let n = host.node_count();
+        let mut state = seed | 1;
+        let place: Vec<u64> = (0..guest.node_count())
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state % n.div_ceil(crowd).max(1)
+            })
+            .collect();
+        let counted = count_by_walking(guest.as_ref(), host.as_ref(), &place);
+        let route = HostRoute::new(host.as_ref(), TieRule::Increasing);
+        let t = traffic::measure(guest.as_ref(), host.as_ref(), &Table(place), &route, None).unwrap();
+        prop_assert_eq!(t.congestion.max, counted.iter().copied().max().unwrap());
+        let mut histogram = std::collections::BTreeMap::new();
+        for &load in &counted {
+            *histogram.entry(load).or_insert(0u64) += 1;
+        }
+        prop_assert_eq!(&t.congestion.histogram, &histogram);
+        let network = host.network().unwrap();
+        for class in t.link_load.as_ref().unwrap() {
+            let loads: Vec<u64> = (0..network.link_count())
+                .filter(|&l| network.link_class(l) + 1 == class.axis)
+                .map(|l| counted[l as usize])
+                .collect();
+            prop_assert_eq!(class.max, loads.iter().copied().max().unwrap());
+            prop_assert_eq!(class.min, loads.iter().copied().min().unwrap());
+        }
+        prop_assert_eq!(t.node_load.max, 0, "host nodes forward nothing");
     }
 }
