@@ -272,8 +272,16 @@ fn fat_tree_targets_measure_as_the_hosts() {
         let tgt_text = topoembed(&["export", host, "--format", "tgt"]);
         assert!(tgt_text.starts_with("tleaf"), "{host}: {tgt_text}");
         let tgt = write(&dir, &format!("t{k}.tgt"), &tgt_text);
-        let n: u64 = guest.parse::<topoembed::spec::Spec>().unwrap().node_count().unwrap();
-        let hosts: u64 = host.parse::<topoembed::spec::Spec>().unwrap().node_count().unwrap();
+        let n: u64 = guest
+            .parse::<topoembed::spec::Spec>()
+            .unwrap()
+            .node_count()
+            .unwrap();
+        let hosts: u64 = host
+            .parse::<topoembed::spec::Spec>()
+            .unwrap()
+            .node_count()
+            .unwrap();
         let gmap = dir.join(format!("gmap{k}.map"));
         scotch("scotch_gmap", &[&grf, &tgt, &gmap]);
         let mut maps = vec![gmap];
@@ -302,6 +310,96 @@ fn fat_tree_targets_measure_as_the_hosts() {
                 "{guest} -> {host}, {}",
                 map.display()
             );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Allocations are written as Scotch `sub` targets (the kept terminals,
+/// then the whole host), read back as the same allocation, and gmtst
+/// measures a mapping onto them as topoembed measures the allocation.
+#[test]
+fn allocations_round_trip_as_sub_targets_and_measure_as_gmtst() {
+    let dir = std::env::temp_dir().join(format!("topoembed-sub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("mesh:2x3", "torus:4x4@0,5,10,15,3,12"),
+        ("torus:4x6", "torus:8x8x8@0-7,64-71,300-307"),
+        ("ring:12", "tleaf:4x8x8:100,10,1@0-3,64-67,200-203"),
+        (
+            "cube:4",
+            "mesh:8x8@63,0,7,56,9,14,49,54,18,21,42,45,27,28,35,36",
+        ),
+    ];
+    for (k, (guest, host)) in cases.iter().enumerate() {
+        let grf = write(
+            &dir,
+            &format!("g{k}.grf"),
+            &topoembed(&["export", guest, "--format", "grf"]),
+        );
+        let text = topoembed(&["export", host, "--format", "tgt"]);
+        assert!(text.starts_with("sub\t"), "{host}: {text}");
+        let tgt = write(&dir, &format!("s{k}.tgt"), &text);
+        let read: Value = serde_json::from_str(&topoembed(&[
+            "metrics",
+            guest,
+            tgt.to_str().unwrap(),
+            "-m",
+            "identity",
+            "--format",
+            "json",
+            "--no-traffic",
+        ]))
+        .unwrap();
+        assert_eq!(
+            read["host"]
+                .as_str()
+                .unwrap()
+                .parse::<topoembed::spec::Spec>()
+                .unwrap(),
+            host.parse::<topoembed::spec::Spec>().unwrap(),
+            "{host} read back"
+        );
+        let n: u64 = guest
+            .parse::<topoembed::spec::Spec>()
+            .unwrap()
+            .node_count()
+            .unwrap();
+        let hosts: u64 = host
+            .parse::<topoembed::spec::Spec>()
+            .unwrap()
+            .node_count()
+            .unwrap();
+        let gmap = dir.join(format!("gmap{k}.map"));
+        scotch("scotch_gmap", &[&grf, &tgt, &gmap]);
+        let mut maps = vec![gmap];
+        for seed in 1..=2u64 {
+            maps.push(write(
+                &dir,
+                &format!("r{k}_{seed}.map"),
+                &random_map(n, hosts, 0, seed * 17 + k as u64),
+            ));
+        }
+        for map in maps {
+            let (_, total) = gmtst_dilation(&grf, &tgt, &map);
+            for on in [host.to_string(), tgt.display().to_string()] {
+                let m: Value = serde_json::from_str(&topoembed(&[
+                    "metrics",
+                    &format!("graph:{}", grf.display()),
+                    &on,
+                    "--mapping",
+                    map.to_str().unwrap(),
+                    "--format",
+                    "json",
+                ]))
+                .unwrap();
+                assert_eq!(
+                    m["dilation"]["total"].as_u64().map(u128::from),
+                    Some(total),
+                    "{guest} -> {on}, {}",
+                    map.display()
+                );
+            }
         }
     }
     std::fs::remove_dir_all(&dir).ok();

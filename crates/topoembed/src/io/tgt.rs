@@ -25,6 +25,46 @@ pub fn read_target(path: &Path) -> Result<Spec> {
 /// [`read_target`] on text already read; `path` names it in errors.
 pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
     let mut t = Tokens::new(path, text);
+    let spec = parse_architecture(&mut t)?;
+    t.finish(&format!("the {} target", target_name(&spec)))?;
+    Ok(spec)
+}
+
+/// The word a spec's target starts with, for messages.
+fn target_name(spec: &Spec) -> &'static str {
+    match spec {
+        Spec::Allocation(..) => "sub",
+        Spec::Cube(_) => "hcub",
+        Spec::Tleaf(..) => "tleaf",
+        Spec::Torus(_) | Spec::Ring(_) => "torus",
+        _ => "mesh",
+    }
+}
+
+/// `sub N T0 .. TN-1 TARGET`: Scotch's sub-architecture, terminals T0..
+/// of TARGET in that order — an allocation.
+fn parse_sub(t: &mut Tokens) -> Result<Spec> {
+    let count = t.number(
+        "the number of terminals kept",
+        crate::spec::MAX_ALLOCATION_NODES,
+    )?;
+    let mut nodes = Vec::with_capacity(count as usize);
+    for k in 0..count {
+        nodes.push(t.number(&format!("terminal {k} of the sub-architecture"), MAX_NODES)?);
+    }
+    let host = parse_architecture(t)?;
+    if matches!(host, Spec::Allocation(..)) {
+        return Err(t.error("a sub-architecture of a sub-architecture is not read"));
+    }
+    if let Some(host_nodes) = host.node_count() {
+        crate::spec::check_allocation(&host.to_string(), host_nodes, &nodes)
+            .map_err(|e| t.error(&e.to_string()))?;
+    }
+    Spec::allocation(host, &crate::spec::ranges(&nodes))
+}
+
+/// One target architecture from `t`, leaving what follows it.
+fn parse_architecture(t: &mut Tokens) -> Result<Spec> {
     let name = t.expect("a target architecture name such as hcub or torus2D")?;
     let (wrap, axes) = match name {
         "hcub" => {
@@ -32,19 +72,19 @@ pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
             if d == 0 {
                 return Err(t.error("hcub 0 is a single node; topoembed needs at least 2"));
             }
-            t.finish("the hcub target")?;
             return Ok(Spec::Cube(d as u32));
         }
+        "sub" => return parse_sub(t),
         "torus2D" => (true, 2),
         "torus3D" => (true, 3),
         "mesh2D" => (false, 2),
         "mesh3D" => (false, 3),
         "torusXD" | "meshXD" => (name == "torusXD", t.number("the number of dimensions", 64)?),
-        "tleaf" => return parse_tleaf(&mut t),
+        "tleaf" => return parse_tleaf(t),
         other => {
             return Err(t.error(&format!(
                 "target architecture '{other}' is not read; topoembed reads hcub, torus2D, \
-                 torus3D, torusXD, mesh2D, mesh3D, meshXD and tleaf"
+                 torus3D, torusXD, mesh2D, mesh3D, meshXD, tleaf and sub"
             )))
         }
     };
@@ -63,7 +103,6 @@ pub fn parse_target(path: &Path, text: &str) -> Result<Spec> {
             sides.push(side);
         }
     }
-    t.finish(&format!("the {name} target"))?;
     Ok(match (sides.len(), wrap) {
         (0, _) => return Err(t.error("the target has a single node")),
         (1, true) => Spec::Ring(sides[0]),
@@ -99,7 +138,6 @@ fn parse_tleaf(t: &mut Tokens) -> Result<Spec> {
             return Err(t.error(&format!("level {k} has size 0")));
         }
     }
-    t.finish("the tleaf target")?;
     if sizes.is_empty() {
         return Err(t.error("the target has a single leaf"));
     }
@@ -152,9 +190,7 @@ fn write_deco(spec: &Spec, out: &mut dyn Write) -> Result<()> {
     }
     out.write_all(text.as_bytes()).map_err(fail)?;
     for i in 1..n {
-        let row: Vec<String> = (0..i)
-            .map(|j| host.distance(i, j).to_string())
-            .collect();
+        let row: Vec<String> = (0..i).map(|j| host.distance(i, j).to_string()).collect();
         writeln!(out, "{}", row.join("\t")).map_err(fail)?;
     }
     Ok(())
@@ -180,6 +216,14 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
             }
         }
         Spec::Grid(..) | Spec::Dragonfly(_) => return write_deco(spec, out),
+        // Scotch's sub-architecture: the kept terminals in allocation
+        // order, then the whole host.
+        Spec::Allocation(host, listed) => {
+            let nodes: Vec<String> = listed.resolve()?.iter().map(u64::to_string).collect();
+            writeln!(out, "sub\t{}\t{}", nodes.len(), nodes.join("\t"))
+                .map_err(|e| Error::File(format!("cannot write the target: {e}")))?;
+            return write_target(host, out);
+        }
         // Two host nodes are 2 links apart per level up to their nearest
         // common switch: a tleaf of the children counts, top first, 2 each.
         Spec::FatTree(shape) => {

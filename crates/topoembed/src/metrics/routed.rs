@@ -6,7 +6,6 @@ use super::{Metrics, Options, Routing, Slowdown};
 use crate::embed::Embedding;
 use crate::error::{Error, Result};
 use crate::routing::{HostRoute, Route};
-use crate::spec::Spec;
 use crate::topology::Topology;
 use crate::traffic;
 
@@ -20,7 +19,7 @@ pub(super) fn add_traffic(
     embedding: &dyn Embedding,
     options: &Options,
 ) -> Result<()> {
-    if matches!(options.routing, Routing::Model(_)) && matches!(host.spec(), Spec::Tleaf(..)) {
+    if matches!(options.routing, Routing::Model(_)) && host.spec().has_no_links() {
         metrics.notes.push(
             "congestion and node loads not computed: a tleaf hierarchy gives costs between \
              cores, not the links between them; hop-bytes is its measure"

@@ -15,8 +15,12 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
+mod allocation;
 mod network;
 
+pub use allocation::{
+    check_allocation, ranges, read_allocation, AllocationNodes, MAX_ALLOCATION_NODES,
+};
 pub(crate) use network::pairs;
 pub use network::{DragonflyShape, FatTreeShape, MAX_NETWORK_LINKS};
 
@@ -68,6 +72,9 @@ pub enum Spec {
     Dragonfly(DragonflyShape),
     /// A graph stored in a file.
     Graph(PathBuf),
+    /// Some nodes of a host, in the order they become nodes 0..n−1, with
+    /// the whole host's distances and routes (`HOST@0-15,32`, `HOST@FILE`).
+    Allocation(Box<Spec>, AllocationNodes),
 }
 
 impl Spec {
@@ -85,6 +92,7 @@ impl Spec {
             Spec::FatTree(_) => "fattree",
             Spec::Dragonfly(_) => "dragonfly",
             Spec::Graph(_) => "graph",
+            Spec::Allocation(..) => "allocation",
         }
     }
 
@@ -144,10 +152,36 @@ impl Spec {
     /// common switch) and dragonflies (group, chassis, router, node). The
     /// mapper splits them top level first.
     pub fn is_hierarchy(&self) -> bool {
-        matches!(
-            self,
-            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_)
-        )
+        match self {
+            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_) => true,
+            Spec::Allocation(host, _) => host.is_hierarchy(),
+            _ => false,
+        }
+    }
+
+    /// Hosts without links of their own (a tleaf's levels are costs), and
+    /// allocations of them: no congestion to count.
+    pub fn has_no_links(&self) -> bool {
+        match self {
+            Spec::Tleaf(..) => true,
+            Spec::Allocation(host, _) => host.has_no_links(),
+            _ => false,
+        }
+    }
+
+    /// `HOST@NODES` with `host` already parsed (a Scotch target file, say).
+    pub fn allocation(host: Spec, nodes: &str) -> Result<Spec> {
+        if matches!(host, Spec::Allocation(..)) {
+            return Err(Error::Spec(format!(
+                "'{host}@{nodes}': an allocation of an allocation; list the host's own node ids \
+                 after one '@'"
+            )));
+        }
+        let whole = format!("{host}@{nodes}");
+        Ok(Spec::Allocation(
+            Box::new(host),
+            AllocationNodes::parse(&whole, nodes)?,
+        ))
     }
 
     /// Hosts whose links join switches or routers, not host nodes (fat
@@ -166,6 +200,8 @@ impl Spec {
             Spec::FatTree(shape) => Some(shape.leaves()),
             Spec::Dragonfly(shape) => Some(shape.leaves()),
             Spec::Graph(_) => None,
+            Spec::Allocation(_, AllocationNodes::Listed(nodes)) => Some(nodes.len() as u64),
+            Spec::Allocation(_, AllocationNodes::File(_)) => None,
             _ => self.sides().map(|s| s.iter().product()),
         }
     }
@@ -196,6 +232,7 @@ impl fmt::Display for Spec {
             Spec::FatTree(shape) => write!(f, "fattree:{}", network::fat_tree_body(shape)),
             Spec::Dragonfly(shape) => write!(f, "dragonfly:{}", network::dragonfly_body(shape)),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
+            Spec::Allocation(host, nodes) => write!(f, "{host}@{nodes}"),
         }
     }
 }
@@ -205,6 +242,9 @@ impl FromStr for Spec {
 
     fn from_str(text: &str) -> Result<Spec> {
         let text = text.trim();
+        if let Some((host, nodes)) = text.rsplit_once('@') {
+            return Spec::allocation(host.parse()?, nodes);
+        }
         if text.is_empty() {
             return Err(Error::Spec(format!(
                 "empty topology spec; {KINDS_HELP} (e.g. cube:6, torus:8x8)"

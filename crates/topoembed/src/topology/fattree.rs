@@ -71,8 +71,8 @@ impl FatTree {
         let s = &self.shape;
         let mut position = 0;
         let mut scale = 1;
-        for j in 0..s.levels() {
-            position += label[j] * scale;
+        for (j, &digit) in label[..s.levels()].iter().enumerate() {
+            position += digit * scale;
             scale *= if j < level { s.up[j] } else { s.down[j] };
         }
         position

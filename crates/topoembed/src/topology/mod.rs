@@ -4,8 +4,10 @@
 //! [`Graph`], the stored CSR graph used for `graph:` files and as the BFS oracle
 //! of the tests. One file per family, as Scotch has one `arch_*.c` per target.
 
+mod allocation;
 mod bintree;
 mod cube;
+mod describe;
 mod dragonfly;
 mod fattree;
 mod graph;
@@ -17,8 +19,10 @@ mod tleaf;
 
 use std::ops::Range;
 
+pub use allocation::Allocation;
 pub use bintree::{heap_node, level_and_position, BinTree};
 pub use cube::Cube;
+pub use describe::describe_model;
 pub use dragonfly::Dragonfly;
 pub use fattree::FatTree;
 pub use graph::Graph;
@@ -192,6 +196,7 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::Tleaf(sizes, costs) => Box::new(Tleaf::new(sizes, costs)),
         Spec::FatTree(shape) => Box::new(FatTree::new(shape)),
         Spec::Dragonfly(shape) => Box::new(Dragonfly::new(shape)),
+        Spec::Allocation(host, nodes) => Box::new(Allocation::new(build(host)?, nodes)?),
         Spec::Graph(path) if crate::io::is_scotch_graph(path) => {
             Box::new(crate::io::read_graph(path)?.graph)
         }

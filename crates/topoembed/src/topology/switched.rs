@@ -20,6 +20,9 @@ pub trait Network: Send + Sync {
     /// Appends to `links` the links of the route from host node `a` to host
     /// node `b` (nothing when `a == b`), in order.
     fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>);
+    /// Appends the host nodes the route from `a` to `b` passes through,
+    /// ends not counted (none where switches forward, not host nodes).
+    fn inner_nodes(&self, _a: u64, _b: u64, _nodes: &mut Vec<u64>) {}
     /// The routing model, in words.
     fn describe_routing(&self) -> String;
 }

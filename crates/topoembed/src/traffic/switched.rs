@@ -1,16 +1,18 @@
-//! Link and node loads on a switched host (fat tree, dragonfly): every
-//! guest edge is routed over the network's links by the network's own
-//! model ([`Network::route_links`], SimGrid's routes), O(Σ route length).
-//! Host nodes forward nothing (switches and routers do), so every node
-//! load "through" is 0 and a node's traffic is the routes that start or
-//! end there; the congestion, histogram and per-class loads are over the
+//! Link and node loads on a host whose links are a network's (fat tree,
+//! dragonfly, allocation): every guest edge is routed over the network's
+//! links by the network's own model ([`Network::route_links`]: SimGrid's
+//! routes; an allocation's host's), O(Σ route length). A node's load
+//! "through" counts the routes over it ([`Network::inner_nodes`]: none on
+//! fat trees and dragonflies, whose switches forward; an allocation's
+//! nodes on its host's routes), its traffic also those that start or end
+//! there; the congestion, histogram and per-class loads are over the
 //! network's links, idle ones included.
 
 use rayon::prelude::*;
 
 use super::counters::Replicas;
+use super::Traffic;
 use super::{for_mapped_edges, off_host, volume_at, AxisLoad, Congestion, Histogram, Tally};
-use super::{LoadStats, Traffic};
 use crate::embed::Embedding;
 use crate::error::Result;
 use crate::progress::Progress;
@@ -25,14 +27,16 @@ pub(super) fn measure(
 ) -> Result<Traffic> {
     let n = host.node_count();
     let links = network.link_count();
-    // Layout: link loads by link id, then the route ends at each host node.
-    let replicas: Replicas<u32> = Replicas::new(links + n, "link loads")?;
+    // Layout: link loads by link id, then routes through each host node,
+    // then the route ends there.
+    let replicas: Replicas<u32> = Replicas::new(links + 2 * n, "link loads")?;
     let off = crate::stream::chunks(guest.node_count())
         .into_par_iter()
         .map(|range| {
             replicas.with(|counters| {
-                let (loads, ends) = counters.split_at_mut(links as usize);
-                let mut route = Vec::new();
+                let (loads, rest) = counters.split_at_mut(links as usize);
+                let (inner, ends) = rest.split_at_mut(n as usize);
+                let (mut route, mut through) = (Vec::new(), Vec::new());
                 let mut off = None;
                 for_mapped_edges(guest, embedding, range, progress, |from, to, volumes| {
                     for (k, (&a, &b)) in from.iter().zip(to).enumerate() {
@@ -49,6 +53,11 @@ pub(super) fn measure(
                         for &link in &route {
                             loads[link as usize] += w;
                         }
+                        through.clear();
+                        network.inner_nodes(a, b, &mut through);
+                        for &x in &through {
+                            inner[x as usize] += w;
+                        }
                         ends[a as usize] += w;
                         ends[b as usize] += w;
                     }
@@ -62,19 +71,24 @@ pub(super) fn measure(
         return Err(off_host(host, node));
     }
     let counters = replicas.sum();
-    let (loads, ends) = counters.split_at(links as usize);
+    let (loads, rest) = counters.split_at(links as usize);
+    let (inner, ends) = rest.split_at(n as usize);
     let classes = network.link_classes() as usize;
-    let (mut all, mut by_class, mut histogram) =
-        (Tally::default(), vec![Tally::default(); classes], Histogram::default());
+    let (mut all, mut by_class, mut histogram) = (
+        Tally::default(),
+        vec![Tally::default(); classes],
+        Histogram::default(),
+    );
     for (link, &load) in loads.iter().enumerate() {
         let load = u64::from(load);
         all.add(load);
         by_class[network.link_class(link as u64) as usize].add(load);
         histogram.add(load);
     }
-    let mut traffic = Tally::default();
-    for &e in ends {
-        traffic.add(u64::from(e));
+    let (mut load, mut traffic) = (Tally::default(), Tally::default());
+    for (&through, &e) in inner.iter().zip(ends) {
+        load.add(u64::from(through));
+        traffic.add(u64::from(through) + u64::from(e));
     }
     Ok(Traffic {
         routing: network.describe_routing(),
@@ -97,11 +111,7 @@ pub(super) fn measure(
                 })
                 .collect(),
         ),
-        node_load: LoadStats {
-            max: 0,
-            min: 0,
-            average: 0.0,
-        },
+        node_load: load.stats(),
         node_traffic: traffic.stats(),
     })
 }

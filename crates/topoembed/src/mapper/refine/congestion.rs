@@ -61,7 +61,10 @@ struct Loads<'d, 'h> {
 impl<'d, 'h> Loads<'d, 'h> {
     fn new(dist: &'d HostDistance<'h>, g: &WGraph, place: &[u64]) -> Result<Self> {
         let host = dist.host();
-        let slots = host.link_slots();
+        // A switched host's or an allocation's links are its network's.
+        let slots = host
+            .network()
+            .map_or_else(|| host.link_slots(), |n| n.link_count());
         if slots > MAX_LINK_SLOTS {
             return Err(Error::Parameter(format!(
                 "{} has {slots} link slots; the congestion objective counts loads on at most {MAX_LINK_SLOTS}",
@@ -101,20 +104,34 @@ impl<'d, 'h> Loads<'d, 'h> {
             return;
         }
         self.path.clear();
-        self.dist.route(a, b, &mut self.path);
         let host = self.dist.host();
+        if let Some(network) = host.network() {
+            network.route_links(a, b, &mut self.path);
+            for k in 0..self.path.len() {
+                let slot = self.path[k];
+                self.add(slot, w);
+            }
+            return;
+        }
+        self.dist.route(a, b, &mut self.path);
         let mut here = a;
-        for &next in &self.path {
+        for k in 0..self.path.len() {
+            let next = self.path[k];
             if let Some(slot) = host.link_slot(here, next) {
-                let s = slot as usize;
-                if !self.seen[s] {
-                    self.seen[s] = true;
-                    self.touched.push(s);
-                }
-                self.delta[s] += w;
+                self.add(slot, w);
             }
             here = next;
         }
+    }
+
+    /// Adds `w` to link `slot` in the candidate's change.
+    fn add(&mut self, slot: u64, w: i64) {
+        let s = slot as usize;
+        if !self.seen[s] {
+            self.seen[s] = true;
+            self.touched.push(s);
+        }
+        self.delta[s] += w;
     }
 
     /// The guest edge {v, u} (volume w) moving from host ends (a, b) to
@@ -206,7 +223,7 @@ pub fn busiest_link(g: &WGraph, dist: &HostDistance, place: &[u64]) -> Result<Op
 /// costs between cores, so it has no congestion.
 pub fn routable(host: &dyn crate::topology::Topology) -> Result<()> {
     match host.spec() {
-        crate::spec::Spec::Tleaf(..) => Err(Error::Parameter(format!(
+        spec if spec.has_no_links() => Err(Error::Parameter(format!(
             "{}: a tleaf hierarchy gives costs between cores, not links to route over, so it has \
              no congestion; use --objective hop-bytes (its measure) or a host with links",
             host.spec()

@@ -1,0 +1,189 @@
+//! An allocation: some nodes of a host, numbered 0..n−1 in the order they
+//! were listed, with the whole host's distances and routes (what Scotch's
+//! `sub` target is). Its nodes are rarely neighbours, so, as for a tleaf,
+//! every two of them are one "edge" of the host graph; the links messages
+//! cross are the whole host's ([`Network`]): its link slots on a host with
+//! links of its own (a route's nodes outside the allocation included), the
+//! network's links on a fat tree or dragonfly.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::switched::{Network, PairGraph};
+use super::TieRule;
+use super::{EdgeBuffer, Topology};
+use crate::error::Result;
+use crate::spec::{check_allocation, AllocationNodes, Spec};
+
+/// Largest allocation whose diameter is found by trying every pair; above
+/// it the host's diameter stands in (an upper bound).
+const EXACT_DIAMETER_NODES: u64 = 1 << 13;
+
+/// An allocation of a host (module docs).
+pub struct Allocation {
+    spec: Spec,
+    host: Box<dyn Topology>,
+    nodes: Vec<u64>,
+    /// Allocation node of each allocated host node.
+    index: FxHashMap<u64, u64>,
+    diameter: OnceLock<u64>,
+}
+
+impl Allocation {
+    /// The nodes `listed` of `host` (checked: inside the host, none twice).
+    pub fn new(host: Box<dyn Topology>, listed: &AllocationNodes) -> Result<Allocation> {
+        let nodes = listed.resolve()?;
+        check_allocation(&host.spec().to_string(), host.node_count(), &nodes)?;
+        Ok(Allocation {
+            spec: Spec::Allocation(Box::new(host.spec().clone()), listed.clone()),
+            host,
+            index: nodes.iter().zip(0..).map(|(&h, k)| (h, k)).collect(),
+            nodes,
+            diameter: OnceLock::new(),
+        })
+    }
+
+    /// The whole host.
+    pub fn host(&self) -> &dyn Topology {
+        self.host.as_ref()
+    }
+
+    /// Host node of each allocation node.
+    pub fn nodes(&self) -> &[u64] {
+        &self.nodes
+    }
+
+    fn pairs(&self) -> PairGraph {
+        PairGraph {
+            leaves: self.nodes.len() as u64,
+        }
+    }
+}
+
+impl Topology for Allocation {
+    fn spec(&self) -> &Spec {
+        &self.spec
+    }
+    fn node_count(&self) -> u64 {
+        self.nodes.len() as u64
+    }
+    fn edge_count(&self) -> u64 {
+        self.pairs().edge_count()
+    }
+    /// The longest distance between two of its nodes (the host's diameter,
+    /// an upper bound, above [`EXACT_DIAMETER_NODES`]).
+    fn diameter(&self) -> u64 {
+        *self.diameter.get_or_init(|| {
+            let n = self.node_count();
+            if n > EXACT_DIAMETER_NODES {
+                return self.host.diameter();
+            }
+            (0..n)
+                .into_par_iter()
+                .map(|a| (a + 1..n).map(|b| self.distance(a, b)).max().unwrap_or(0))
+                .max()
+                .unwrap_or(0)
+        })
+    }
+    fn distance_bound(&self) -> u64 {
+        self.host.distance_bound()
+    }
+    #[inline]
+    fn distance(&self, a: u64, b: u64) -> u64 {
+        self.host
+            .distance(self.nodes[a as usize], self.nodes[b as usize])
+    }
+    /// The host node's coordinates.
+    fn coords(&self, v: u64) -> Vec<u64> {
+        self.host.coords(self.nodes[v as usize])
+    }
+    fn neighbors(&self, v: u64) -> Vec<u64> {
+        self.pairs().neighbors(v)
+    }
+    fn degree(&self, _v: u64) -> u64 {
+        self.node_count() - 1
+    }
+    fn edge_classes(&self) -> u32 {
+        1
+    }
+    fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
+        self.pairs().push_edges(nodes, edges, |_, _| 0);
+    }
+    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
+        if a != b {
+            path.push(b);
+        }
+    }
+    fn link_slots(&self) -> u64 {
+        self.pairs().link_slots()
+    }
+    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+        self.pairs().link_slot(u, v)
+    }
+    /// The whole host's links; none when the host has no links (a tleaf).
+    fn network(&self) -> Option<&dyn Network> {
+        (!self.spec.has_no_links()).then_some(self as &dyn Network)
+    }
+}
+
+impl Network for Allocation {
+    fn link_count(&self) -> u64 {
+        match self.host.network() {
+            Some(network) => network.link_count(),
+            None => self.host.link_slots(),
+        }
+    }
+    fn link_classes(&self) -> u32 {
+        self.host.network().map_or(1, |n| n.link_classes())
+    }
+    fn link_class(&self, link: u64) -> u32 {
+        self.host.network().map_or(0, |n| n.link_class(link))
+    }
+    fn class_name(&self, class: u32) -> String {
+        match self.host.network() {
+            Some(network) => network.class_name(class),
+            None => "host links".to_string(),
+        }
+    }
+    /// The host's route between the two host nodes: its network's links,
+    /// or the link slots along the host's own route (ties toward
+    /// increasing coordinates).
+    fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>) {
+        let (a, b) = (self.nodes[a as usize], self.nodes[b as usize]);
+        if let Some(network) = self.host.network() {
+            return network.route_links(a, b, links);
+        }
+        let mut path = Vec::new();
+        self.host.route(a, b, TieRule::Increasing, &mut path);
+        let mut here = a;
+        for next in path {
+            if let Some(slot) = self.host.link_slot(here, next) {
+                links.push(slot);
+            }
+            here = next;
+        }
+    }
+    /// The allocation's nodes on the host's route (others are not its nodes).
+    fn inner_nodes(&self, a: u64, b: u64, nodes: &mut Vec<u64>) {
+        if self.host.network().is_some() {
+            return;
+        }
+        let mut path = Vec::new();
+        let (a, b) = (self.nodes[a as usize], self.nodes[b as usize]);
+        self.host.route(a, b, TieRule::Increasing, &mut path);
+        path.pop();
+        nodes.extend(path.iter().filter_map(|h| self.index.get(h)));
+    }
+    fn describe_routing(&self) -> String {
+        match self.host.network() {
+            Some(network) => network.describe_routing(),
+            None => format!(
+                "{}, over the whole host's links",
+                super::describe_model(self.host.as_ref(), TieRule::Increasing)
+            ),
+        }
+    }
+}
