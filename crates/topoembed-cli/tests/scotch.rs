@@ -247,6 +247,64 @@ fn tleaf_distances_and_hop_bytes_equal_gmtst() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Exports `guest` as a graph and `host` as a target (its text must start
+/// with `starts`), maps with scotch_gmap and at random, and holds gmtst's
+/// total dilation of each mapping to topoembed's on every spec of `ours`
+/// (the target file's path stands for itself).
+fn assert_gmtst_agrees(dir: &Path, k: usize, guest: &str, host: &str, starts: &str, ours: &[&str]) {
+    let grf = write(
+        dir,
+        &format!("g{k}.grf"),
+        &topoembed(&["export", guest, "--format", "grf"]),
+    );
+    let text = topoembed(&["export", host, "--format", "tgt"]);
+    assert!(text.starts_with(starts), "{host}: {text}");
+    let tgt = write(dir, &format!("t{k}.tgt"), &text);
+    let count = |s: &str| {
+        s.parse::<topoembed::spec::Spec>()
+            .unwrap()
+            .node_count()
+            .unwrap()
+    };
+    let (n, hosts) = (count(guest), count(host));
+    let gmap = dir.join(format!("gmap{k}.map"));
+    scotch("scotch_gmap", &[&grf, &tgt, &gmap]);
+    let mut maps = vec![gmap];
+    for seed in 1..=2u64 {
+        maps.push(write(
+            dir,
+            &format!("r{k}_{seed}.map"),
+            &random_map(n, hosts, 0, seed * 31 + k as u64),
+        ));
+    }
+    for map in maps {
+        let (_, total) = gmtst_dilation(&grf, &tgt, &map);
+        for &on in ours {
+            let on = if on == "TGT" {
+                tgt.to_str().unwrap()
+            } else {
+                on
+            };
+            let m: Value = serde_json::from_str(&topoembed(&[
+                "metrics",
+                &format!("graph:{}", grf.display()),
+                on,
+                "--mapping",
+                map.to_str().unwrap(),
+                "--format",
+                "json",
+            ]))
+            .unwrap();
+            assert_eq!(
+                m["dilation"]["total"].as_u64().map(u128::from),
+                Some(total),
+                "{guest} -> {on}, {}",
+                map.display()
+            );
+        }
+    }
+}
+
 /// Fat trees exported as Scotch targets (a tleaf of the children counts,
 /// 2 links a level) measure in gmtst as the hosts themselves do in
 /// topoembed: total dilation of Scotch's mapping and of random ones.
@@ -264,53 +322,7 @@ fn fat_tree_targets_measure_as_the_hosts() {
         ("mesh:8x9", "fattree:3;3,4,6;2,2,1;1,2,1"),
     ];
     for (k, (guest, host)) in cases.iter().enumerate() {
-        let grf = write(
-            &dir,
-            &format!("g{k}.grf"),
-            &topoembed(&["export", guest, "--format", "grf"]),
-        );
-        let tgt_text = topoembed(&["export", host, "--format", "tgt"]);
-        assert!(tgt_text.starts_with("tleaf"), "{host}: {tgt_text}");
-        let tgt = write(&dir, &format!("t{k}.tgt"), &tgt_text);
-        let n: u64 = guest
-            .parse::<topoembed::spec::Spec>()
-            .unwrap()
-            .node_count()
-            .unwrap();
-        let hosts: u64 = host
-            .parse::<topoembed::spec::Spec>()
-            .unwrap()
-            .node_count()
-            .unwrap();
-        let gmap = dir.join(format!("gmap{k}.map"));
-        scotch("scotch_gmap", &[&grf, &tgt, &gmap]);
-        let mut maps = vec![gmap];
-        for seed in 1..=2u64 {
-            maps.push(write(
-                &dir,
-                &format!("r{k}_{seed}.map"),
-                &random_map(n, hosts, 0, seed * 31 + k as u64),
-            ));
-        }
-        for map in maps {
-            let (_, total) = gmtst_dilation(&grf, &tgt, &map);
-            let m: Value = serde_json::from_str(&topoembed(&[
-                "metrics",
-                &format!("graph:{}", grf.display()),
-                host,
-                "--mapping",
-                map.to_str().unwrap(),
-                "--format",
-                "json",
-            ]))
-            .unwrap();
-            assert_eq!(
-                m["dilation"]["total"].as_u64().map(u128::from),
-                Some(total),
-                "{guest} -> {host}, {}",
-                map.display()
-            );
-        }
+        assert_gmtst_agrees(&dir, k, guest, host, "tleaf", &[host]);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -332,18 +344,11 @@ fn allocations_round_trip_as_sub_targets_and_measure_as_gmtst() {
         ),
     ];
     for (k, (guest, host)) in cases.iter().enumerate() {
-        let grf = write(
-            &dir,
-            &format!("g{k}.grf"),
-            &topoembed(&["export", guest, "--format", "grf"]),
-        );
-        let text = topoembed(&["export", host, "--format", "tgt"]);
-        assert!(text.starts_with("sub\t"), "{host}: {text}");
-        let tgt = write(&dir, &format!("s{k}.tgt"), &text);
+        assert_gmtst_agrees(&dir, k, guest, host, "sub\t", &[host, "TGT"]);
         let read: Value = serde_json::from_str(&topoembed(&[
             "metrics",
             guest,
-            tgt.to_str().unwrap(),
+            dir.join(format!("t{k}.tgt")).to_str().unwrap(),
             "-m",
             "identity",
             "--format",
@@ -360,47 +365,6 @@ fn allocations_round_trip_as_sub_targets_and_measure_as_gmtst() {
             host.parse::<topoembed::spec::Spec>().unwrap(),
             "{host} read back"
         );
-        let n: u64 = guest
-            .parse::<topoembed::spec::Spec>()
-            .unwrap()
-            .node_count()
-            .unwrap();
-        let hosts: u64 = host
-            .parse::<topoembed::spec::Spec>()
-            .unwrap()
-            .node_count()
-            .unwrap();
-        let gmap = dir.join(format!("gmap{k}.map"));
-        scotch("scotch_gmap", &[&grf, &tgt, &gmap]);
-        let mut maps = vec![gmap];
-        for seed in 1..=2u64 {
-            maps.push(write(
-                &dir,
-                &format!("r{k}_{seed}.map"),
-                &random_map(n, hosts, 0, seed * 17 + k as u64),
-            ));
-        }
-        for map in maps {
-            let (_, total) = gmtst_dilation(&grf, &tgt, &map);
-            for on in [host.to_string(), tgt.display().to_string()] {
-                let m: Value = serde_json::from_str(&topoembed(&[
-                    "metrics",
-                    &format!("graph:{}", grf.display()),
-                    &on,
-                    "--mapping",
-                    map.to_str().unwrap(),
-                    "--format",
-                    "json",
-                ]))
-                .unwrap();
-                assert_eq!(
-                    m["dilation"]["total"].as_u64().map(u128::from),
-                    Some(total),
-                    "{guest} -> {on}, {}",
-                    map.display()
-                );
-            }
-        }
     }
     std::fs::remove_dir_all(&dir).ok();
 }

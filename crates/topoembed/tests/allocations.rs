@@ -6,27 +6,14 @@
 
 mod common;
 
+use common::Table;
+
 use proptest::prelude::*;
-use topoembed::embed::Embedding;
 use topoembed::metrics::{self, Options};
 use topoembed::routing::{HostRoute, TieRule};
 use topoembed::spec::Spec;
 use topoembed::topology;
 use topoembed::traffic;
-
-struct Table(Vec<u64>);
-
-impl Embedding for Table {
-    fn method(&self) -> &'static str {
-        "table"
-    }
-    fn map(&self, g: u64) -> u64 {
-        self.0[g as usize]
-    }
-    fn inverse(&self, _: u64) -> Option<u64> {
-        None
-    }
-}
 
 /// 24 scattered nodes of torus:8x8x8 (a job's allocation).
 fn scattered() -> Vec<u64> {

@@ -8,31 +8,19 @@
 //! not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
 //! Brute-force checks of the same hosts without SimGrid follow.
 
+mod common;
+
+use common::Table;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use proptest::prelude::*;
-use topoembed::embed::Embedding;
 use topoembed::io::{write_simgrid_platform, PlatformOptions};
 use topoembed::routing::{HostRoute, TieRule};
 use topoembed::topology::{self, Topology};
 use topoembed::traffic;
-
-/// A placement given as a table.
-struct Table(Vec<u64>);
-
-impl Embedding for Table {
-    fn method(&self) -> &'static str {
-        "table"
-    }
-    fn map(&self, g: u64) -> u64 {
-        self.0[g as usize]
-    }
-    fn inverse(&self, _: u64) -> Option<u64> {
-        None
-    }
-}
 
 /// Link loads counted the obvious way: every guest edge {u, v}, u < v,
 /// walked over the network route from f(u) to f(v), one count per link.

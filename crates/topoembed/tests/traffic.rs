@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::Table;
+
 use std::collections::HashMap;
 
 use proptest::prelude::*;
@@ -15,21 +17,6 @@ use topoembed::topology::{self, Graph, Topology};
 use topoembed::traffic::{self, Traffic};
 
 const TIES: [TieRule; 2] = [TieRule::Increasing, TieRule::Decreasing];
-
-/// An arbitrary map given as a table (a permutation or many-to-one).
-struct Table(Vec<u64>);
-
-impl Embedding for Table {
-    fn method(&self) -> &'static str {
-        "table"
-    }
-    fn map(&self, g: u64) -> u64 {
-        self.0[g as usize]
-    }
-    fn inverse(&self, _: u64) -> Option<u64> {
-        None
-    }
-}
 
 /// A deterministic pseudo-random permutation of 0..n (xorshift, Fisher-Yates).
 fn shuffled(n: u64, mut seed: u64) -> Vec<u64> {

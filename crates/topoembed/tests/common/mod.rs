@@ -8,6 +8,21 @@ use std::collections::{BTreeMap, VecDeque};
 use topoembed::embed::Embedding;
 use topoembed::spec::Spec;
 
+/// An arbitrary placement given as a table (a permutation or many-to-one).
+pub struct Table(pub Vec<u64>);
+
+impl Embedding for Table {
+    fn method(&self) -> &'static str {
+        "table"
+    }
+    fn map(&self, g: u64) -> u64 {
+        self.0[g as usize]
+    }
+    fn inverse(&self, _: u64) -> Option<u64> {
+        None
+    }
+}
+
 /// Node count and edge list (u < v, each edge once) of a spec, from its definition.
 pub fn explicit_edges(spec: &Spec) -> (u64, Vec<(u64, u64)>) {
     let mut edges = Vec::new();
