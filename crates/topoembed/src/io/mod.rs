@@ -16,6 +16,7 @@
 mod dense;
 mod grf;
 mod hostfile;
+mod hwloc;
 mod launch;
 mod map;
 mod metis;
@@ -33,6 +34,7 @@ pub use dense::{
 };
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
 pub use hostfile::{parse_hostfile, read_hostfile, Machine};
+pub use hwloc::{parse_hwloc, read_hwloc, HwlocTree, MAX_HWLOC_LEAVES};
 pub use launch::{expand_hostlist, write_launch, LaunchFormat, Slots, MAX_HOSTLIST};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};

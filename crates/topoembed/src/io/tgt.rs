@@ -216,6 +216,19 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
             }
         }
         Spec::Grid(..) | Spec::Dragonfly(_) => return write_deco(spec, out),
+        Spec::Hwloc(path, leaves) => {
+            let host = crate::topology::Hwloc::new(
+                spec.clone(),
+                super::read_hwloc(path.as_deref(), *leaves)?,
+            );
+            match regular_tree(&host) {
+                Some(sizes) => {
+                    let levels: Vec<String> = sizes.iter().map(|n| format!("{n}\t2")).collect();
+                    format!("tleaf\t{}\t{}", sizes.len(), levels.join("\t"))
+                }
+                None => return write_deco(spec, out),
+            }
+        }
         // Scotch's sub-architecture: the kept terminals in allocation
         // order, then the whole host.
         Spec::Allocation(host, listed) => {
@@ -245,6 +258,40 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
         }
     };
     writeln!(out, "{text}").map_err(|e| Error::File(format!("cannot write the target: {e}")))
+}
+
+/// The sizes of an hwloc node's levels, top first, when its tree is a
+/// tleaf (every leaf as deep, every object of a level with as many
+/// children, leaves in order) and no NUMA latencies scale its distances.
+fn regular_tree(host: &crate::topology::Hwloc) -> Option<Vec<u64>> {
+    use crate::topology::Topology;
+    let tree = host.tree();
+    if tree.latency.is_some() {
+        return None;
+    }
+    let depth = tree.paths[0].len();
+    if tree.paths.iter().any(|p| p.len() != depth) || depth == 0 {
+        return None;
+    }
+    let sizes: Vec<u64> = (0..depth)
+        .map(|d| {
+            tree.positions
+                .iter()
+                .map(|p| u64::from(p[d]) + 1)
+                .max()
+                .unwrap_or(1)
+        })
+        .collect();
+    let leaves: u64 = sizes.iter().product();
+    let in_order = (0..host.node_count()).all(|v| {
+        let coords = host.coords(v);
+        coords
+            .iter()
+            .zip(&sizes)
+            .fold(0, |acc, (&c, &n)| acc * n + c)
+            == v
+    });
+    (leaves == host.node_count() && in_order).then_some(sizes)
 }
 
 /// The spec `text` names on a command line: a spec, or a Scotch target

@@ -20,11 +20,11 @@ pub(super) fn add_traffic(
     options: &Options,
 ) -> Result<()> {
     if matches!(options.routing, Routing::Model(_)) && host.spec().has_no_links() {
-        metrics.notes.push(
-            "congestion and node loads not computed: a tleaf hierarchy gives costs between \
-             cores, not the links between them; hop-bytes is its measure"
-                .into(),
-        );
+        metrics.notes.push(format!(
+            "congestion and node loads not computed: {} gives costs between its leaves, not \
+                 the links between them; hop-bytes is its measure",
+            host.spec()
+        ));
         return Ok(());
     }
     let model;

@@ -111,6 +111,11 @@ pub fn ranges(nodes: &[u64]) -> String {
 pub fn read_allocation(path: &Path) -> Result<Vec<u64>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
+    parse_allocation(path, &text)
+}
+
+/// [`read_allocation`] on text already read; `path` names it in errors.
+pub fn parse_allocation(path: &Path, text: &str) -> Result<Vec<u64>> {
     let mut nodes = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");

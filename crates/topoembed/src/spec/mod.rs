@@ -19,7 +19,8 @@ mod allocation;
 mod network;
 
 pub use allocation::{
-    check_allocation, ranges, read_allocation, AllocationNodes, MAX_ALLOCATION_NODES,
+    check_allocation, parse_allocation, ranges, read_allocation, AllocationNodes,
+    MAX_ALLOCATION_NODES,
 };
 pub(crate) use network::pairs;
 pub use network::{DragonflyShape, FatTreeShape, MAX_NETWORK_LINKS};
@@ -36,7 +37,16 @@ pub const MAX_CUBE_DIM: u32 = 40;
 
 const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
      grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., fattree:L;D1,..;U1,..;P1,.., dragonfly:G,GL;C,CL;R,RL;N, \
-     graph:PATH";
+     hwloc:FILE.xml, graph:PATH (a host may end in @NODES: an allocation)";
+
+/// The leaves of an hwloc node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HwlocLeaves {
+    /// Hardware threads (hwloc's PU objects).
+    Pus,
+    /// Cores (a core's hardware threads are one leaf).
+    Cores,
+}
 
 /// A parsed topology spec. `ring:N` and `line:N` stay distinct from the one-axis
 /// `torus:N` / `mesh:N` only for display; [`Spec::grid`] treats them alike.
@@ -72,6 +82,10 @@ pub enum Spec {
     Dragonfly(DragonflyShape),
     /// A graph stored in a file.
     Graph(PathBuf),
+    /// One node as hwloc describes it: `hwloc:FILE.xml` (written by
+    /// `lstopo --of xml`), `hwloc:` this machine; `hwloc:cores:..` takes
+    /// the cores as the leaves instead of the hardware threads.
+    Hwloc(Option<PathBuf>, HwlocLeaves),
     /// Some nodes of a host, in the order they become nodes 0..n−1, with
     /// the whole host's distances and routes (`HOST@0-15,32`, `HOST@FILE`).
     Allocation(Box<Spec>, AllocationNodes),
@@ -93,6 +107,7 @@ impl Spec {
             Spec::Dragonfly(_) => "dragonfly",
             Spec::Graph(_) => "graph",
             Spec::Allocation(..) => "allocation",
+            Spec::Hwloc(..) => "hwloc",
         }
     }
 
@@ -153,7 +168,7 @@ impl Spec {
     /// mapper splits them top level first.
     pub fn is_hierarchy(&self) -> bool {
         match self {
-            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_) => true,
+            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_) | Spec::Hwloc(..) => true,
             Spec::Allocation(host, _) => host.is_hierarchy(),
             _ => false,
         }
@@ -163,7 +178,7 @@ impl Spec {
     /// allocations of them: no congestion to count.
     pub fn has_no_links(&self) -> bool {
         match self {
-            Spec::Tleaf(..) => true,
+            Spec::Tleaf(..) | Spec::Hwloc(..) => true,
             Spec::Allocation(host, _) => host.has_no_links(),
             _ => false,
         }
@@ -202,6 +217,7 @@ impl Spec {
             Spec::Graph(_) => None,
             Spec::Allocation(_, AllocationNodes::Listed(nodes)) => Some(nodes.len() as u64),
             Spec::Allocation(_, AllocationNodes::File(_)) => None,
+            Spec::Hwloc(..) => None,
             _ => self.sides().map(|s| s.iter().product()),
         }
     }
@@ -233,6 +249,17 @@ impl fmt::Display for Spec {
             Spec::Dragonfly(shape) => write!(f, "dragonfly:{}", network::dragonfly_body(shape)),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
             Spec::Allocation(host, nodes) => write!(f, "{host}@{nodes}"),
+            Spec::Hwloc(path, leaves) => {
+                let cores = if *leaves == HwlocLeaves::Cores {
+                    "cores:"
+                } else {
+                    ""
+                };
+                let path = path
+                    .as_ref()
+                    .map_or_else(String::new, |p| p.display().to_string());
+                write!(f, "hwloc:{cores}{path}")
+            }
         }
     }
 }
@@ -272,6 +299,15 @@ impl FromStr for Spec {
             "bintree" => Spec::BinTree(parse_bintree(text, body)?),
             "tleaf" => parse_tleaf(text, body)?,
             "fattree" => Spec::FatTree(network::parse_fat_tree(text, body)?),
+            "hwloc" => {
+                let (leaves, path) = match body.split_once(':') {
+                    Some(("cores", path)) => (HwlocLeaves::Cores, path),
+                    Some(("pus", path)) => (HwlocLeaves::Pus, path),
+                    _ => (HwlocLeaves::Pus, body),
+                };
+                let path = (!path.trim().is_empty()).then(|| PathBuf::from(path.trim()));
+                Spec::Hwloc(path, leaves)
+            }
             "dragonfly" => Spec::Dragonfly(network::parse_dragonfly(text, body)?),
             "graph" => {
                 if body.trim().is_empty() {

@@ -12,6 +12,7 @@ mod dragonfly;
 mod fattree;
 mod graph;
 mod grid;
+mod hwloc;
 mod paths;
 mod switched;
 mod ties;
@@ -28,6 +29,7 @@ pub use fattree::FatTree;
 pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
+pub use hwloc::Hwloc;
 pub use paths::Paths;
 pub use switched::Network;
 pub use ties::TieRule;
@@ -197,6 +199,10 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::FatTree(shape) => Box::new(FatTree::new(shape)),
         Spec::Dragonfly(shape) => Box::new(Dragonfly::new(shape)),
         Spec::Allocation(host, nodes) => Box::new(Allocation::new(build(host)?, nodes)?),
+        Spec::Hwloc(path, leaves) => Box::new(Hwloc::new(
+            spec.clone(),
+            crate::io::read_hwloc(path.as_deref(), *leaves)?,
+        )),
         Spec::Graph(path) if crate::io::is_scotch_graph(path) => {
             Box::new(crate::io::read_graph(path)?.graph)
         }
