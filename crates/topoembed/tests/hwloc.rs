@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use topoembed::spec::Spec;
-use topoembed::topology::{self, Topology};
+use topoembed::topology;
 
 fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
