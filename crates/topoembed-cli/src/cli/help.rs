@@ -7,8 +7,13 @@ axis wraps around, the others do not), bintree:P (P leaves), graph:PATH \
 or .metis, a Matrix Market matrix's pattern if it ends in .mtx, a run's Open MPI monitoring \
 files if it ends in .prof (P.<rank>.prof, all ranks read), a dense N x N matrix if it ends in .mat \
 or its first row has more than three numbers, else an edge list 'u v [volume]' per line). \
-A host may also be a Scotch target file: FILE.tgt or tgt:FILE. Sizes may be written 2^k. Grid nodes are numbered with the \
-first axis fastest: (i1, i2) is i1 + K1*i2.";
+Hosts also: tleaf:N1xN2..:C1,C2.. (a machine hierarchy, Scotch's tleaf), \
+'fattree:L;D1,..;U1,..;P1,..' and 'dragonfly:G,GL;C,CL;R,RL;N' (SimGrid's FAT_TREE and DRAGONFLY \
+clusters, routed as SimGrid routes them; quote them in a shell), hwloc:FILE.xml or hwloc:cores:FILE.xml \
+(a node as lstopo --of xml describes it; hwloc: is this machine), a Scotch target file (FILE.tgt or \
+tgt:FILE), and any host followed by @NODES, an allocation: HOST@0-15,32 or HOST@FILE (those host \
+nodes, in that order, with the whole host's distances and routes). Sizes may be written 2^k. Grid \
+nodes are numbered with the first axis fastest: (i1, i2) is i1 + K1*i2.";
 
 pub(super) const DEVICE_MESH: &str = "Host node ids number the host with the first axis fastest: \
 (x, y, z) on torus:X x Y x Z is x + X*(y + Y*z). To build a jax.sharding.Mesh, sort \

@@ -576,13 +576,16 @@ pub enum Command {
         /// The topology, e.g. cube:10 or torus:32x32.
         spec: String,
         /// grf: Scotch source graph (node i is vertex i + base); tgt: Scotch target
-        /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD);
-        /// simgrid: a SimGrid platform for `smpirun -platform`, host node i named
-        /// PREFIXi: rings, tori and hypercubes as TORUS clusters; lines, meshes,
-        /// partly wrapped grids, binary trees and graphs as one full-duplex link
-        /// per edge and, up to 256 nodes, for every pair the route topoembed's
-        /// routing takes (the links `metrics` counts congestion on; above,
-        /// SimGrid's own shortest paths).
+        /// (hcub, torus2D/3D/XD, mesh2D/3D/XD; rings and lines as 1-D torusXD/meshXD;
+        /// tleaf for tleaf hierarchies, fat trees and regular hwloc nodes; sub for
+        /// allocations; deco, a distance matrix, for partly wrapped grids,
+        /// dragonflies and other hwloc nodes); simgrid: a SimGrid platform for
+        /// `smpirun -platform`, host node i named PREFIXi: rings, tori and
+        /// hypercubes as TORUS clusters, fat trees and dragonflies as FAT_TREE and
+        /// DRAGONFLY clusters; lines, meshes, partly wrapped grids, binary trees
+        /// and graphs as one full-duplex link per edge and, up to 256 nodes, for
+        /// every pair the route topoembed's routing takes (the links `metrics`
+        /// counts congestion on; above, SimGrid's own shortest paths).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Numbering base of the graph's vertices (0 or 1).
