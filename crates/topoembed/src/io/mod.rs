@@ -25,6 +25,7 @@ mod mtx;
 mod placement;
 mod rankfile;
 mod simgrid;
+mod slurm;
 mod tgt;
 mod tokens;
 
@@ -49,6 +50,7 @@ pub use mtx::{
 pub use placement::parse_placement;
 pub use rankfile::write_rankfile;
 pub use simgrid::{write_simgrid_platform, write_smpi_hostfile, PlatformOptions};
+pub use slurm::{parse_slurm, read_slurm, SlurmLayout, SlurmTopology, MAX_LEAF_SWITCHES};
 pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};
 
 /// True when `path` names a Scotch source graph (`.grf` or `.src`).

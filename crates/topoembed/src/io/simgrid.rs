@@ -158,6 +158,19 @@ pub fn write_simgrid_platform(
                  write its machine as a graph of links (graph:FILE), a torus or a fat tree"
             )));
         }
+        if spec.has_no_links() {
+            return Err(Error::Parameter(format!(
+                "{spec} gives distances between its nodes, not links, so it has no SimGrid \
+                 platform; write its machine as a graph of links (graph:FILE), a torus or a fat tree"
+            )));
+        }
+        if let Spec::Allocation(host, _) = spec {
+            return Err(Error::Parameter(format!(
+                "{spec}: an allocation runs on its whole machine; export {host} and place the \
+                 ranks on the allocation's nodes with the hostfile `map --format smpi-hostfile` \
+                 writes"
+            )));
+        }
         let host = crate::topology::build(spec)?;
         return write_routed_platform(host.as_ref(), options, out);
     };

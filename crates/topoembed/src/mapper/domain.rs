@@ -115,7 +115,7 @@ fn lattice(host: &HostDistance) -> Option<Vec<(u64, bool)>> {
 /// The nodes in an order whose first half and second half are the split.
 fn ordered(host: &HostDistance, nodes: &[u64]) -> Vec<u64> {
     let coords: Vec<Vec<u64>> = match host.host().spec() {
-        Spec::Graph(_) | Spec::BinTree(_) => return by_distance(host, nodes),
+        Spec::Graph(_) | Spec::BinTree(_) | Spec::Slurm(..) => return by_distance(host, nodes),
         _ => nodes.iter().map(|&v| host.host().coords(v)).collect(),
     };
     let axes = coords[0].len();

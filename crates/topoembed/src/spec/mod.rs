@@ -37,7 +37,7 @@ pub const MAX_CUBE_DIM: u32 = 40;
 
 const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
      grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., fattree:L;D1,..;U1,..;P1,.., dragonfly:G,GL;C,CL;R,RL;N, \
-     hwloc:FILE.xml, graph:PATH (a host may end in @NODES: an allocation)";
+     hwloc:FILE.xml, slurm:topology.conf, graph:PATH (a host may end in @NODES: an allocation)";
 
 /// The leaves of an hwloc node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -86,6 +86,10 @@ pub enum Spec {
     /// `lstopo --of xml`), `hwloc:` this machine; `hwloc:cores:..` takes
     /// the cores as the leaves instead of the hardware threads.
     Hwloc(Option<PathBuf>, HwlocLeaves),
+    /// A cluster as Slurm's `topology.conf` or `topology.yaml` describes
+    /// it (`slurm:FILE`, `slurm:topology.yaml#NAME` for one of a yaml's
+    /// topologies): its nodes, by name, in the order the file names them.
+    Slurm(PathBuf, Option<String>),
     /// Some nodes of a host, in the order they become nodes 0..n−1, with
     /// the whole host's distances and routes (`HOST@0-15,32`, `HOST@FILE`).
     Allocation(Box<Spec>, AllocationNodes),
@@ -108,6 +112,7 @@ impl Spec {
             Spec::Graph(_) => "graph",
             Spec::Allocation(..) => "allocation",
             Spec::Hwloc(..) => "hwloc",
+            Spec::Slurm(..) => "slurm",
         }
     }
 
@@ -178,7 +183,7 @@ impl Spec {
     /// allocations of them: no congestion to count.
     pub fn has_no_links(&self) -> bool {
         match self {
-            Spec::Tleaf(..) | Spec::Hwloc(..) => true,
+            Spec::Tleaf(..) | Spec::Hwloc(..) | Spec::Slurm(..) => true,
             Spec::Allocation(host, _) => host.has_no_links(),
             _ => false,
         }
@@ -217,7 +222,7 @@ impl Spec {
             Spec::Graph(_) => None,
             Spec::Allocation(_, AllocationNodes::Listed(nodes)) => Some(nodes.len() as u64),
             Spec::Allocation(_, AllocationNodes::File(_)) => None,
-            Spec::Hwloc(..) => None,
+            Spec::Hwloc(..) | Spec::Slurm(..) => None,
             _ => self.sides().map(|s| s.iter().product()),
         }
     }
@@ -249,6 +254,8 @@ impl fmt::Display for Spec {
             Spec::Dragonfly(shape) => write!(f, "dragonfly:{}", network::dragonfly_body(shape)),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
             Spec::Allocation(host, nodes) => write!(f, "{host}@{nodes}"),
+            Spec::Slurm(path, None) => write!(f, "slurm:{}", path.display()),
+            Spec::Slurm(path, Some(name)) => write!(f, "slurm:{}#{name}", path.display()),
             Spec::Hwloc(path, leaves) => {
                 let cores = if *leaves == HwlocLeaves::Cores {
                     "cores:"
@@ -299,6 +306,18 @@ impl FromStr for Spec {
             "bintree" => Spec::BinTree(parse_bintree(text, body)?),
             "tleaf" => parse_tleaf(text, body)?,
             "fattree" => Spec::FatTree(network::parse_fat_tree(text, body)?),
+            "slurm" => {
+                let (path, name) = match body.rsplit_once('#') {
+                    Some((path, name)) => (path, Some(name.trim().to_string())),
+                    None => (body, None),
+                };
+                if path.trim().is_empty() {
+                    return Err(Error::Spec(format!(
+                        "'{text}' names no file; write slurm:topology.conf or slurm:topology.yaml"
+                    )));
+                }
+                Spec::Slurm(PathBuf::from(path.trim()), name.filter(|n| !n.is_empty()))
+            }
             "hwloc" => {
                 let (leaves, path) = match body.split_once(':') {
                     Some(("cores", path)) => (HwlocLeaves::Cores, path),

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use super::switched::{Network, PairGraph};
 use super::TieRule;
 use super::{EdgeBuffer, Topology};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::spec::{check_allocation, AllocationNodes, Spec};
 
 /// Largest allocation whose diameter is found by trying every pair; above
@@ -35,7 +35,10 @@ pub struct Allocation {
 impl Allocation {
     /// The nodes `listed` of `host` (checked: inside the host, none twice).
     pub fn new(host: Box<dyn Topology>, listed: &AllocationNodes) -> Result<Allocation> {
-        let nodes = listed.resolve()?;
+        let nodes = match (listed, host.node_names()) {
+            (AllocationNodes::File(path), Some(names)) => by_name(host.spec(), names, path)?,
+            _ => listed.resolve()?,
+        };
         check_allocation(&host.spec().to_string(), host.node_count(), &nodes)?;
         Ok(Allocation {
             spec: Spec::Allocation(Box::new(host.spec().clone()), listed.clone()),
@@ -60,6 +63,52 @@ impl Allocation {
         PairGraph {
             leaves: self.nodes.len() as u64,
         }
+    }
+}
+
+/// The nodes of a host with names (a Slurm topology) that `text` lists:
+/// a file of ids or of hostlists, or a hostlist itself (`node[01-16,20]`).
+fn by_name(host: &Spec, names: &[String], text: &std::path::Path) -> Result<Vec<u64>> {
+    let listed = match std::fs::read_to_string(text) {
+        Ok(body) => {
+            let words: Vec<&str> = body
+                .lines()
+                .map(|l| l.split('#').next().unwrap_or(""))
+                .flat_map(str::split_whitespace)
+                .collect();
+            if words.iter().all(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+                return crate::spec::read_allocation(text);
+            }
+            words.join(",")
+        }
+        Err(_) => text.display().to_string(),
+    };
+    let wanted = crate::io::expand_hostlist(&listed).map_err(Error::Spec)?;
+    let index: FxHashMap<&str, u64> = names
+        .iter()
+        .zip(0..)
+        .map(|(n, k)| (n.as_str(), k))
+        .collect();
+    wanted
+        .iter()
+        .map(|name| {
+            index.get(name.as_str()).copied().ok_or_else(|| {
+                Error::Spec(format!(
+                    "{host}: node {name} of the allocation is not in the topology (its nodes: {})",
+                    abbreviate(names)
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The first few names, for messages.
+fn abbreviate(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(4).map(String::as_str).collect();
+    if names.len() > 4 {
+        format!("{}, .. ({} in all)", shown.join(", "), names.len())
+    } else {
+        shown.join(", ")
     }
 }
 

@@ -14,6 +14,7 @@ mod graph;
 mod grid;
 mod hwloc;
 mod paths;
+mod slurm;
 mod switched;
 mod ties;
 mod tleaf;
@@ -31,6 +32,7 @@ pub use grid::Grid;
 pub(crate) use grid::Leg;
 pub use hwloc::Hwloc;
 pub use paths::Paths;
+pub use slurm::Slurm;
 pub use switched::Network;
 pub use ties::TieRule;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
@@ -123,6 +125,11 @@ pub trait Topology: Send + Sync {
     fn network(&self) -> Option<&dyn Network> {
         None
     }
+    /// Node names, for hosts whose nodes have them (Slurm topologies):
+    /// allocations may list nodes by name.
+    fn node_names(&self) -> Option<&[String]> {
+        None
+    }
     /// Calls `f(u, v, class)` for every edge owned by a node of `nodes`.
     fn for_each_edge(&self, nodes: Range<u64>, f: &mut dyn FnMut(u64, u64, u32)) {
         let mut edges = EdgeBuffer::default();
@@ -199,6 +206,10 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::FatTree(shape) => Box::new(FatTree::new(shape)),
         Spec::Dragonfly(shape) => Box::new(Dragonfly::new(shape)),
         Spec::Allocation(host, nodes) => Box::new(Allocation::new(build(host)?, nodes)?),
+        Spec::Slurm(path, name) => Box::new(Slurm::new(
+            spec.clone(),
+            crate::io::read_slurm(path, name.as_deref())?,
+        )),
         Spec::Hwloc(path, leaves) => Box::new(Hwloc::new(
             spec.clone(),
             crate::io::read_hwloc(path.as_deref(), *leaves)?,
