@@ -15,6 +15,10 @@
 //! * `TOPOEMBED_REPORT=1`: rank 0 of each reordered communicator prints one
 //!   line per intercepted call (guest, host, method, hop-bytes and largest
 //!   dilation before and after).
+//! * Under Slurm, a host that is a Slurm topology (`slurm:topology.conf`)
+//!   without an allocation of its own becomes the job's: the nodes
+//!   `SLURM_JOB_NODELIST` names, in its order (world rank r on its r-th
+//!   node, or grouped by `TOPOEMBED_PER_NODE`).
 
 use std::path::{Path, PathBuf};
 
@@ -38,12 +42,27 @@ impl Settings {
     /// or empty (the library then does nothing).
     pub fn from_env() -> Option<Result<Settings>> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        Some(Settings::parse(
-            &var("TOPOEMBED_HOST")?,
-            var("TOPOEMBED_PLACEMENT").as_deref(),
-            var("TOPOEMBED_PER_NODE").as_deref(),
-            var("TOPOEMBED_REPORT").as_deref(),
-        ))
+        Some(
+            Settings::parse(
+                &var("TOPOEMBED_HOST")?,
+                var("TOPOEMBED_PLACEMENT").as_deref(),
+                var("TOPOEMBED_PER_NODE").as_deref(),
+                var("TOPOEMBED_REPORT").as_deref(),
+            )
+            .map(|s| s.with_job_nodes(var("SLURM_JOB_NODELIST").as_deref())),
+        )
+    }
+
+    /// A Slurm-topology host without an allocation of its own becomes the
+    /// job's allocation, `nodelist` (Slurm's `SLURM_JOB_NODELIST`, a
+    /// hostlist) after its `@`.
+    pub fn with_job_nodes(mut self, nodelist: Option<&str>) -> Settings {
+        if let Some(list) = nodelist.map(str::trim).filter(|l| !l.is_empty()) {
+            if self.host.starts_with("slurm:") && !self.host.contains('@') {
+                self.host = format!("{}@{list}", self.host);
+            }
+        }
+        self
     }
 
     /// The settings from the variables' values.

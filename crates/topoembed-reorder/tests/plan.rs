@@ -177,6 +177,32 @@ fn settings_and_placement_files() {
     );
 }
 
+/// Under Slurm, a Slurm-topology host becomes the job's allocation: the
+/// nodes SLURM_JOB_NODELIST names, in its order; other hosts, and hosts
+/// with an allocation already, are left as given.
+#[test]
+fn slurm_hosts_take_the_jobs_nodes() {
+    let tree = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../topoembed/tests/data/slurm/tree.conf"
+    );
+    let s = Settings::parse(&format!("slurm:{tree}"), None, None, None)
+        .unwrap()
+        .with_job_nodes(Some("dev[4-7]"));
+    assert_eq!(s.host, format!("slurm:{tree}@dev[4-7]"));
+    let host = plan::host(&s.host).unwrap();
+    assert_eq!(host.node_count(), 4);
+    assert_eq!(host.distance(1, 2), 4, "dev5 under s0, dev6 under s1");
+    let torus = Settings::parse("torus:4x4", None, None, None)
+        .unwrap()
+        .with_job_nodes(Some("dev[4-7]"));
+    assert_eq!(torus.host, "torus:4x4");
+    let given = Settings::parse(&format!("slurm:{tree}@dev[0-1]"), None, None, None)
+        .unwrap()
+        .with_job_nodes(Some("dev[4-7]"));
+    assert!(given.host.ends_with("@dev[0-1]"));
+}
+
 #[test]
 fn processes_are_grouped_by_name() {
     let s = Settings::parse("ring:4", None, Some("2"), None).unwrap();

@@ -297,6 +297,12 @@ fn regular_tree(host: &crate::topology::Hwloc) -> Option<Vec<u64>> {
 /// The spec `text` names on a command line: a spec, or a Scotch target
 /// file (`FILE.tgt` or `tgt:FILE`).
 pub fn parse_spec_or_target(text: &str) -> Result<Spec> {
+    // An allocation of a target file: FILE.tgt@NODES.
+    if let Some((host, nodes)) = text.rsplit_once('@') {
+        if host.ends_with(".tgt") || host.starts_with("tgt:") {
+            return Spec::allocation(parse_spec_or_target(host)?, nodes);
+        }
+    }
     match text
         .strip_prefix("tgt:")
         .or_else(|| text.ends_with(".tgt").then_some(text))
