@@ -303,3 +303,64 @@ proptest! {
         prop_assert_eq!(t.node_load.max, 0, "host nodes forward nothing");
     }
 }
+
+/// `NETWORK*NODE`: leaves of one node are the node's distance apart, of
+/// different nodes the network's distance plus the node's diameter; the
+/// messages between nodes load the network's links, those within a node
+/// none.
+#[test]
+fn networks_of_nodes_add_the_networks_distance_to_the_nodes() {
+    let host = topology::parse("fattree:2;2,2;1,2;1,1*tleaf:2x2:10,1").unwrap();
+    let (network, node) = (
+        topology::parse("fattree:2;2,2;1,2;1,1").unwrap(),
+        topology::parse("tleaf:2x2:10,1").unwrap(),
+    );
+    assert_eq!(host.node_count(), 16);
+    for a in 0..16 {
+        for b in 0..16 {
+            let want = if a / 4 == b / 4 {
+                node.distance(a % 4, b % 4)
+            } else {
+                network.distance(a / 4, b / 4) + 11
+            };
+            assert_eq!(host.distance(a, b), want, "{a} {b}");
+        }
+    }
+    assert_eq!(host.diameter(), 4 + 11);
+    assert_eq!(
+        host.spec()
+            .to_string()
+            .parse::<topoembed::spec::Spec>()
+            .unwrap(),
+        *host.spec()
+    );
+    // A ring over the 16 leaves: 4 of its edges cross nodes, each over the
+    // network's route between the two nodes.
+    let guest = topology::parse("ring:16").unwrap();
+    let place: Vec<u64> = (0..16).collect();
+    let route = HostRoute::new(host.as_ref(), TieRule::Increasing);
+    let t = traffic::measure(guest.as_ref(), host.as_ref(), &Table(place), &route, None).unwrap();
+    let net = network.network().unwrap();
+    let mut loads = vec![0u64; net.link_count() as usize];
+    for (a, b) in [(0u64, 1u64), (1, 2), (2, 3), (0, 3)] {
+        let mut links = Vec::new();
+        net.route_links(a, b, &mut links);
+        for l in links {
+            loads[l as usize] += 1;
+        }
+    }
+    assert_eq!(t.congestion.max, loads.iter().copied().max().unwrap());
+    let busy: u64 = loads.iter().filter(|&&l| l > 0).count() as u64;
+    let counted: u64 = t
+        .congestion
+        .histogram
+        .iter()
+        .filter(|(&l, _)| l > 0)
+        .map(|(_, &c)| c)
+        .sum();
+    assert_eq!(busy, counted);
+    // Bad forms.
+    let err = |s: &str| topology::parse(s).err().unwrap().to_string();
+    assert!(err("ring:4*ring:4*ring:4").contains("nodes of nodes"));
+    assert!(err("cube:20*cube:10").contains("more than 2^24 leaves"));
+}

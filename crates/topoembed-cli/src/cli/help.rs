@@ -11,7 +11,9 @@ Hosts also: tleaf:N1xN2..:C1,C2.. (a machine hierarchy, Scotch's tleaf), \
 'fattree:L;D1,..;U1,..;P1,..' and 'dragonfly:G,GL;C,CL;R,RL;N' (SimGrid's FAT_TREE and DRAGONFLY \
 clusters, routed as SimGrid routes them; quote them in a shell), hwloc:FILE.xml or hwloc:cores:FILE.xml \
 (a node as lstopo --of xml describes it; hwloc: is this machine), a Scotch target file (FILE.tgt or \
-tgt:FILE), and any host followed by @NODES, an allocation: HOST@0-15,32 or HOST@FILE (those host \
+tgt:FILE), slurm:topology.conf or slurm:topology.yaml[#NAME] (a Slurm tree, block or ring \
+topology), NETWORK*NODE (every node of a network holding a node: 'fattree:..*hwloc:node.xml'), \
+and any host followed by @NODES, an allocation: HOST@0-15,32 or HOST@FILE (those host \
 nodes, in that order, with the whole host's distances and routes). Sizes may be written 2^k. Grid \
 nodes are numbered with the first axis fastest: (i1, i2) is i1 + K1*i2.";
 

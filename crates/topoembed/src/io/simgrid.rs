@@ -164,6 +164,12 @@ pub fn write_simgrid_platform(
                  platform; write its machine as a graph of links (graph:FILE), a torus or a fat tree"
             )));
         }
+        if let Spec::Nodes(network, _) = spec {
+            return Err(Error::Parameter(format!(
+                "{spec}: a node's inside has no links of its own; export {network} and run \
+                 several ranks on each of its hosts"
+            )));
+        }
         if let Spec::Allocation(host, _) = spec {
             return Err(Error::Parameter(format!(
                 "{spec}: an allocation runs on its whole machine; export {host} and place the \

@@ -159,7 +159,9 @@ fn write_deco(spec: &Spec, out: &mut dyn Write) -> Result<()> {
     let host = crate::topology::build(spec)?;
     let n = host.node_count();
     if n > DECO_MAX_NODES {
-        let why = if spec.is_switched() || matches!(spec, Spec::Slurm(..) | Spec::Hwloc(..)) {
+        let why = if spec.is_switched()
+            || matches!(spec, Spec::Slurm(..) | Spec::Hwloc(..) | Spec::Nodes(..))
+        {
             "its distances are no tleaf's"
         } else {
             "it wraps some axes only, which Scotch's torus and mesh targets cannot say"
@@ -215,7 +217,9 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
             }
         }
-        Spec::Grid(..) | Spec::Dragonfly(_) | Spec::Slurm(..) => return write_deco(spec, out),
+        Spec::Grid(..) | Spec::Dragonfly(_) | Spec::Slurm(..) | Spec::Nodes(..) => {
+            return write_deco(spec, out)
+        }
         Spec::Hwloc(path, leaves) => {
             let host = crate::topology::Hwloc::new(
                 spec.clone(),

@@ -37,7 +37,8 @@ pub const MAX_CUBE_DIM: u32 = 40;
 
 const KINDS_HELP: &str = "use one of cube:D, ring:N, line:N, torus:K1xK2.., mesh:K1xK2.., \
      grid:K1wxK2.. (w: that axis wraps), bintree:P, tleaf:N1xN2..:C1,C2.., fattree:L;D1,..;U1,..;P1,.., dragonfly:G,GL;C,CL;R,RL;N, \
-     hwloc:FILE.xml, slurm:topology.conf, graph:PATH (a host may end in @NODES: an allocation)";
+     hwloc:FILE.xml, slurm:topology.conf, graph:PATH (NETWORK*NODE: a network of nodes; a host \
+     may end in @NODES: an allocation)";
 
 /// The leaves of an hwloc node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,6 +91,9 @@ pub enum Spec {
     /// it (`slurm:FILE`, `slurm:topology.yaml#NAME` for one of a yaml's
     /// topologies): its nodes, by name, in the order the file names them.
     Slurm(PathBuf, Option<String>),
+    /// A network of nodes, `NETWORK*NODE`: every node of the network holds
+    /// a NODE (`fattree:..*hwloc:node.xml`, `torus:4x4*tleaf:2x8:10,1`).
+    Nodes(Box<Spec>, Box<Spec>),
     /// Some nodes of a host, in the order they become nodes 0..n−1, with
     /// the whole host's distances and routes (`HOST@0-15,32`, `HOST@FILE`).
     Allocation(Box<Spec>, AllocationNodes),
@@ -113,6 +117,7 @@ impl Spec {
             Spec::Allocation(..) => "allocation",
             Spec::Hwloc(..) => "hwloc",
             Spec::Slurm(..) => "slurm",
+            Spec::Nodes(..) => "nodes",
         }
     }
 
@@ -173,7 +178,11 @@ impl Spec {
     /// mapper splits them top level first.
     pub fn is_hierarchy(&self) -> bool {
         match self {
-            Spec::Tleaf(..) | Spec::FatTree(_) | Spec::Dragonfly(_) | Spec::Hwloc(..) => true,
+            Spec::Tleaf(..)
+            | Spec::FatTree(_)
+            | Spec::Dragonfly(_)
+            | Spec::Hwloc(..)
+            | Spec::Nodes(..) => true,
             Spec::Allocation(host, _) => host.is_hierarchy(),
             _ => false,
         }
@@ -184,7 +193,7 @@ impl Spec {
     pub fn has_no_links(&self) -> bool {
         match self {
             Spec::Tleaf(..) | Spec::Hwloc(..) | Spec::Slurm(..) => true,
-            Spec::Allocation(host, _) => host.has_no_links(),
+            Spec::Allocation(host, _) | Spec::Nodes(host, _) => host.has_no_links(),
             _ => false,
         }
     }
@@ -223,6 +232,10 @@ impl Spec {
             Spec::Allocation(_, AllocationNodes::Listed(nodes)) => Some(nodes.len() as u64),
             Spec::Allocation(_, AllocationNodes::File(_)) => None,
             Spec::Hwloc(..) | Spec::Slurm(..) => None,
+            Spec::Nodes(network, node) => network
+                .node_count()
+                .zip(node.node_count())
+                .and_then(|(a, b)| a.checked_mul(b)),
             _ => self.sides().map(|s| s.iter().product()),
         }
     }
@@ -254,6 +267,7 @@ impl fmt::Display for Spec {
             Spec::Dragonfly(shape) => write!(f, "dragonfly:{}", network::dragonfly_body(shape)),
             Spec::Graph(p) => write!(f, "graph:{}", p.display()),
             Spec::Allocation(host, nodes) => write!(f, "{host}@{nodes}"),
+            Spec::Nodes(network, node) => write!(f, "{network}*{node}"),
             Spec::Slurm(path, None) => write!(f, "slurm:{}", path.display()),
             Spec::Slurm(path, Some(name)) => write!(f, "slurm:{}#{name}", path.display()),
             Spec::Hwloc(path, leaves) => {
@@ -278,6 +292,15 @@ impl FromStr for Spec {
         let text = text.trim();
         if let Some((host, nodes)) = text.rsplit_once('@') {
             return Spec::allocation(host.parse()?, nodes);
+        }
+        if let Some((network, node)) = text.split_once('*') {
+            let (network, node): (Spec, Spec) = (network.parse()?, node.parse()?);
+            if matches!(network, Spec::Nodes(..)) || matches!(node, Spec::Nodes(..)) {
+                return Err(Error::Spec(format!(
+                    "'{text}': one '*' joins a network and its node; nodes of nodes are not read"
+                )));
+            }
+            return Ok(Spec::Nodes(Box::new(network), Box::new(node)));
         }
         if text.is_empty() {
             return Err(Error::Spec(format!(

@@ -13,6 +13,7 @@ mod fattree;
 mod graph;
 mod grid;
 mod hwloc;
+mod nodes;
 mod paths;
 mod slurm;
 mod switched;
@@ -31,6 +32,7 @@ pub use graph::Graph;
 pub use grid::Grid;
 pub(crate) use grid::Leg;
 pub use hwloc::Hwloc;
+pub use nodes::Nodes;
 pub use paths::Paths;
 pub use slurm::Slurm;
 pub use switched::Network;
@@ -206,6 +208,19 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Topology>> {
         Spec::FatTree(shape) => Box::new(FatTree::new(shape)),
         Spec::Dragonfly(shape) => Box::new(Dragonfly::new(shape)),
         Spec::Allocation(host, nodes) => Box::new(Allocation::new(build(host)?, nodes)?),
+        Spec::Nodes(network, node) => {
+            let (network, node) = (build(network)?, build(node)?);
+            let leaves = network.node_count().checked_mul(node.node_count());
+            if !matches!(leaves, Some(n) if n <= MAX_TLEAF_LEAVES) {
+                return Err(Error::Spec(format!(
+                    "{spec}: {} nodes of {} leaves each is more than 2^24 leaves; a network of \
+                     nodes holds at most 2^24",
+                    network.node_count(),
+                    node.node_count()
+                )));
+            }
+            Box::new(Nodes::new(spec.clone(), network, node))
+        }
         Spec::Slurm(path, name) => Box::new(Slurm::new(
             spec.clone(),
             crate::io::read_slurm(path, name.as_deref())?,
