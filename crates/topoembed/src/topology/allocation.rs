@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::switched::{Network, PairGraph};
+use super::switched::{HostLinks, Network, PairGraph};
 use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
@@ -113,14 +113,12 @@ fn abbreviate(names: &[String]) -> String {
 }
 
 impl Topology for Allocation {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.nodes.len() as u64
-    }
-    fn edge_count(&self) -> u64 {
-        self.pairs().edge_count()
     }
     /// The longest distance between two of its nodes (the host's diameter,
     /// an upper bound, above [`EXACT_DIAMETER_NODES`]).
@@ -149,28 +147,11 @@ impl Topology for Allocation {
     fn coords(&self, v: u64) -> Vec<u64> {
         self.host.coords(self.nodes[v as usize])
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        self.pairs().neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.node_count() - 1
-    }
     fn edge_classes(&self) -> u32 {
         1
     }
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         self.pairs().push_edges(nodes, edges, |_, _| 0);
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        self.pairs().link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        self.pairs().link_slot(u, v)
     }
     /// The whole host's links; none when the host has no links (a tleaf).
     fn network(&self) -> Option<&dyn Network> {
@@ -180,40 +161,21 @@ impl Topology for Allocation {
 
 impl Network for Allocation {
     fn link_count(&self) -> u64 {
-        match self.host.network() {
-            Some(network) => network.link_count(),
-            None => self.host.link_slots(),
-        }
+        HostLinks(self.host.as_ref()).link_count()
     }
     fn link_classes(&self) -> u32 {
-        self.host.network().map_or(1, |n| n.link_classes())
+        HostLinks(self.host.as_ref()).link_classes()
     }
     fn link_class(&self, link: u64) -> u32 {
-        self.host.network().map_or(0, |n| n.link_class(link))
+        HostLinks(self.host.as_ref()).link_class(link)
     }
     fn class_name(&self, class: u32) -> String {
-        match self.host.network() {
-            Some(network) => network.class_name(class),
-            None => "host links".to_string(),
-        }
+        HostLinks(self.host.as_ref()).class_name(class, "host links")
     }
-    /// The host's route between the two host nodes: its network's links,
-    /// or the link slots along the host's own route (ties toward
-    /// increasing coordinates).
+    /// The host's route between the two host nodes.
     fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>) {
         let (a, b) = (self.nodes[a as usize], self.nodes[b as usize]);
-        if let Some(network) = self.host.network() {
-            return network.route_links(a, b, links);
-        }
-        let mut path = Vec::new();
-        self.host.route(a, b, TieRule::Increasing, &mut path);
-        let mut here = a;
-        for next in path {
-            if let Some(slot) = self.host.link_slot(here, next) {
-                links.push(slot);
-            }
-            here = next;
-        }
+        HostLinks(self.host.as_ref()).route_links(a, b, links);
     }
     /// The allocation's nodes on the host's route (others are not its nodes).
     fn inner_nodes(&self, a: u64, b: u64, nodes: &mut Vec<u64>) {
@@ -227,12 +189,10 @@ impl Network for Allocation {
         nodes.extend(path.iter().filter_map(|h| self.index.get(h)));
     }
     fn describe_routing(&self) -> String {
+        let words = HostLinks(self.host.as_ref()).describe();
         match self.host.network() {
-            Some(network) => network.describe_routing(),
-            None => format!(
-                "{}, over the whole host's links",
-                super::describe_model(self.host.as_ref(), TieRule::Increasing)
-            ),
+            Some(_) => words,
+            None => format!("{words}, over the whole host's links"),
         }
     }
 }

@@ -27,7 +27,6 @@
 use std::ops::Range;
 
 use super::switched::{Network, PairGraph};
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::spec::{pairs, DragonflyShape, Spec};
 
@@ -166,17 +165,12 @@ impl Dragonfly {
 }
 
 impl Topology for Dragonfly {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.leaves
-    }
-    fn edge_count(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .edge_count()
     }
     /// The longest of SimGrid's routes: between groups, local + green +
     /// black + blue + green + black + local where the shape has them;
@@ -201,15 +195,6 @@ impl Topology for Dragonfly {
         let c = self.coords_of(v);
         vec![c.group, c.chassis, c.router, c.node]
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.leaves - 1
-    }
     /// Same router, same chassis, same group, different groups.
     fn edge_classes(&self) -> u32 {
         4
@@ -219,23 +204,6 @@ impl Topology for Dragonfly {
             leaves: self.leaves,
         }
         .push_edges(nodes, edges, |u, v| self.pair_class(u, v));
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slot(u, v)
     }
     fn network(&self) -> Option<&dyn Network> {
         Some(self)

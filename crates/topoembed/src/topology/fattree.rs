@@ -22,7 +22,6 @@
 use std::ops::Range;
 
 use super::switched::{Network, PairGraph};
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::spec::{FatTreeShape, Spec};
 
@@ -97,17 +96,12 @@ impl FatTree {
 }
 
 impl Topology for FatTree {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.leaves
-    }
-    fn edge_count(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .edge_count()
     }
     fn diameter(&self) -> u64 {
         let top = (0..self.shape.levels())
@@ -128,15 +122,6 @@ impl Topology for FatTree {
         let label = self.leaf_label(v);
         label[..self.shape.levels()].iter().rev().copied().collect()
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.leaves - 1
-    }
     /// One class per level: the digit where the pair's labels differ highest.
     fn edge_classes(&self) -> u32 {
         self.shape.levels() as u32
@@ -146,23 +131,6 @@ impl Topology for FatTree {
             leaves: self.leaves,
         }
         .push_edges(nodes, edges, |u, v| self.meeting_digit(u, v) as u32);
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slot(u, v)
     }
     fn network(&self) -> Option<&dyn Network> {
         Some(self)

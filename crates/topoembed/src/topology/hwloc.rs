@@ -11,7 +11,6 @@
 use std::ops::Range;
 
 use super::switched::PairGraph;
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::io::HwlocTree;
 use crate::spec::Spec;
@@ -84,14 +83,12 @@ impl Hwloc {
 }
 
 impl Topology for Hwloc {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.tree.paths.len() as u64
-    }
-    fn edge_count(&self) -> u64 {
-        self.pairs().edge_count()
     }
     fn diameter(&self) -> u64 {
         self.diameter
@@ -120,12 +117,6 @@ impl Topology for Hwloc {
             .map(|&p| u64::from(p))
             .collect()
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        self.pairs().neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.node_count() - 1
-    }
     /// One class per depth of the nearest common object.
     fn edge_classes(&self) -> u32 {
         self.tree
@@ -139,16 +130,5 @@ impl Topology for Hwloc {
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         self.pairs()
             .push_edges(nodes, edges, |u, v| self.common_depth(u, v));
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        self.pairs().link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        self.pairs().link_slot(u, v)
     }
 }

@@ -12,8 +12,7 @@
 
 use std::ops::Range;
 
-use super::switched::{Network, PairGraph};
-use super::TieRule;
+use super::switched::{HostLinks, Network, PairGraph};
 use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
@@ -51,14 +50,12 @@ impl Nodes {
 }
 
 impl Topology for Nodes {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.network.node_count() * self.per_node
-    }
-    fn edge_count(&self) -> u64 {
-        self.pairs().edge_count()
     }
     fn diameter(&self) -> u64 {
         if self.network.node_count() > 1 {
@@ -82,12 +79,6 @@ impl Topology for Nodes {
         c.extend(self.node.coords(l));
         c
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        self.pairs().neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.node_count() - 1
-    }
     /// Within a node, across the network.
     fn edge_classes(&self) -> u32 {
         2
@@ -96,17 +87,6 @@ impl Topology for Nodes {
         self.pairs().push_edges(nodes, edges, |u, v| {
             u32::from(u / self.per_node != v / self.per_node)
         });
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        self.pairs().link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        self.pairs().link_slot(u, v)
     }
     /// The network's links, when it has any (a tleaf or Slurm network
     /// gives distances only).
@@ -117,49 +97,28 @@ impl Topology for Nodes {
 
 impl Network for Nodes {
     fn link_count(&self) -> u64 {
-        match self.network.network() {
-            Some(network) => network.link_count(),
-            None => self.network.link_slots(),
-        }
+        HostLinks(self.network.as_ref()).link_count()
     }
     fn link_classes(&self) -> u32 {
-        self.network.network().map_or(1, |n| n.link_classes())
+        HostLinks(self.network.as_ref()).link_classes()
     }
     fn link_class(&self, link: u64) -> u32 {
-        self.network.network().map_or(0, |n| n.link_class(link))
+        HostLinks(self.network.as_ref()).link_class(link)
     }
     fn class_name(&self, class: u32) -> String {
-        match self.network.network() {
-            Some(network) => network.class_name(class),
-            None => "network links".to_string(),
-        }
+        HostLinks(self.network.as_ref()).class_name(class, "network links")
     }
     /// Between nodes, the network's route; within a node, none.
     fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>) {
         let (n, m) = (self.split(a).0, self.split(b).0);
-        if n == m {
-            return;
-        }
-        if let Some(network) = self.network.network() {
-            return network.route_links(n, m, links);
-        }
-        let mut path = Vec::new();
-        self.network.route(n, m, TieRule::Increasing, &mut path);
-        let mut here = n;
-        for next in path {
-            if let Some(slot) = self.network.link_slot(here, next) {
-                links.push(slot);
-            }
-            here = next;
+        if n != m {
+            HostLinks(self.network.as_ref()).route_links(n, m, links);
         }
     }
     fn describe_routing(&self) -> String {
-        match self.network.network() {
-            Some(network) => format!("between nodes, {}", network.describe_routing()),
-            None => format!(
-                "between nodes, {}",
-                super::describe_model(self.network.as_ref(), TieRule::Increasing)
-            ),
-        }
+        format!(
+            "between nodes, {}",
+            HostLinks(self.network.as_ref()).describe()
+        )
     }
 }

@@ -7,7 +7,6 @@
 use std::ops::Range;
 
 use super::switched::PairGraph;
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::io::{SlurmLayout, SlurmTopology};
 use crate::spec::Spec;
@@ -64,14 +63,12 @@ impl Slurm {
 }
 
 impl Topology for Slurm {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.topology.names.len() as u64
-    }
-    fn edge_count(&self) -> u64 {
-        self.pairs().edge_count()
     }
     fn diameter(&self) -> u64 {
         self.diameter
@@ -130,28 +127,11 @@ impl Topology for Slurm {
             }
         }
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        self.pairs().neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.node_count() - 1
-    }
     fn edge_classes(&self) -> u32 {
         1
     }
     fn push_edges(&self, nodes: Range<u64>, edges: &mut EdgeBuffer) {
         self.pairs().push_edges(nodes, edges, |_, _| 0);
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        self.pairs().link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        self.pairs().link_slot(u, v)
     }
     fn node_names(&self) -> Option<&[String]> {
         Some(&self.topology.names)

@@ -5,7 +5,7 @@
 //! route between them. The links the messages really cross are the
 //! [`Network`]'s: the traffic metrics route every guest edge over them.
 
-use super::EdgeBuffer;
+use super::{describe_model, EdgeBuffer, TieRule, Topology};
 
 /// The links of a switched network and the route a message takes.
 pub trait Network: Send + Sync {
@@ -25,6 +25,54 @@ pub trait Network: Send + Sync {
     fn inner_nodes(&self, _a: u64, _b: u64, _nodes: &mut Vec<u64>) {}
     /// The routing model, in words.
     fn describe_routing(&self) -> String;
+}
+
+/// A host's own links seen as a network (what an allocation's or a
+/// network of nodes' messages cross): its network's links where it has a
+/// network, else its link slots along its own routes (ties toward
+/// increasing coordinates).
+pub(super) struct HostLinks<'a>(pub &'a dyn Topology);
+
+impl HostLinks<'_> {
+    pub fn link_count(&self) -> u64 {
+        self.0
+            .network()
+            .map_or_else(|| self.0.link_slots(), |n| n.link_count())
+    }
+    pub fn link_classes(&self) -> u32 {
+        self.0.network().map_or(1, |n| n.link_classes())
+    }
+    pub fn link_class(&self, link: u64) -> u32 {
+        self.0.network().map_or(0, |n| n.link_class(link))
+    }
+    /// The class's name, `links` for a host without a network.
+    pub fn class_name(&self, class: u32, links: &str) -> String {
+        self.0
+            .network()
+            .map_or_else(|| links.to_string(), |n| n.class_name(class))
+    }
+    /// The links of the route between host nodes `a` and `b`.
+    pub fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>) {
+        if let Some(network) = self.0.network() {
+            return network.route_links(a, b, links);
+        }
+        let mut path = Vec::new();
+        self.0.route(a, b, TieRule::Increasing, &mut path);
+        let mut here = a;
+        for next in path {
+            if let Some(slot) = self.0.link_slot(here, next) {
+                links.push(slot);
+            }
+            here = next;
+        }
+    }
+    /// The routing model, in words.
+    pub fn describe(&self) -> String {
+        match self.0.network() {
+            Some(network) => network.describe_routing(),
+            None => describe_model(self.0, TieRule::Increasing),
+        }
+    }
 }
 
 /// The pair graph over `leaves` leaves that switched hosts (and tleaf
@@ -60,3 +108,46 @@ impl PairGraph {
         (u != v && u.max(v) < self.leaves).then(|| u.min(v) * self.leaves + u.max(v))
     }
 }
+
+/// The [`super::Topology`] methods of a host whose edges are the pairs of
+/// its leaves (tleaf, fat tree, dragonfly, hwloc node, Slurm cluster,
+/// allocation, network of nodes): counts, neighbours, single-step routes
+/// and pair link slots; `push_edges` (its classes) each host writes.
+macro_rules! pair_graph_methods {
+    () => {
+        fn edge_count(&self) -> u64 {
+            $crate::topology::switched::PairGraph {
+                leaves: self.node_count(),
+            }
+            .edge_count()
+        }
+        fn neighbors(&self, v: u64) -> Vec<u64> {
+            $crate::topology::switched::PairGraph {
+                leaves: self.node_count(),
+            }
+            .neighbors(v)
+        }
+        fn degree(&self, _v: u64) -> u64 {
+            self.node_count() - 1
+        }
+        /// One step: every two leaves are a "link" of the pair graph.
+        fn route(&self, a: u64, b: u64, _ties: $crate::topology::TieRule, path: &mut Vec<u64>) {
+            if a != b {
+                path.push(b);
+            }
+        }
+        fn link_slots(&self) -> u64 {
+            $crate::topology::switched::PairGraph {
+                leaves: self.node_count(),
+            }
+            .link_slots()
+        }
+        fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
+            $crate::topology::switched::PairGraph {
+                leaves: self.node_count(),
+            }
+            .link_slot(u, v)
+        }
+    };
+}
+pub(super) use pair_graph_methods;

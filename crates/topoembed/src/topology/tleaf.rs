@@ -14,7 +14,6 @@
 use std::ops::Range;
 
 use super::switched::PairGraph;
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
@@ -69,18 +68,12 @@ impl Tleaf {
 }
 
 impl Topology for Tleaf {
+    super::switched::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }
     fn node_count(&self) -> u64 {
         self.leaves
-    }
-    /// Every pair of leaves.
-    fn edge_count(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .edge_count()
     }
     fn diameter(&self) -> u64 {
         if self.leaves > 1 {
@@ -108,15 +101,6 @@ impl Topology for Tleaf {
             .map(|(&s, &n)| v / s % n)
             .collect()
     }
-    fn neighbors(&self, v: u64) -> Vec<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .neighbors(v)
-    }
-    fn degree(&self, _v: u64) -> u64 {
-        self.leaves - 1
-    }
     /// One class per level: the level at which the pair parts.
     fn edge_classes(&self) -> u32 {
         self.strides.len() as u32
@@ -126,22 +110,5 @@ impl Topology for Tleaf {
             leaves: self.leaves,
         }
         .push_edges(nodes, edges, |u, v| self.parting_level(u, v) as u32);
-    }
-    fn route(&self, a: u64, b: u64, _ties: TieRule, path: &mut Vec<u64>) {
-        if a != b {
-            path.push(b);
-        }
-    }
-    fn link_slots(&self) -> u64 {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slots()
-    }
-    fn link_slot(&self, u: u64, v: u64) -> Option<u64> {
-        PairGraph {
-            leaves: self.leaves,
-        }
-        .link_slot(u, v)
     }
 }
