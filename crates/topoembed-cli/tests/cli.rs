@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, ok, run};
 

@@ -1,6 +1,6 @@
 //! Shell completions and the man page, generated from the clap definitions.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, ok, temp_dir};
 

@@ -1,7 +1,7 @@
 //! Commands without --method use the method `compare` marks best and say
 //! which and why on stderr.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, run};
 use serde_json::Value;

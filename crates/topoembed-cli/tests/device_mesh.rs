@@ -1,6 +1,6 @@
 //! `topoembed device-mesh` and the grid-into-grid methods through the binary.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, ok, run, temp_dir};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, ok, temp_dir};
 

@@ -1,7 +1,7 @@
 //! `topoembed optimal` end to end: the JSON keys the issue names, the
 //! verdict in the table, and bad input with exit 2.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad_input, json, ok};
 

@@ -4,7 +4,7 @@
 //! the methods that do not apply on one line, the mapper's notes only with
 //! --verbose.
 
-mod common;
+use crate::common;
 
 use common::ok;
 

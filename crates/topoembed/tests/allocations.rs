@@ -4,7 +4,7 @@
 //! on the whole host), maps onto them are bijections onto their nodes, and
 //! bad lists are refused with the id that is wrong.
 
-mod common;
+use crate::common;
 
 use common::Table;
 

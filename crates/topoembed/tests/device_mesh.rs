@@ -4,7 +4,7 @@
 //! step hops equal the counted ones, and no placement of a small host beats
 //! the stated lower bounds (every bijection tried).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! metrics equal to the ones computed edge by edge from BFS distances on the
 //! explicit graphs. Larger random sizes with proptest.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use topoembed::embed::{self, Embedding};

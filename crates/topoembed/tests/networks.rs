@@ -8,7 +8,7 @@
 //! not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
 //! Brute-force checks of the same hosts without SimGrid follow.
 
-mod common;
+use crate::common;
 
 use common::Table;
 

@@ -1,7 +1,7 @@
 //! Scotch file readers and writers: round trips, and every kind of bad file
 //! a clear error naming the file and the line.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

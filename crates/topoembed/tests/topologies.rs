@@ -1,7 +1,7 @@
 //! Every implicit topology against its explicit graph: node and edge counts,
 //! edge enumeration, neighbours, and distances against BFS.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! hop by hop against the explicit graph, and the congestion / node loads of
 //! the prefix-sum shortcut are checked against a plain hop-walking count.
 
-mod common;
+use crate::common;
 
 use common::Table;
 

@@ -2,7 +2,7 @@
 //! forms against tables built from the maps, rank by rank; the tree rules of
 //! the notes' figure 4; the in-order tree embedding's dilation.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
