@@ -79,6 +79,22 @@ def test_embed_and_metrics_equal_cli(cli, guest, host, method):
     )
 
 
+@pytest.mark.parametrize(
+    "guest,host",
+    [("ring:16", "fattree:2;4,4;1,2;1,2"), ("cube:6", "dragonfly:4,1;2,1;4,1;2"),
+     ("torus:4x6", "torus:8x8x8@0-15,100-107"), ("mesh:4x4", "fattree:2;2,2;1,2;1,1*tleaf:2x2:10,1")],
+)
+def test_new_hosts_measure_as_the_cli(cli, guest, host):
+    """Fat trees, dragonflies, allocations and networks of nodes: the same
+    library parser and routes as the CLI (congestion over the network's links)."""
+    h = topoembed.topology(host)
+    assert h.nodes == topoembed.topology(guest).nodes
+    assert topoembed.metrics(guest, host, method="identity") == cli("metrics", guest, host, "--method", "identity")
+    n = h.nodes
+    a, b = np.arange(n), np.arange(n)[::-1].copy()
+    assert np.array_equal(h.distance(a, b), h.distance(b, a))
+
+
 def test_metrics_of_a_mapping_equal_the_methods(cli, tmp_path):
     e = topoembed.embed("cube:6", "torus:8x8", "xor")
     by_array = topoembed.metrics("cube:6", "torus:8x8", mapping=e.map)
