@@ -13,7 +13,6 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::switched::{HostLinks, Network, PairGraph};
-use super::TieRule;
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
 use crate::spec::{check_allocation, AllocationNodes, Spec};
@@ -177,16 +176,13 @@ impl Network for Allocation {
         let (a, b) = (self.nodes[a as usize], self.nodes[b as usize]);
         HostLinks(self.host.as_ref()).route_links(a, b, links);
     }
-    /// The allocation's nodes on the host's route (others are not its nodes).
-    fn inner_nodes(&self, a: u64, b: u64, nodes: &mut Vec<u64>) {
-        if self.host.network().is_some() {
-            return;
-        }
-        let mut path = Vec::new();
+    /// The host's route, and the allocation's nodes on it (others are not
+    /// its nodes).
+    fn route_through(&self, a: u64, b: u64, links: &mut Vec<u64>, inner: &mut Vec<u64>) {
         let (a, b) = (self.nodes[a as usize], self.nodes[b as usize]);
-        self.host.route(a, b, TieRule::Increasing, &mut path);
-        path.pop();
-        nodes.extend(path.iter().filter_map(|h| self.index.get(h)));
+        HostLinks(self.host.as_ref()).route_through(a, b, links, &mut |h| {
+            inner.extend(self.index.get(&h));
+        });
     }
     fn describe_routing(&self) -> String {
         let words = HostLinks(self.host.as_ref()).describe();

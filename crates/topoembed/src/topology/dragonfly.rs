@@ -149,6 +149,14 @@ impl Dragonfly {
         link(self.local(to.group, to.chassis, to.router, to.node));
     }
 
+    /// Whether SimGrid's route from `a` to `b` is the shortcut of the
+    /// module docs (inside a group, from a chassis other than 0 to another
+    /// router position in chassis 0): one link shorter than the route back.
+    fn shortcut(&self, a: u64, b: u64) -> bool {
+        let (x, y) = (self.coords_of(a), self.coords_of(b));
+        x.group == y.group && x.chassis != 0 && y.chassis == 0 && x.router != y.router
+    }
+
     /// The pair's class: 0 same router, 1 same chassis, 2 same group, 3 apart.
     fn pair_class(&self, a: u64, b: u64) -> u32 {
         let (x, y) = (self.coords_of(a), self.coords_of(b));
@@ -185,10 +193,9 @@ impl Topology for Dragonfly {
     }
     /// The longer direction's link count (module docs).
     fn distance(&self, a: u64, b: u64) -> u64 {
-        let (mut there, mut back) = (0, 0);
-        self.walk(a, b, |_| there += 1);
-        self.walk(b, a, |_| back += 1);
-        there.max(back)
+        let mut links = 0;
+        self.walk(a, b, |_| links += 1);
+        links + u64::from(self.shortcut(a, b))
     }
     /// (group, chassis, router, node).
     fn coords(&self, v: u64) -> Vec<u64> {

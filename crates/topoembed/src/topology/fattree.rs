@@ -34,6 +34,8 @@ pub struct FatTree {
     spec: Spec,
     shape: FatTreeShape,
     leaves: u64,
+    /// Host nodes under one switch of each level: Π down[..j] for digit j.
+    strides: Vec<u64>,
     /// First link id of each level's links (level i to i+1), then the total.
     offsets: Vec<u64>,
 }
@@ -47,10 +49,14 @@ impl FatTree {
         for level in 0..shape.levels() {
             offsets.push(offsets[level] + shape.links_at(level));
         }
+        let strides = (0..shape.levels())
+            .map(|j| shape.down[..j].iter().product())
+            .collect();
         FatTree {
             spec: Spec::FatTree(shape.clone()),
             shape: shape.clone(),
             leaves: shape.leaves(),
+            strides,
             offsets,
         }
     }
@@ -79,11 +85,11 @@ impl FatTree {
 
     /// The highest digit in which host nodes `a != b` differ: they meet at
     /// level h + 1.
+    /// (Digits j and above agree exactly when a / stride_j = b / stride_j.)
     pub fn meeting_digit(&self, a: u64, b: u64) -> usize {
-        let (x, y) = (self.leaf_label(a), self.leaf_label(b));
-        (0..self.shape.levels())
-            .rev()
-            .find(|&j| x[j] != y[j])
+        self.strides
+            .iter()
+            .rposition(|&s| a / s != b / s)
             .unwrap_or(0)
     }
 

@@ -20,9 +20,12 @@ pub trait Network: Send + Sync {
     /// Appends to `links` the links of the route from host node `a` to host
     /// node `b` (nothing when `a == b`), in order.
     fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>);
-    /// Appends the host nodes the route from `a` to `b` passes through,
-    /// ends not counted (none where switches forward, not host nodes).
-    fn inner_nodes(&self, _a: u64, _b: u64, _nodes: &mut Vec<u64>) {}
+    /// [`Network::route_links`], and the host nodes the route passes
+    /// through, ends not counted, appended to `inner` (none where switches
+    /// forward, not host nodes): one route for both.
+    fn route_through(&self, a: u64, b: u64, links: &mut Vec<u64>, _inner: &mut Vec<u64>) {
+        self.route_links(a, b, links);
+    }
     /// The routing model, in words.
     fn describe_routing(&self) -> String;
 }
@@ -53,15 +56,24 @@ impl HostLinks<'_> {
     }
     /// The links of the route between host nodes `a` and `b`.
     pub fn route_links(&self, a: u64, b: u64, links: &mut Vec<u64>) {
+        self.route_through(a, b, links, &mut |_| {});
+    }
+
+    /// [`HostLinks::route_links`], calling `inner` with each host node the
+    /// route passes through (ends not counted; none on a network).
+    pub fn route_through(&self, a: u64, b: u64, links: &mut Vec<u64>, inner: &mut dyn FnMut(u64)) {
         if let Some(network) = self.0.network() {
             return network.route_links(a, b, links);
         }
         let mut path = Vec::new();
         self.0.route(a, b, TieRule::Increasing, &mut path);
         let mut here = a;
-        for next in path {
+        for (k, &next) in path.iter().enumerate() {
             if let Some(slot) = self.0.link_slot(here, next) {
                 links.push(slot);
+            }
+            if k + 1 < path.len() {
+                inner(next);
             }
             here = next;
         }

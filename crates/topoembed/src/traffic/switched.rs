@@ -2,7 +2,7 @@
 //! dragonfly, allocation): every guest edge is routed over the network's
 //! links by the network's own model ([`Network::route_links`]: SimGrid's
 //! routes; an allocation's host's), O(Σ route length). A node's load
-//! "through" counts the routes over it ([`Network::inner_nodes`]: none on
+//! "through" counts the routes over it ([`Network::route_through`]: none on
 //! fat trees and dragonflies, whose switches forward; an allocation's
 //! nodes on its host's routes), its traffic also those that start or end
 //! there; the congestion, histogram and per-class loads are over the
@@ -49,12 +49,11 @@ pub(super) fn measure(
                         }
                         let w = volume_at(volumes, k);
                         route.clear();
-                        network.route_links(a, b, &mut route);
+                        through.clear();
+                        network.route_through(a, b, &mut route, &mut through);
                         for &link in &route {
                             loads[link as usize] += w;
                         }
-                        through.clear();
-                        network.inner_nodes(a, b, &mut through);
                         for &x in &through {
                             inner[x as usize] += w;
                         }
