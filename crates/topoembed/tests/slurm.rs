@@ -92,6 +92,85 @@ fn rings_are_the_shorter_way_round() {
 }
 
 #[test]
+fn yaml_rings_read_as_the_conf_rings() {
+    let conf = topology::parse(&format!("slurm:{}", data("ring.conf"))).unwrap();
+    let yaml = topology::parse(&format!("slurm:{}#rings", data("ring-torus.yaml"))).unwrap();
+    assert_eq!(yaml.node_count(), 16);
+    assert_eq!(yaml.node_names(), conf.node_names());
+    for a in 0..16 {
+        for b in 0..16 {
+            assert_eq!(yaml.distance(a, b), conf.distance(a, b), "{a} {b}");
+        }
+    }
+    // No name: the cluster default is the rings.
+    let default = topology::parse(&format!("slurm:{}", data("ring-torus.yaml"))).unwrap();
+    assert_eq!(default.node_count(), 16);
+}
+
+#[test]
+fn a_whole_torus3d_is_the_torus_of_its_dims() {
+    let host = topology::parse(&format!("slurm:{}#cube", data("ring-torus.yaml"))).unwrap();
+    let torus = topology::parse("torus:4x2x2").unwrap();
+    assert_eq!(host.node_count(), 16);
+    assert_eq!(host.diameter(), torus.diameter());
+    // Slurm's node k is at x = k mod 4, y = k / 4 mod 2, z = k / 8: the
+    // numbering of topoembed's grids (first axis fastest), so node k is
+    // torus node k.
+    for a in 0..16 {
+        for b in 0..16 {
+            assert_eq!(host.distance(a, b), torus.distance(a, b), "{a} {b}");
+        }
+    }
+    assert_eq!(host.distance(0, 2), 2, "node01, node03: two steps along x");
+    assert_eq!(host.distance(0, 3), 1, "node01, node04: round the x wrap");
+    assert_eq!(host.distance(0, 15), 1 + 1 + 1, "node16 at (3,1,1)");
+}
+
+#[test]
+fn torus3d_regions_keep_the_whole_torus_distances() {
+    let host = topology::parse(&format!("slurm:{}#regions", data("ring-torus.yaml"))).unwrap();
+    let names = host.node_names().unwrap();
+    assert_eq!(host.node_count(), 12);
+    assert_eq!((names[0].as_str(), names[8].as_str()), ("a0", "b0"));
+    // a7 at (1,1,1); b0 at (4,7,7), b3 at (7,7,7).
+    assert_eq!(host.distance(7, 8), 3 + 2 + 2);
+    assert_eq!(host.distance(0, 11), 1 + 1 + 1, "a0 to b3 round every wrap");
+    // The farthest present pair, by brute force over the 8x8x8 torus.
+    let torus = topology::parse("torus:8x8x8").unwrap();
+    let place = |p: [u64; 3]| p[0] + p[1] * 8 + p[2] * 64;
+    let mut places: Vec<u64> = (0..8).map(|k| place([k % 2, k / 2 % 2, k / 4])).collect();
+    places.extend((4..8).map(|x| place([x, 7, 7])));
+    let far = (0..12)
+        .flat_map(|a| (0..12).map(move |b| (a, b)))
+        .map(|(a, b)| torus.distance(places[a], places[b]))
+        .max()
+        .unwrap();
+    assert_eq!(host.diameter(), far);
+    for a in 0..12 {
+        for b in 0..12 {
+            assert_eq!(
+                host.distance(a as u64, b as u64),
+                torus.distance(places[a], places[b])
+            );
+        }
+    }
+}
+
+#[test]
+fn separate_toruses_are_one_past_the_widest() {
+    let host = topology::parse(&format!("slurm:{}#two", data("ring-torus.yaml"))).unwrap();
+    assert_eq!(host.node_count(), 11);
+    assert_eq!(host.distance(0, 2), 1, "l0, l2 round a 3-ring");
+    assert_eq!(host.distance(3, 10), 3, "r0, r7 corners of a 2x2x2");
+    assert_eq!(
+        host.distance(0, 3),
+        4,
+        "one more than the 2x2x2's diameter 3"
+    );
+    assert_eq!(host.diameter(), 4);
+}
+
+#[test]
 fn hostlists_expand_as_slurms_documentation_says() {
     let names = expand_hostlist("tux[0-3,12,18-20]").unwrap();
     assert_eq!(
@@ -184,6 +263,41 @@ fn bad_files_are_one_clear_line() {
         ),
         ("j.yaml", "- topology: t\n  flat: true\n", "t is flat"),
         ("k.conf", "# nothing\n", "defines no switch, block or ring"),
+        (
+            "l.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 2, y: 2, z: 2}\n        nodes: n[0-6]\n",
+            "torus a is 2x2x2 = 8 places but lists 7 nodes",
+        ),
+        (
+            "m.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 2, y: 0, z: 2}\n        nodes: n[0-6]\n",
+            "torus a: 'dims' needs y: a whole number from 1 to 65535",
+        ),
+        (
+            "n.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 4, y: 1, z: 1}\n        regions:\n          - anchor: {x: 0}\n            dims: {x: 2, y: 1, z: 1}\n            nodes: n[0-1]\n          - anchor: {x: 1}\n            dims: {x: 2, y: 1, z: 1}\n            nodes: m[0-1]\n",
+            "torus a: regions overlap at [1, 0, 0]",
+        ),
+        (
+            "o.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 4, y: 1, z: 1}\n        regions:\n          - anchor: {x: 3}\n            dims: {x: 2, y: 1, z: 1}\n            nodes: n[0-1]\n",
+            "leaves the torus",
+        ),
+        (
+            "p.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 2, y: 1, z: 1}\n        nodes: n[0-1]\n      - name: b\n        dims: {x: 2, y: 1, z: 1}\n        nodes: n[1-2]\n",
+            "node n1 is in two places",
+        ),
+        (
+            "q.yaml",
+            "- topology: t\n  torus3d:\n    toruses:\n      - name: a\n        dims: {x: 2, y: 1, z: 1}\n",
+            "torus a lists neither 'nodes' nor 'regions'",
+        ),
+        (
+            "r.yaml",
+            "- topology: t\n  ring:\n    rings:\n      - nodes: n[0-3]\n",
+            "a ring without 'ring: NAME'",
+        ),
     ];
     for (name, text, words) in cases {
         let file = dir.join(name);

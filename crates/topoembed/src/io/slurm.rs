@@ -1,7 +1,11 @@
 //! Slurm's network topologies as hosts: `topology.conf` (the tree, block
 //! and ring plugins' lines, `topology.conf(5)`) and `topology.yaml` (its
-//! tree and block topologies, `topology.yaml(5)`). Node and switch lists
-//! are Slurm hostlist expressions ([`super::expand_hostlist`]).
+//! tree, block, ring and torus3d topologies: `topology.yaml(5)` for tree
+//! and block; for ring and torus3d, whose keys the manual does not list
+//! yet, Slurm's own schema, `data_parser/v0.0.46/parsers.c`:
+//! `ring: {rings: [{ring, nodes}]}` and `torus3d: {toruses: [{name, dims:
+//! {x, y, z}, nodes | regions: [{anchor, dims, nodes}]}]}`). Node and
+//! switch lists are Slurm hostlist expressions ([`super::expand_hostlist`]).
 //!
 //! The host nodes are the nodes in the order the file first names them.
 //! Distances, in links: tree — between two nodes, 2 (node to leaf switch
@@ -11,7 +15,11 @@
 //! block, 2(k + 1) within the level-k block (the `BlockSizes` aggregates:
 //! size_k / size_0 contiguous blocks, in file order), one more level across
 //! the whole cluster; ring — the shorter way round within a ring, and one
-//! more than half the longest ring between rings.
+//! more than half the longest ring between rings; torus3d — the shorter
+//! way round along each of x, y, z (Slurm's `torus3d_record.c` places
+//! node k of a torus's list at x = k mod X, y = k / X mod Y, z = k / XY,
+//! and node k of a region at its anchor plus the same offsets within the
+//! region), and one more than the largest torus diameter between toruses.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -51,6 +59,14 @@ pub enum SlurmLayout {
         at: Vec<(u32, u32)>,
         /// Nodes of each ring.
         sizes: Vec<u32>,
+    },
+    /// topology/torus3d: each node's torus and (x, y, z), and each torus's
+    /// sizes along x, y, z.
+    Torus {
+        /// (torus, [x, y, z]) of each node.
+        at: Vec<(u32, [u32; 3])>,
+        /// X, Y, Z of each torus.
+        dims: Vec<[u32; 3]>,
     },
 }
 
@@ -100,6 +116,9 @@ struct Line {
     switches: Vec<String>,
     nodes: Vec<String>,
     sizes: Vec<u64>,
+    /// torus3d: X, Y, Z, and the place of each of `nodes`.
+    dims: [u32; 3],
+    places: Vec<[u32; 3]>,
     line: usize,
 }
 
@@ -110,6 +129,7 @@ enum Kind {
     Block,
     BlockSizes,
     Ring,
+    Torus,
 }
 
 impl Kind {
@@ -118,6 +138,7 @@ impl Kind {
             Kind::Switch => "tree",
             Kind::Block | Kind::BlockSizes => "block",
             Kind::Ring => "ring",
+            Kind::Torus => "torus3d",
         }
     }
 }
@@ -247,31 +268,29 @@ fn yaml_lines(path: &Path, text: &str, name: Option<&str>) -> Result<Vec<Line>> 
             _ => Err(bad(&format!("{what}: '{key}' is not a hostlist"))),
         }
     };
+    // A switch, block or ring: `KEY: NAME` and its `nodes`.
+    let named = |y: &Yaml, kind: Kind, key: &str| -> Result<Line> {
+        Ok(Line {
+            kind,
+            name: y[key]
+                .as_str()
+                .ok_or_else(|| bad(&format!("{what}: a {key} without '{key}: NAME'")))?
+                .to_string(),
+            nodes: list(y, "nodes")?,
+            ..Line::default()
+        })
+    };
     let mut lines = Vec::new();
     if let Yaml::Array(switches) = &chosen["tree"]["switches"] {
         for s in switches {
             lines.push(Line {
-                kind: Kind::Switch,
-                name: s["switch"]
-                    .as_str()
-                    .ok_or_else(|| bad(&format!("{what}: a switch without 'switch: NAME'")))?
-                    .to_string(),
                 switches: list(s, "children")?,
-                nodes: list(s, "nodes")?,
-                ..Line::default()
+                ..named(s, Kind::Switch, "switch")?
             });
         }
     } else if let Yaml::Array(blocks) = &chosen["block"]["blocks"] {
         for b in blocks {
-            lines.push(Line {
-                kind: Kind::Block,
-                name: b["block"]
-                    .as_str()
-                    .ok_or_else(|| bad(&format!("{what}: a block without 'block: NAME'")))?
-                    .to_string(),
-                nodes: list(b, "nodes")?,
-                ..Line::default()
-            });
+            lines.push(named(b, Kind::Block, "block")?);
         }
         if let Yaml::Array(sizes) = &chosen["block"]["block_sizes"] {
             lines.push(Line {
@@ -286,17 +305,146 @@ fn yaml_lines(path: &Path, text: &str, name: Option<&str>) -> Result<Vec<Line>> 
                 ..Line::default()
             });
         }
+    } else if let Yaml::Array(rings) = &chosen["ring"]["rings"] {
+        for r in rings {
+            lines.push(named(r, Kind::Ring, "ring")?);
+        }
+    } else if let Yaml::Array(toruses) = &chosen["torus3d"]["toruses"] {
+        for t in toruses {
+            lines.push(torus_line(t, &what, &|y, key| list(y, key), &bad)?);
+        }
     } else if chosen["flat"].as_bool() == Some(true) {
         return Err(bad(&format!(
             "{what} is flat: every node equally far; that host is tleaf:N:1"
         )));
     } else {
         return Err(bad(&format!(
-            "{what} has no tree (switches) or block (blocks) topology; topoembed reads those \
-             from a topology.yaml"
+            "{what} has no tree (switches), block (blocks), ring (rings) or torus3d \
+             (toruses) topology; topoembed reads those from a topology.yaml"
         )));
     }
     Ok(lines)
+}
+
+/// One torus of a torus3d topology: its `name`, `dims` and either `nodes`
+/// (the whole torus, x fastest) or `regions` (boxes of it, each at an
+/// `anchor`, x fastest within the box), as `torus3d_record.c` reads them.
+fn torus_line(
+    t: &yaml_rust2::Yaml,
+    what: &str,
+    list: &dyn Fn(&yaml_rust2::Yaml, &str) -> Result<Vec<String>>,
+    bad: &dyn Fn(&str) -> Error,
+) -> Result<Line> {
+    use yaml_rust2::Yaml;
+    let name = t["name"]
+        .as_str()
+        .ok_or_else(|| bad(&format!("{what}: a torus without 'name: NAME'")))?
+        .to_string();
+    let xyz = |y: &Yaml, key: &str, least: i64| -> Result<[u32; 3]> {
+        let mut v = [0u32; 3];
+        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+            v[k] = match &y[key][*axis] {
+                Yaml::BadValue if least == 0 => 0,
+                Yaml::Integer(i) if (least..=i64::from(u16::MAX)).contains(i) => *i as u32,
+                _ => {
+                    return Err(bad(&format!(
+                        "{what}: torus {name}: '{key}' needs {axis}: a whole number from {least} \
+                         to {}",
+                        u16::MAX
+                    )))
+                }
+            };
+        }
+        Ok(v)
+    };
+    let dims = xyz(t, "dims", 1)?;
+    let mut line = Line {
+        kind: Kind::Torus,
+        name: name.clone(),
+        dims,
+        ..Line::default()
+    };
+    let whole = list(t, "nodes")?;
+    match (&t["regions"], whole.is_empty()) {
+        (Yaml::BadValue, false) => {
+            let size = dims.iter().map(|&d| d as u64).product::<u64>();
+            if whole.len() as u64 != size {
+                return Err(bad(&format!(
+                    "{what}: torus {name} is {}x{}x{} = {size} places but lists {} nodes",
+                    dims[0],
+                    dims[1],
+                    dims[2],
+                    whole.len()
+                )));
+            }
+            let (x, xy) = (dims[0] as usize, (dims[0] * dims[1]) as usize);
+            line.places = (0..whole.len())
+                .map(|k| {
+                    [
+                        (k % x) as u32,
+                        (k / x % dims[1] as usize) as u32,
+                        (k / xy) as u32,
+                    ]
+                })
+                .collect();
+            line.nodes = whole;
+        }
+        (Yaml::Array(regions), true) => {
+            let mut taken = rustc_hash::FxHashSet::default();
+            for r in regions {
+                let (anchor, size) = (xyz(r, "anchor", 0)?, xyz(r, "dims", 1)?);
+                if (0..3).any(|k| anchor[k] + size[k] > dims[k]) {
+                    return Err(bad(&format!(
+                        "{what}: torus {name}: a region at {anchor:?} of {size:?} leaves the torus \
+                         {dims:?}"
+                    )));
+                }
+                let nodes = list(r, "nodes")?;
+                let count = size.iter().map(|&d| d as u64).product::<u64>();
+                if nodes.len() as u64 != count {
+                    return Err(bad(&format!(
+                        "{what}: torus {name}: a region of {}x{}x{} = {count} places lists {} \
+                         nodes",
+                        size[0],
+                        size[1],
+                        size[2],
+                        nodes.len()
+                    )));
+                }
+                let (x, xy) = (size[0] as usize, (size[0] * size[1]) as usize);
+                for k in 0..nodes.len() {
+                    let place = [
+                        anchor[0] + (k % x) as u32,
+                        anchor[1] + (k / x % size[1] as usize) as u32,
+                        anchor[2] + (k / xy) as u32,
+                    ];
+                    if !taken.insert(place) {
+                        return Err(bad(&format!(
+                            "{what}: torus {name}: regions overlap at {place:?}"
+                        )));
+                    }
+                    line.places.push(place);
+                }
+                line.nodes.extend(nodes);
+            }
+        }
+        (Yaml::BadValue, true) => {
+            return Err(bad(&format!(
+                "{what}: torus {name} lists neither 'nodes' nor 'regions'"
+            )))
+        }
+        (Yaml::Array(_), false) => {
+            return Err(bad(&format!(
+                "{what}: torus {name} lists both 'nodes' and 'regions'; Slurm takes one"
+            )))
+        }
+        _ => {
+            return Err(bad(&format!(
+                "{what}: torus {name}: 'regions' is not a list"
+            )))
+        }
+    }
+    Ok(line)
 }
 
 /// The nodes in first-named order, and the layout the lines describe.
@@ -374,6 +522,22 @@ fn build(path: &Path, lines: &[Line]) -> Result<SlurmTopology> {
                 sizes.push(l.nodes.len() as u32);
             }
             SlurmLayout::Ring { at: at_, sizes }
+        }
+        Kind::Torus => {
+            let mut at_ = Vec::new();
+            for (t, l) in defs.iter().enumerate() {
+                for (n, &place) in l.nodes.iter().zip(&l.places) {
+                    let id = node(n) as usize;
+                    if id < at_.len() {
+                        return Err(at(path, l.line, &format!("node {n} is in two places")));
+                    }
+                    at_.push((t as u32, place));
+                }
+            }
+            SlurmLayout::Torus {
+                at: at_,
+                dims: defs.iter().map(|l| l.dims).collect(),
+            }
         }
     };
     if names.len() < 2 {

@@ -1,6 +1,6 @@
 //! A cluster as Slurm's topology file describes it ([`crate::io::slurm`]):
 //! its nodes in the order the file names them, as far apart as the links
-//! between them (tree: switch hops; block: block levels; ring: positions).
+//! between them (tree: switch hops; block: block levels; ring and torus3d: positions).
 //! As for a tleaf, every two nodes are one "edge" and there are no links to
 //! route over; the nodes keep their names, so allocations may list them.
 
@@ -10,6 +10,9 @@ use super::switched::PairGraph;
 use super::{EdgeBuffer, Topology};
 use crate::io::{SlurmLayout, SlurmTopology};
 use crate::spec::Spec;
+
+/// Largest partly filled torus whose diameter is found pair by pair.
+const EXACT_DIAMETER_NODES: usize = 1 << 13;
 
 /// A Slurm topology (module docs).
 #[derive(Debug, Clone)]
@@ -46,6 +49,22 @@ impl Slurm {
                     longest / 2
                 }
             }
+            // Regions may leave places empty: the farthest pair present,
+            // tried pair by pair up to EXACT_DIAMETER_NODES (above, the
+            // whole torus's diameter, an upper bound, as for allocations).
+            SlurmLayout::Torus { at, dims } if dims.len() == 1 => {
+                let full = dims[0].iter().map(|&n| u64::from(n)).product::<u64>();
+                if at.len() as u64 == full || at.len() > EXACT_DIAMETER_NODES {
+                    torus_between(dims) - 1
+                } else {
+                    (0..at.len() as u64)
+                        .flat_map(|a| (a + 1..at.len() as u64).map(move |b| (a, b)))
+                        .map(|(a, b)| slurm.distance(a, b))
+                        .max()
+                        .unwrap_or(0)
+                }
+            }
+            SlurmLayout::Torus { dims, .. } => torus_between(dims),
         };
         slurm
     }
@@ -113,6 +132,18 @@ impl Topology for Slurm {
                 let d = u64::from(p.abs_diff(q));
                 d.min(n - d)
             }
+            SlurmLayout::Torus { at, dims } => {
+                let ((r, p), (s, q)) = (at[a], at[b]);
+                if r != s {
+                    return torus_between(dims);
+                }
+                (0..3)
+                    .map(|k| {
+                        let (n, d) = (dims[r as usize][k], p[k].abs_diff(q[k]));
+                        u64::from(d.min(n - d))
+                    })
+                    .sum()
+            }
         }
     }
     /// Tree: the first leaf switch and the node's place; block: the block
@@ -125,6 +156,15 @@ impl Topology for Slurm {
                 let (r, p) = at[v as usize];
                 vec![u64::from(r), u64::from(p)]
             }
+            SlurmLayout::Torus { at, .. } => {
+                let (t, p) = at[v as usize];
+                vec![
+                    u64::from(t),
+                    u64::from(p[0]),
+                    u64::from(p[1]),
+                    u64::from(p[2]),
+                ]
+            }
         }
     }
     fn edge_classes(&self) -> u32 {
@@ -136,4 +176,11 @@ impl Topology for Slurm {
     fn node_names(&self) -> Option<&[String]> {
         Some(&self.topology.names)
     }
+}
+
+/// Between toruses of one torus3d topology: one more than the largest
+/// torus diameter (as between rings: Slurm places no job across them).
+fn torus_between(dims: &[[u32; 3]]) -> u64 {
+    let far = |d: &[u32; 3]| d.iter().map(|&n| u64::from(n / 2)).sum::<u64>();
+    dims.iter().map(far).max().unwrap_or(0) + 1
 }
