@@ -1,6 +1,7 @@
 //! `topoembed device-mesh HOST LOGICAL`: a logical device mesh laid onto a
-//! physical torus or mesh, with per-axis figures beside the row-major
-//! assignment's and the bound no placement beats.
+//! physical torus or mesh, or onto a cluster (nodes of accelerators under a
+//! network), with per-axis figures beside the row-major assignment's and
+//! the bound no placement beats.
 
 use std::path::Path;
 
@@ -95,7 +96,8 @@ fn read_ids(path: &Path) -> Result<Vec<u64>, Failure> {
 fn write_csv(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
     let mut header: Vec<String> = d.logical.iter().map(|a| a.name.clone()).collect();
     header.push("host_node".into());
-    header.extend((1..=d.host_sides.len()).map(|k| format!("host_axis{k}")));
+    let width = d.mesh.first().map_or(0, |&h| d.host_coords(h).len());
+    header.extend((1..=width).map(|k| format!("host_axis{k}")));
     writeln!(out, "{}", header.join(","))?;
     for (index, &h) in d.mesh.iter().enumerate() {
         let mut row: Vec<String> = d
@@ -136,6 +138,13 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
         "avg hops",
         "congestion",
     ]);
+    let congestion = |c: u64| {
+        if d.congestion_counted {
+            c.to_string()
+        } else {
+            "-".to_string()
+        }
+    };
     for a in &d.axes {
         t.row(vec![
             a.name.clone(),
@@ -144,11 +153,11 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
             num(a.weight),
             a.figures.max_hops.to_string(),
             num(a.figures.average_hops),
-            a.figures.congestion.to_string(),
+            congestion(a.figures.congestion),
             a.lower_bound.value.to_string(),
             format!("| {}", a.row_major.max_hops),
             num(a.row_major.average_hops),
-            a.row_major.congestion.to_string(),
+            congestion(a.row_major.congestion),
         ]);
     }
     t.write(out)?;
@@ -159,8 +168,11 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
     if !d.candidates.is_empty() {
         writeln!(out, "{}", choice_line(d))?;
     }
+    let cluster = d.host_coordinates.is_some();
     for a in &d.axes {
-        if a.lower_bound.value >= 2 {
+        if cluster && a.size > 1 {
+            writeln!(out, "bound for {}: {}", a.name, a.lower_bound.reason)?;
+        } else if !cluster && a.lower_bound.value >= 2 {
             writeln!(
                 out,
                 "no unit-hop ring for {}: {} (bound {})",
@@ -178,19 +190,77 @@ fn write_table(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
         )?;
         return Ok(());
     }
-    draw(d, out)
+    if cluster {
+        draw_groups(d, out)
+    } else {
+        draw(d, out)
+    }
+}
+
+/// The logical coordinates each host node holds, "i,j,..".
+fn labels(d: &DeviceMesh) -> Vec<String> {
+    let mut label = vec![String::new(); d.mesh.len()];
+    for (index, &h) in d.mesh.iter().enumerate() {
+        label[h as usize] = d
+            .logical_coords(index as u64)
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    label
+}
+
+/// A cluster drawn one row per group of host nodes that share every
+/// coordinate but the last (the accelerators of one node), each showing
+/// the logical coordinates it holds.
+fn draw_groups(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
+    let label = labels(d);
+    let names: Vec<&str> = d.logical.iter().map(|a| a.name.as_str()).collect();
+    writeln!(
+        out,
+        "layout: each row is the host nodes that differ only in their last coordinate (one node's accelerators), each showing the logical coordinates ({}) it holds",
+        names.join(",")
+    )?;
+    let width = label.iter().map(String::len).max().unwrap_or(1);
+    let mut rows: Vec<(Vec<u64>, Vec<String>)> = Vec::new();
+    for (h, l) in label.into_iter().enumerate() {
+        let mut at = d.host_coords(h as u64);
+        at.pop();
+        match rows.last_mut() {
+            Some((prefix, cells)) if *prefix == at => cells.push(format!("{l:>width$}")),
+            _ => rows.push((at, vec![format!("{l:>width$}")])),
+        }
+    }
+    let prefix_width = rows
+        .iter()
+        .map(|(p, _)| format!("{p:?}").len())
+        .max()
+        .unwrap_or(0);
+    for (prefix, cells) in rows {
+        let p = format!("{prefix:?}");
+        writeln!(out, "  {p:<prefix_width$}  {}", cells.join(" "))?;
+    }
+    Ok(())
 }
 
 /// How the placement was chosen: the objective, and how many of the
 /// placements scored no other beats in both Σ max hops and Σ congestion.
 fn choice_line(d: &DeviceMesh) -> String {
-    let front = topoembed::embed::grid::choice::front(d.candidates.iter().copied());
-    let listed: Vec<String> = front.iter().map(|(h, c)| format!("{h}/{c}")).collect();
     let what = match d.objective {
         Objective::Bandwidth => "least congestion, then hops",
         Objective::Latency => "fewest hops, then congestion",
         Objective::Balanced => "least hops + congestion",
     };
+    if d.host_coordinates.is_some() {
+        return format!(
+            "objective {} ({what}, weighted) among the {} orders of the axes scored (row-major included): none beats it on both Σ w·max hops and Σ w·congestion",
+            d.objective.name(),
+            d.candidates.len()
+        );
+    }
+    let front = topoembed::embed::grid::choice::front(d.candidates.iter().copied());
+    let listed: Vec<String> = front.iter().map(|(h, c)| format!("{h}/{c}")).collect();
     format!(
         "objective {} ({what}) among the Σ max hops/Σ congestion no other of the {} placements scored (row-major included) beats on both: {}",
         d.objective.name(),
@@ -202,16 +272,7 @@ fn choice_line(d: &DeviceMesh) -> String {
 /// The host drawn as rows (host axis 1 across, axis 2 down, further axes
 /// as slices), each node showing the logical coordinates it holds.
 fn draw(d: &DeviceMesh, out: Out) -> std::io::Result<()> {
-    let n = d.mesh.len();
-    let mut label = vec![String::new(); n];
-    for (index, &h) in d.mesh.iter().enumerate() {
-        label[h as usize] = d
-            .logical_coords(index as u64)
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-    }
+    let label = labels(d);
     let names: Vec<&str> = d.logical.iter().map(|a| a.name.as_str()).collect();
     writeln!(
         out,

@@ -207,8 +207,18 @@ fn bad_input_gets_one_line_and_exit_code_2() {
             "no logical axis 'pipe'",
         ),
         (
-            &["device-mesh", "bintree:4", "7"],
-            "torus, mesh, ring, line, grid or cube host",
+            &["device-mesh", "fattree:2;4,4;1,2;1,1*tleaf:8:1", "3x5"],
+            "has 15 devices but fattree:2;4,4;1,2;1,1*tleaf:8:1 has 128 nodes",
+        ),
+        (
+            &[
+                "device-mesh",
+                "fattree:2;4,4;1,2;1,1*tleaf:8:1",
+                "16x8",
+                "--weights",
+                "1",
+            ],
+            "1 weight(s) but the logical mesh has 2 axes",
         ),
         (&["device-mesh", "torus:4x0", "4"], "axis 2 is 0"),
         (&["device-mesh", "grid:4wxx4", "16"], "axis 2 has no size"),
@@ -271,4 +281,49 @@ fn grid_pairs_of_other_shapes_get_unit_dilation() {
         "layout",
     ]);
     assert!(layout.contains("snake: ring:12 -> grid:4wx3"), "{layout}");
+}
+
+/// A GPU cluster (16 nodes of 8 GPUs under a two-level fat tree): the
+/// heavier axis's rings stay inside the nodes, the table says how the
+/// order was chosen and draws one row per node; csv and json carry the
+/// cluster's coordinates and whether congestion was counted.
+#[test]
+fn gpu_clusters_keep_the_heavy_axis_inside_a_node() {
+    let host = "fattree:2;4,4;1,2;1,1*tleaf:8:1";
+    let table = ok(&["device-mesh", host, "dp=16,tp=8", "--weights", "1,8"]);
+    let tp = table.lines().find(|l| l.starts_with("tp ")).unwrap();
+    let cells: Vec<&str> = tp.split_whitespace().collect();
+    assert_eq!(&cells[4..7], ["1", "1", "0"], "{table}");
+    assert!(
+        table.contains("orders of the axes scored (row-major included)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("bound for dp: its 16 devices need a group"),
+        "{table}"
+    );
+    assert!(
+        table.contains("layout: each row is the host nodes"),
+        "{table}"
+    );
+    // One row per node: 16 rows of 8 logical coordinates, node n holding
+    // dp = n and every tp.
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("  [")).collect();
+    assert_eq!(rows.len(), 16, "{table}");
+    assert!(
+        rows[3].ends_with(" 3,0  3,1  3,2  3,3  3,4  3,5  3,6  3,7"),
+        "{}",
+        rows[3]
+    );
+    let csv = ok(&["device-mesh", host, "dp=16,tp=8", "--format", "csv"]);
+    let head = csv.lines().next().unwrap();
+    assert!(head.starts_with("dp,tp,host_node,host_axis1"), "{head}");
+    assert_eq!(csv.lines().count(), 129);
+    let json = ok(&["device-mesh", host, "dp=16,tp=8", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["congestion_counted"], true);
+    assert_eq!(doc["mesh"].as_array().unwrap().len(), 16);
+    let tleaf = ok(&["device-mesh", "tleaf:4x8:10,1", "4x8", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&tleaf).unwrap();
+    assert_eq!(doc["congestion_counted"], false);
 }

@@ -137,6 +137,7 @@ pub fn device_mesh(d: &DeviceMesh) -> Value {
     json!({
         "host": d.host,
         "host_sides": d.host_sides,
+        "congestion_counted": d.congestion_counted,
         "logical": d.logical,
         "mesh": nest(&ids, &sizes),
         "coords": nest(&coords, &sizes),

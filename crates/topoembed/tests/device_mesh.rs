@@ -9,21 +9,12 @@ use crate::common;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use topoembed::device_mesh::{device_mesh, DeviceMesh, LogicalAxis, Objective};
+use topoembed::device_mesh::{device_mesh, DeviceMesh, Objective};
 use topoembed::embed::grid::search::{search, Request};
 use topoembed::spec::Spec;
 use topoembed::topology::Grid;
 
-fn axes(sizes: &[u64]) -> Vec<LogicalAxis> {
-    sizes
-        .iter()
-        .enumerate()
-        .map(|(k, &size)| LogicalAxis {
-            name: format!("a{k}"),
-            size,
-        })
-        .collect()
-}
+use common::logical_axes as axes;
 
 /// Sides and per-axis ring flags (wraps and side > 2) of a grid spec.
 fn shape(spec: &Spec) -> (Vec<u64>, Vec<bool>) {

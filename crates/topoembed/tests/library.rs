@@ -7,6 +7,7 @@ mod common;
 
 mod allocations;
 mod closed_forms;
+mod cluster_mesh;
 mod device_mesh;
 mod graph_files;
 mod hamiltonian;

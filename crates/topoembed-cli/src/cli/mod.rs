@@ -273,10 +273,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Lay a logical device mesh onto a physical torus or mesh: every logical
-    /// axis (data, model, ..) runs its collectives as rings (or, with --lines,
-    /// as pipelines) along that axis; the placement keeps consecutive devices
-    /// of every ring as few hops apart as the host allows. Prints per axis the
+    /// Lay a logical device mesh onto a physical torus or mesh, or onto a GPU
+    /// cluster (nodes of GPUs under a fat tree or dragonfly: NETWORK*NODE):
+    /// every logical axis (data, model, ..) runs its collectives as rings (or,
+    /// with --lines, as pipelines) along that axis; the placement keeps
+    /// consecutive devices of every ring as few hops apart as the host allows
+    /// (on a cluster: each axis's rings inside a node where they fit, across
+    /// the fewest switch levels otherwise, the weights saying which axis
+    /// stays inside). Prints per axis the
     /// longest and mean hop between ring neighbours, the congestion (most
     /// messages on one directed link when every device sends to its ring
     /// successor at once, routed dimension-order), the lower bound no
@@ -286,7 +290,10 @@ pub enum Command {
     #[command(name = "device-mesh", after_help = DEVICE_MESH)]
     DeviceMesh {
         /// The physical host: torus:4x4x4, mesh:16x16, grid:16wx16 (axis 1
-        /// wraps, axis 2 does not), ring:N, line:N, or cube:D (a mesh of 2s).
+        /// wraps, axis 2 does not), ring:N, line:N, cube:D (a mesh of 2s); or a
+        /// cluster, e.g. 'fattree:2;4,4;1,2;1,1*tleaf:8:1' (16 nodes of 8
+        /// NVSwitch-joined GPUs, GPU g of node n = host node 8n + g), a
+        /// dragonfly of nodes, an allocation (HOST@IDS), a tleaf or hwloc node.
         host: String,
         /// The logical mesh, first axis outermost as in JAX: sizes like 16x4,
         /// or named axes like data=16,model=4. Sizes multiply to the host's node count.

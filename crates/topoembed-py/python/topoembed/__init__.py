@@ -37,6 +37,7 @@ __all__ = [
     "compare",
     "device_mesh",
     "jax_mesh",
+    "torch_mesh",
     "map_graph",
     "read_graph",
     "write_graph",
@@ -391,6 +392,48 @@ def jax_mesh(
     for index, node in np.ndenumerate(mesh):
         array[index] = by_node[int(node)]
     return Mesh(array, tuple(axis_names))
+
+
+def torch_mesh(
+    host: str,
+    logical: Union[str, Dict[str, int], Sequence[Tuple[str, int]], Sequence[int]],
+    device_type: str = "cuda",
+    mesh_dim_names: Optional[Sequence[str]] = None,
+    rank_of_node: Optional[Union[Sequence[int], Dict[int, int]]] = None,
+    **options: Any,
+) -> Any:
+    """A ``torch.distributed.device_mesh.DeviceMesh`` whose ranks sit where
+    :func:`device_mesh` places them on ``host`` (a cluster such as
+    ``"fattree:2;4,4;1,2;1,1*tleaf:8:1"``, 16 nodes of 8 GPUs, or a torus).
+
+    PyTorch's ``init_device_mesh`` reshapes the ranks row-major; this builds
+    ``DeviceMesh(device_type, ranks, mesh_dim_names=...)`` from the placement
+    instead. ``ranks`` is the placement's host node ids, through
+    ``rank_of_node`` (a list or dict: host node -> global rank) when given.
+    Without it, host node n*G + g (GPU g of network node n) is rank n*G + g:
+    torchrun's ranks (node_rank*nproc_per_node + local_rank) when each
+    node's ``--node-rank`` follows the network's order. The names are
+    ``mesh_dim_names``, else the logical axes' names. ``options`` go to
+    :func:`device_mesh` (``weights``, ``lines``, ``objective``). Call it in
+    every rank after ``torch.distributed.init_process_group``; torch is
+    imported here only."""
+    from torch import as_tensor, int64  # lazily: topoembed does not need torch
+    from torch.distributed.device_mesh import DeviceMesh
+
+    mesh, figures = device_mesh(host, logical, **options)
+    names = list(mesh_dim_names) if mesh_dim_names is not None else [a["name"] for a in figures["logical"]]
+    if len(names) != mesh.ndim:
+        raise ValueError(f"{len(names)} mesh_dim_names for a {mesh.ndim}-axis logical mesh")
+    ranks = mesh.astype(np.int64)
+    if rank_of_node is not None:
+        table = dict(rank_of_node) if isinstance(rank_of_node, dict) else dict(enumerate(rank_of_node))
+        missing = sorted({int(n) for n in mesh.flat} - set(table))
+        if missing:
+            raise ValueError(f"rank_of_node gives no rank for host node(s) {missing[:8]}; give one for each of the {mesh.size} host nodes")
+        ranks = np.vectorize(lambda n: int(table[int(n)]), otypes=[np.int64])(mesh)
+        if len(set(ranks.flat)) != ranks.size:
+            raise ValueError("rank_of_node gives two host nodes the same rank; give each its own")
+    return DeviceMesh(device_type, as_tensor(ranks, dtype=int64), mesh_dim_names=tuple(names))
 
 
 def map_graph(

@@ -35,7 +35,7 @@ pub use hwloc::Hwloc;
 pub use nodes::Nodes;
 pub use paths::Paths;
 pub use slurm::Slurm;
-pub use switched::Network;
+pub use switched::{HostLinks, Network};
 pub use ties::TieRule;
 pub use tleaf::{Tleaf, MAX_TLEAF_LEAVES};
 

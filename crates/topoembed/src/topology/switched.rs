@@ -34,7 +34,7 @@ pub trait Network: Send + Sync {
 /// network of nodes' messages cross): its network's links where it has a
 /// network, else its link slots along its own routes (ties toward
 /// increasing coordinates).
-pub(super) struct HostLinks<'a>(pub &'a dyn Topology);
+pub struct HostLinks<'a>(pub &'a dyn Topology);
 
 impl HostLinks<'_> {
     pub fn link_count(&self) -> u64 {

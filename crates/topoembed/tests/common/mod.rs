@@ -193,3 +193,15 @@ pub fn pow2_grids(bits: u32, max_axes: u32) -> Vec<Spec> {
     }
     out
 }
+
+/// Logical axes a0, a1, .. of the given sizes, for device meshes.
+pub fn logical_axes(sizes: &[u64]) -> Vec<topoembed::device_mesh::LogicalAxis> {
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &size)| topoembed::device_mesh::LogicalAxis {
+            name: format!("a{k}"),
+            size,
+        })
+        .collect()
+}

@@ -118,6 +118,35 @@ pub fn choose(scored: &[Vec<AxisFigures>], weights: &[f64], objective: Objective
         .min_by_key(|&k| (key(&scored[k], weights, objective), k))
 }
 
+/// Σ w_i·max hops_i and Σ w_i·congestion_i (in millionths): the two
+/// figures when the weights are the axes' shares of the traffic.
+pub fn weighted_sums(figures: &[AxisFigures], weights: &[f64]) -> (i64, i64) {
+    (
+        weighted(weights, figures.iter().map(|a| a.max_hops as f64)),
+        weighted(weights, figures.iter().map(|a| a.congestion as f64)),
+    )
+}
+
+/// [`choose`] with dominance on the weighted sums ([`weighted_sums`]): the
+/// objective's best among the placements no other beats on both Σ w·max
+/// hops and Σ w·congestion. For hosts whose axes the weights really share
+/// (device meshes on clusters, where keeping one axis inside a node pushes
+/// the others onto the network).
+pub fn choose_weighted(
+    scored: &[Vec<AxisFigures>],
+    weights: &[f64],
+    objective: Objective,
+) -> Option<usize> {
+    let sums: Vec<(i64, i64)> = scored.iter().map(|f| weighted_sums(f, weights)).collect();
+    (0..scored.len())
+        .filter(|&k| {
+            !sums
+                .iter()
+                .any(|&o| o != sums[k] && o.0 <= sums[k].0 && o.1 <= sums[k].1)
+        })
+        .min_by_key(|&k| (key(&scored[k], weights, objective), k))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +184,27 @@ mod tests {
         assert_eq!(choose(&scored, &[1.0], Objective::Latency), Some(0));
         assert_eq!(choose(&scored, &[1.0], Objective::Bandwidth), Some(1));
         assert_eq!(choose(&[], &[1.0], Objective::Balanced), None);
+    }
+
+    #[test]
+    fn weighted_dominance_follows_the_weights() {
+        // Per axis max hops/congestion: a = (1/8, 1/0), b = (1/0, 1/10).
+        // Unweighted, a's sums 2/8 beat b's 2/10 whatever the weights; with
+        // the first axis ten times heavier, b's weighted sums 11/10 beat
+        // a's 11/80, and with the second ten times heavier a's 11/8 beat
+        // b's 11/100.
+        let a = vec![fig(1, 8), fig(1, 0)];
+        let b = vec![fig(1, 0), fig(1, 10)];
+        let scored = vec![a, b];
+        assert_eq!(choose(&scored, &[10.0, 1.0], Objective::Bandwidth), Some(0));
+        assert_eq!(
+            choose_weighted(&scored, &[10.0, 1.0], Objective::Bandwidth),
+            Some(1)
+        );
+        assert_eq!(
+            choose_weighted(&scored, &[1.0, 10.0], Objective::Bandwidth),
+            Some(0)
+        );
+        assert_eq!(choose_weighted(&[], &[1.0], Objective::Latency), None);
     }
 }

@@ -19,6 +19,23 @@ pub struct AxisFigures {
     pub messages: u64,
 }
 
+impl AxisFigures {
+    /// The figures of `messages` messages whose hops total `total`, the
+    /// longest `max_hops`, `congestion` on the busiest link.
+    pub fn from_counts(max_hops: u64, total: u64, messages: u64, congestion: u64) -> AxisFigures {
+        AxisFigures {
+            max_hops,
+            average_hops: if messages == 0 {
+                0.0
+            } else {
+                total as f64 / messages as f64
+            },
+            congestion,
+            messages,
+        }
+    }
+}
+
 /// Figures of every guest axis (lengths `sides`, rings where `closed`) when
 /// guest node with coordinates c sits on host node `place(c)`. The map must
 /// be a bijection onto the host (the callers check node counts).
@@ -84,16 +101,12 @@ pub fn figures_of_table(
                 }
             });
         }
-        out.push(AxisFigures {
-            max_hops: max,
-            average_hops: if messages == 0 {
-                0.0
-            } else {
-                total as f64 / messages as f64
-            },
-            congestion: u64::from(congestion),
+        out.push(AxisFigures::from_counts(
+            max,
+            total,
             messages,
-        });
+            u64::from(congestion),
+        ));
         stride *= side;
     }
     out

@@ -11,7 +11,13 @@
 //! first host axis fastest: what reshaping the device list gives), never one
 //! that another of them beats in both Σ max hops and Σ congestion
 //! ([`crate::embed::grid::choice`]); beside it, the row-major figures and a
-//! lower bound per axis with its reason.
+//! lower bound per axis with its reason. Hosts that are not grids (nodes of
+//! accelerators under a fat tree, say) take the orders of the logical axes
+//! instead ([`cluster`]).
+
+mod cluster;
+
+pub use cluster::{MAX_CLUSTER_DEVICES, MAX_PERMUTED_AXES};
 
 use crate::embed::grid::bounds::{axis_bound, joint_bounds, Bound, HostShape};
 pub use crate::embed::grid::choice::Objective;
@@ -185,8 +191,15 @@ pub struct AxisReport {
 pub struct DeviceMesh {
     /// The host spec.
     pub host: String,
-    /// Host sides (axis 1 first).
+    /// Host sides (axis 1 first); empty on a cluster host.
     pub host_sides: Vec<u64>,
+    /// A cluster host's coordinates of every node ([`Topology::coords`]:
+    /// the network's, then the leaf's within its node); `None` on grids.
+    #[serde(skip)]
+    pub host_coordinates: Option<Vec<Vec<u64>>>,
+    /// Whether congestion was counted (not on hosts without links, such as
+    /// a `tleaf` or an hwloc node: their figures say 0).
+    pub congestion_counted: bool,
     /// The logical axes.
     pub logical: Vec<LogicalAxis>,
     /// Host node of every logical device, row-major over the logical axes
@@ -224,6 +237,9 @@ impl DeviceMesh {
 
     /// Host coordinates (axis 1 first) of a host node.
     pub fn host_coords(&self, node: u64) -> Vec<u64> {
+        if let Some(table) = &self.host_coordinates {
+            return table[node as usize].clone();
+        }
         let mut rest = node;
         self.host_sides
             .iter()
@@ -234,6 +250,12 @@ impl DeviceMesh {
             })
             .collect()
     }
+}
+
+/// Whether `host` is laid out as a grid (any ring, line, torus, mesh or
+/// grid, and a hypercube), not as a cluster.
+fn is_grid(host: &Spec) -> bool {
+    matches!(host, Spec::Cube(_)) || host.grid().is_some()
 }
 
 /// The grid a host spec is, for device meshes: any ring, line, torus, mesh
@@ -340,34 +362,20 @@ impl Setup {
             sides: &host_sides,
             rings: &rings,
         };
-        let none = AxisFigures {
-            max_hops: 0,
-            average_hops: 0.0,
-            congestion: 0,
-            messages: 0,
-        };
-        let axes = logical
-            .iter()
-            .enumerate()
-            .map(|(k, axis)| {
-                let ring = !lines.contains(&k);
-                let at = self.active.iter().position(|&a| a == k);
-                AxisReport {
-                    name: axis.name.clone(),
-                    size: axis.size,
-                    kind: if ring { "ring" } else { "line" },
-                    weight: self.weights[k],
-                    figures: at.map_or(none, |a| figures[a]),
-                    lower_bound: axis_bound(&shape, axis.size, ring),
-                    row_major: at.map_or(none, |a| row_major[a]),
-                }
-            })
-            .collect();
+        let axes = axis_reports(
+            logical,
+            lines,
+            (&self.weights, &self.active),
+            (&figures, &row_major),
+            |k, axis| axis_bound(&shape, axis.size, !lines.contains(&k)),
+        );
         let mut all = joint_bounds(&shape, &self.sides, &self.closed);
         all.append(&mut notes);
         DeviceMesh {
             host: host.to_string(),
             host_sides,
+            host_coordinates: None,
+            congestion_counted: true,
             logical: logical.to_vec(),
             mesh,
             axes,
@@ -381,6 +389,35 @@ impl Setup {
     }
 }
 
+/// One report per logical axis: `figures` and `rows` (the placement's and
+/// row-major's) are per active axis (`active[a]` the logical axis of
+/// active axis a); axes of one device get zeros; `bound` gives each axis's.
+fn axis_reports(
+    logical: &[LogicalAxis],
+    lines: &[usize],
+    (weights, active): (&[f64], &[usize]),
+    (figures, rows): (&[AxisFigures], &[AxisFigures]),
+    bound: impl Fn(usize, &LogicalAxis) -> Bound,
+) -> Vec<AxisReport> {
+    let none = AxisFigures::from_counts(0, 0, 0, 0);
+    logical
+        .iter()
+        .enumerate()
+        .map(|(k, axis)| {
+            let at = active.iter().position(|&a| a == k);
+            AxisReport {
+                name: axis.name.clone(),
+                size: axis.size,
+                kind: if lines.contains(&k) { "line" } else { "ring" },
+                weight: weights[k],
+                figures: at.map_or(none, |a| figures[a]),
+                lower_bound: bound(k, axis),
+                row_major: at.map_or(none, |a| rows[a]),
+            }
+        })
+        .collect()
+}
+
 /// Lays `logical` onto `host`: rings along every axis but `lines`, the
 /// search weighted by `weights` (default [`default_weights`]), the choice
 /// among the placements no other beats on both counts by `objective`.
@@ -390,6 +427,9 @@ pub fn device_mesh(
     (weights, objective): (Option<&[f64]>, Objective),
     lines: &[usize],
 ) -> Result<DeviceMesh> {
+    if !is_grid(host) {
+        return cluster::cluster_mesh(host, logical, (weights, objective), lines);
+    }
     let setup = Setup::new(host, logical, weights, lines)?;
     let active_weights: Vec<f64> = setup.active.iter().map(|&k| setup.weights[k]).collect();
     let found = search(&Request {
@@ -469,20 +509,30 @@ pub fn score_assignment(
     lines: &[usize],
     mesh: Vec<u64>,
 ) -> Result<DeviceMesh> {
+    if !is_grid(host) {
+        return cluster::cluster_score(host, logical, weights, lines, mesh);
+    }
     let setup = Setup::new(host, logical, weights, lines)?;
-    if mesh.len() as u64 != setup.devices {
+    check_assignment(host, setup.devices, &mesh)?;
+    let plan = vec!["the assignment given (scored, not searched)".to_string()];
+    Ok(setup.report(host, logical, lines, mesh, plan, Vec::new()))
+}
+
+/// An assignment of `devices` devices onto `host`: one host node each,
+/// every node once.
+fn check_assignment(host: &Spec, devices: u64, mesh: &[u64]) -> Result<()> {
+    if mesh.len() as u64 != devices {
         return Err(Error::Mismatch(format!(
-            "the assignment has {} host node ids but the logical mesh has {} devices; give one per device, row-major",
-            mesh.len(),
-            setup.devices
+            "the assignment has {} host node ids but the logical mesh has {devices} devices; give one per device, row-major",
+            mesh.len()
         )));
     }
     let mut seen = vec![false; mesh.len()];
     for (r, &h) in mesh.iter().enumerate() {
-        if h >= setup.devices {
+        if h >= devices {
             return Err(Error::Parameter(format!(
                 "the assignment puts device {r} on host node {h}, but {host} has nodes 0..{}",
-                setup.devices - 1
+                devices - 1
             )));
         }
         if std::mem::replace(&mut seen[h as usize], true) {
@@ -491,8 +541,7 @@ pub fn score_assignment(
             )));
         }
     }
-    let plan = vec!["the assignment given (scored, not searched)".to_string()];
-    Ok(setup.report(host, logical, lines, mesh, plan, Vec::new()))
+    Ok(())
 }
 
 #[cfg(test)]
