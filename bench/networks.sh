@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The mapper and metrics on the hosts of issue 55 beside Scotch: fat trees,
-# dragonflies, hwloc nodes and allocations. Scotch maps onto the host's
-# Scotch form (`export --format tgt`: a fat tree's tleaf of 2s, an hwloc
-# node's tleaf, an allocation's `sub`; a dragonfly's `deco`, which Debian's
-# Scotch 7.0.3 misreads — see README), both mappings are measured by
+# dragonflies, hwloc nodes, allocations, networks of nodes, Slurm
+# topologies. Scotch maps onto the host's Scotch form (`export --format
+# tgt`: a fat tree's, an hwloc node's or a network of nodes' tleaf whose
+# level costs, added down from where two nodes part, are the host's
+# distances (2 a level on a fat tree), an allocation's `sub`; a
+# dragonfly's or Slurm topology's `deco`, which Debian's Scotch 7.0.3
+# misreads — see README), both mappings are measured by
 # `topoembed metrics` on the host itself (hop-bytes; congestion over the
 # network's links where the host has links). Median wall time of RUNS runs.
 #
@@ -16,7 +19,8 @@ source "$here/bench/common.sh"
 RUNS=${RUNS:-3}
 GRAPHS=${GRAPHS:-"$shared/delaunay_n15.graph $shared/rgg_n_2_15_s0.graph"}
 hwloc=$here/crates/topoembed/tests/data/hwloc/two-pack-numa-smt.xml
-HOSTS=${HOSTS:-"fattree:2;16,16;1,16;1,1 fattree:3;8,8,4;1,4,4;1,1,1 dragonfly:4,1;4,1;4,1;4 dragonfly:8,1;2,1;8,1;2 hwloc:$hwloc torus:8x8x8@0-63,128-191 fattree:3;8,8,8;1,8,8;1,1,1@0-127,384-511"}
+slurm=$here/crates/topoembed/tests/data/slurm
+HOSTS=${HOSTS:-"fattree:2;16,16;1,16;1,1 fattree:3;8,8,4;1,4,4;1,1,1 dragonfly:4,1;4,1;4,1;4 dragonfly:8,1;2,1;8,1;2 hwloc:$hwloc torus:8x8x8@0-63,128-191 fattree:3;8,8,8;1,8,8;1,1,1@0-127,384-511 fattree:2;8,8;1,8;1,1*tleaf:2x4:10,1 slurm:$slurm/block.conf"}
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 work=$(mktemp -d)

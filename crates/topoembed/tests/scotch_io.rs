@@ -316,3 +316,56 @@ fn fuzz_crashers_stay_fixed() {
     }
     assert!(seen >= 1, "no crashers found under {}", root.display());
 }
+
+/// Fat trees, regular hwloc nodes and networks of nodes are written as
+/// Scotch `tleaf` targets whose level costs, added from the level where
+/// two leaves part down to the leaves (as Scotch adds them: gmtst agrees
+/// on fat trees, `topoembed-cli/tests/scotch.rs`), are exactly topoembed's
+/// distances, pair by pair.
+#[test]
+fn tree_hosts_are_tleafs_with_the_hosts_distances() {
+    let hwloc = format!(
+        "{}/tests/data/hwloc/two-pack-numa-smt.xml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for spec in [
+        "fattree:2;4,4;1,2;1,1".to_string(),
+        "fattree:3;2,3,2;1,2,2;1,1,1".to_string(),
+        format!("hwloc:{hwloc}"),
+        "fattree:2;4,2;1,2;1,1*tleaf:2x3:10,1".to_string(),
+        format!("fattree:2;2,2;1,2;1,1*hwloc:{hwloc}"),
+    ] {
+        let host = topology::parse(&spec).unwrap();
+        let mut text = Vec::new();
+        io::write_target(host.spec(), &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let words: Vec<u64> = text
+            .split_whitespace()
+            .skip(1)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert!(text.starts_with("tleaf"), "{spec}: {text}");
+        let levels: Vec<(u64, u64)> = words[1..].chunks(2).map(|c| (c[0], c[1])).collect();
+        assert_eq!(levels.len() as u64, words[0]);
+        let leaves: u64 = levels.iter().map(|l| l.0).product();
+        assert_eq!(leaves, host.node_count(), "{spec}");
+        // Digits top first; the first that differs is where they part.
+        let digits = |mut v: u64| {
+            let mut d = vec![0; levels.len()];
+            for (k, &(n, _)) in levels.iter().enumerate().rev() {
+                d[k] = v % n;
+                v /= n;
+            }
+            d
+        };
+        for a in 0..leaves {
+            for b in 0..leaves {
+                let (x, y) = (digits(a), digits(b));
+                let scotch: u64 = (0..levels.len())
+                    .find(|&k| x[k] != y[k])
+                    .map_or(0, |k| levels[k..].iter().map(|l| l.1).sum());
+                assert_eq!(scotch, host.distance(a, b), "{spec}: {a} {b}");
+            }
+        }
+    }
+}

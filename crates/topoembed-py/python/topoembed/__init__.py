@@ -310,7 +310,9 @@ def device_mesh(
     lines: Union[str, Sequence[str]] = (),
     objective: Optional[str] = None,
 ) -> Tuple[np.ndarray, Dict[str, Any]]:
-    """Lays a logical device mesh onto a physical torus or mesh.
+    """Lays a logical device mesh onto a physical torus or mesh, or onto a
+    GPU cluster (``"fattree:2;4,4;1,2;1,1*tleaf:8:1"``: nodes of GPUs under
+    a fat tree; see :func:`torch_mesh`).
 
     ``logical``: ``{"data": 4, "model": 8}``, ``"data=4,model=8"`` or a
     shape such as ``(4, 8)``; ``weights``: the share of traffic per axis;

@@ -217,22 +217,17 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 k => format!("{name}XD\t{k}\t{}", sides.join("\t")),
             }
         }
-        Spec::Grid(..) | Spec::Dragonfly(_) | Spec::Slurm(..) | Spec::Nodes(..) => {
-            return write_deco(spec, out)
-        }
-        Spec::Hwloc(path, leaves) => {
-            let host = crate::topology::Hwloc::new(
-                spec.clone(),
-                super::read_hwloc(path.as_deref(), *leaves)?,
-            );
-            match regular_tree(&host) {
-                Some(sizes) => {
-                    let levels: Vec<String> = sizes.iter().map(|n| format!("{n}\t2")).collect();
-                    format!("tleaf\t{}\t{}", sizes.len(), levels.join("\t"))
+        Spec::FatTree(_) | Spec::Hwloc(..) | Spec::Nodes(..) | Spec::Tleaf(..) => {
+            match tree_levels(spec)? {
+                Some(levels) => {
+                    let levels: Vec<String> =
+                        levels.iter().map(|(n, c)| format!("{n}\t{c}")).collect();
+                    format!("tleaf\t{}\t{}", levels.len(), levels.join("\t"))
                 }
                 None => return write_deco(spec, out),
             }
         }
+        Spec::Grid(..) | Spec::Dragonfly(_) | Spec::Slurm(..) => return write_deco(spec, out),
         // Scotch's sub-architecture: the kept terminals in allocation
         // order, then the whole host.
         Spec::Allocation(host, listed) => {
@@ -241,20 +236,6 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
                 .map_err(|e| Error::File(format!("cannot write the target: {e}")))?;
             return write_target(host, out);
         }
-        // Two host nodes are 2 links apart per level up to their nearest
-        // common switch: a tleaf of the children counts, top first, 2 each.
-        Spec::FatTree(shape) => {
-            let levels: Vec<String> = shape.down.iter().rev().map(|n| format!("{n}\t2")).collect();
-            format!("tleaf\t{}\t{}", shape.levels(), levels.join("\t"))
-        }
-        Spec::Tleaf(sizes, costs) => {
-            let levels: Vec<String> = sizes
-                .iter()
-                .zip(costs)
-                .map(|(n, c)| format!("{n}\t{c}"))
-                .collect();
-            format!("tleaf\t{}\t{}", sizes.len(), levels.join("\t"))
-        }
         other => {
             return Err(Error::Parameter(format!(
                 "{other} has no Scotch target form; targets are hcub, torus, mesh, tleaf and deco"
@@ -262,6 +243,39 @@ pub fn write_target(spec: &Spec, out: &mut dyn Write) -> Result<()> {
         }
     };
     writeln!(out, "{text}").map_err(|e| Error::File(format!("cannot write the target: {e}")))
+}
+
+/// A host whose distance depends only on the level of two nodes' nearest
+/// common ancestor, as Scotch's `tleaf` levels top first: (children, link
+/// cost), two leaves parted at level k being the sum of the costs of
+/// levels k and below apart (as in a topoembed `tleaf`; `gmtst` agrees,
+/// `crates/topoembed-cli/tests/scotch.rs`). A fat tree: 2 a level (up and
+/// down one switch); a regular hwloc tree: 2 a level; a network of nodes:
+/// the network's levels over the node's. `None` for other hosts.
+fn tree_levels(spec: &Spec) -> Result<Option<Vec<(u64, u64)>>> {
+    Ok(match spec {
+        Spec::FatTree(shape) => Some(shape.down.iter().rev().map(|&n| (n, 2)).collect()),
+        Spec::Hwloc(path, leaves) => {
+            let host = crate::topology::Hwloc::new(
+                spec.clone(),
+                super::read_hwloc(path.as_deref(), *leaves)?,
+            );
+            regular_tree(&host).map(|sizes| sizes.iter().map(|&n| (n, 2)).collect())
+        }
+        Spec::Tleaf(sizes, costs) => {
+            Some(sizes.iter().copied().zip(costs.iter().copied()).collect())
+        }
+        // Across the network: the network's distance plus the node's
+        // diameter, which the node's own levels already add.
+        Spec::Nodes(network, node) => match (tree_levels(network)?, tree_levels(node)?) {
+            (Some(mut outer), Some(inner)) => {
+                outer.extend(inner);
+                Some(outer)
+            }
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// The sizes of an hwloc node's levels, top first, when its tree is a
