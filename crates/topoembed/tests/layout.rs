@@ -65,7 +65,13 @@ fn without_tests(text: &str) -> String {
             Some(k) => &line[..k],
             None => line,
         };
-        out.push_str(code);
+        // `pub(in crate::a)` says who may see an item, not what it uses.
+        let mut code = code.to_string();
+        while let Some(k) = code.find("pub(in ") {
+            let end = code[k..].find(')').map_or(code.len(), |e| k + e + 1);
+            code.replace_range(k..end, "pub");
+        }
+        out.push_str(&code);
         out.push('\n');
     }
     out
@@ -327,7 +333,7 @@ fn the_reader_sees_a_circle_when_there_is_one() {
     std::fs::write(dir.join("a/x.rs"), "use super::super::{c::Other, b};\n").unwrap();
     std::fs::write(
         dir.join("b.rs"),
-        "pub struct Thing;\nfn f() { crate::c::g(); }\n",
+        "pub struct Thing;\npub(in crate::a) fn f() { crate::c::g(); }\n",
     )
     .unwrap();
     std::fs::write(
@@ -350,5 +356,124 @@ fn the_reader_sees_a_circle_when_there_is_one() {
         circle,
         ["a::x", "b", "c"].iter().map(|s| s.to_string()).collect()
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The modules `from` reaches through imports, with the path to each.
+fn reachable(
+    edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+    from: &[String],
+) -> BTreeMap<Vec<String>, Vec<Vec<String>>> {
+    let mut seen: BTreeMap<Vec<String>, Vec<Vec<String>>> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([(from.to_vec(), vec![from.to_vec()])]);
+    while let Some((module, path)) = queue.pop_front() {
+        if seen.contains_key(&module) {
+            continue;
+        }
+        seen.insert(module.clone(), path.clone());
+        for next in edges.get(&module).into_iter().flatten() {
+            let mut longer = path.clone();
+            longer.push(next.clone());
+            queue.push_back((next.clone(), longer));
+        }
+    }
+    seen
+}
+
+/// A certificate is worth what its checker is: `verify-certificate` and
+/// the DRAT checker must not reach, through any chain of imports, the
+/// searches whose results they check (`optimal/search/`), nor the writer.
+#[test]
+fn the_certificate_verifier_trusts_nothing_of_the_search() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = import_graph(&root);
+    let seg = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    for checker in ["optimal::certificate::verify", "optimal::proof::drat"] {
+        assert!(edges.contains_key(&seg(checker)), "{checker} is not a file");
+        let reached = reachable(&edges, &seg(checker));
+        assert!(reached.contains_key(&seg("optimal::proof::sat")) || checker.ends_with("drat"));
+        for (module, path) in &reached {
+            let name = module.join("::");
+            assert!(
+                !name.starts_with("optimal::search")
+                    && name != "optimal"
+                    && name != "optimal::certificate::write",
+                "{checker} reaches {name}: {}",
+                path.iter()
+                    .map(|m| m.join("::"))
+                    .collect::<Vec<_>>()
+                    .join(" -> ")
+            );
+        }
+    }
+}
+
+/// The check above sees an import chain into the search when one is there.
+#[test]
+fn the_reachability_check_follows_chains() {
+    let seg = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    edges.entry(seg("v")).or_default().insert(seg("b"));
+    edges.entry(seg("b")).or_default().insert(seg("s::x"));
+    edges.entry(seg("s::x")).or_default();
+    let reached = reachable(&edges, &seg("v"));
+    assert_eq!(reached[&seg("s::x")], vec![seg("v"), seg("b"), seg("s::x")]);
+}
+
+/// Folders over 15 files and files over 900 lines under `root`.
+fn crowded(root: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            files += 1;
+            if path.extension().is_some_and(|e| e == "rs") {
+                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+                if lines > 900 {
+                    found.push(format!("{}: {lines} lines", path.display()));
+                }
+            }
+        }
+        if files > 15 {
+            found.push(format!("{}: {files} files side by side", dir.display()));
+        }
+    }
+    found
+}
+
+/// A room a newcomer can hold (issue 57): no source folder of any crate
+/// with more than 15 files side by side, no source file over 900 lines.
+#[test]
+fn rooms_stay_small() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for name in [
+        "topoembed",
+        "topoembed-cli",
+        "topoembed-mpi",
+        "topoembed-reorder",
+        "topoembed-py",
+    ] {
+        found.extend(crowded(&crates.join(name).join("src")));
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn a_crowded_room_is_seen() {
+    let dir = std::env::temp_dir().join(format!("topoembed-rooms-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    for k in 0..16 {
+        std::fs::write(dir.join(format!("f{k}.rs")), "").unwrap();
+    }
+    std::fs::write(dir.join("inner/long.rs"), "\n".repeat(901)).unwrap();
+    let found = crowded(&dir);
+    assert_eq!(found.len(), 2, "{found:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

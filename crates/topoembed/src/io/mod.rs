@@ -15,7 +15,6 @@
 
 mod dense;
 mod grf;
-mod hostfile;
 mod hwloc;
 mod launch;
 mod map;
@@ -23,7 +22,6 @@ mod metis;
 mod monitoring;
 mod mtx;
 mod placement;
-mod rankfile;
 mod simgrid;
 mod slurm;
 mod tgt;
@@ -34,8 +32,9 @@ pub use dense::{
     MAX_DENSE_RANKS,
 };
 pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
-pub use hostfile::{parse_hostfile, read_hostfile, Machine};
 pub use hwloc::{parse_hwloc, read_hwloc, HwlocTree, MAX_HWLOC_LEAVES};
+pub use launch::hostfile::{parse_hostfile, read_hostfile, Machine};
+pub use launch::rankfile::write_rankfile;
 pub use launch::{expand_hostlist, write_launch, LaunchFormat, Slots, MAX_HOSTLIST};
 pub use map::{parse_mapping, read_mapping, write_mapping, Mapping};
 pub use metis::{is_metis_graph, parse_metis, read_metis, write_metis, MetisGraph};
@@ -48,7 +47,6 @@ pub use mtx::{
     MatrixGraph,
 };
 pub use placement::parse_placement;
-pub use rankfile::write_rankfile;
 pub use simgrid::{write_simgrid_platform, write_smpi_hostfile, PlatformOptions};
 pub use slurm::{parse_slurm, read_slurm, SlurmLayout, SlurmTopology, MAX_LEAF_SWITCHES};
 pub use tgt::{parse_spec_or_target, parse_target, read_target, write_target};

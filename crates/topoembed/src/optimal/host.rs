@@ -8,8 +8,11 @@
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
+/// Largest cube searched (the host's tables take 2 · 4^d bytes × 2).
+pub const MAX_DIMENSION: u32 = 12;
+
 /// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
-pub(super) fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
+pub(in crate::optimal) fn torus_sides(d: u32, host: &Spec) -> Result<Vec<u32>> {
     let sides: Vec<u64> = match host {
         Spec::Ring(k) => vec![*k],
         Spec::Torus(s) => s.clone(),
@@ -258,7 +261,7 @@ fn automorphisms(sides: &[u32]) -> Vec<Symmetry> {
 /// Every permutation p of 0..values.len() with values[p[i]] = values[i]:
 /// the axes' among equal sides, or the cube's dimensions' among equal
 /// distances.
-pub(super) fn equal_permutations(values: &[u32]) -> Vec<Vec<usize>> {
+pub(in crate::optimal) fn equal_permutations(values: &[u32]) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     permute(&mut (0..values.len()).collect(), 0, values, &mut out);
     out
@@ -276,6 +279,15 @@ fn permute(p: &mut Vec<usize>, at: usize, values: &[u32], out: &mut Vec<Vec<usiz
             permute(p, at + 1, values, out);
         }
         p.swap(at, k);
+    }
+}
+
+/// Whether every side of the host is even (the torus is bipartite).
+pub(in crate::optimal) fn bipartite(host: &Spec) -> bool {
+    match host {
+        Spec::Ring(k) => k % 2 == 0,
+        Spec::Torus(s) => s.iter().all(|k| k % 2 == 0),
+        _ => false,
     }
 }
 

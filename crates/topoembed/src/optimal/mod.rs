@@ -3,43 +3,30 @@
 //! settles — case by case — the paper's open question whether the xor
 //! embedding is optimal on tori (it proves so for rings, Theorem 10).
 //!
+//! Laid out as the question it answers:
+//!
 //! * [`host`]: the torus as the search sees it (distance and translation
 //!   tables, spheres, the symmetries that fix a node);
-//! * [`constant`]: branch and bound over distance vectors and placements;
-//! * [`bijection`]: the least CC time over all bijections, waiting
-//!   included, for small d;
-//! * [`wirelength`]: what the published least wirelength of a cube on a
-//!   ring or torus implies for both (cited beside the proofs, not used).
+//! * [`bounds`]: the lemmas that rule vectors out or shrink their formulas,
+//!   one file each;
+//! * [`search`]: the exact searches — branch and bound, search by distance
+//!   vectors, all bijections;
+//! * [`proof`]: SAT formulas, DRAT proofs and their checker;
+//! * [`certificate`]: writing certificates, and their verifier, which
+//!   imports nothing from [`search`] (`tests/layout.rs` fails if it does);
+//! * [`run`]: stopping and resuming long runs.
 
-mod ahead;
-pub mod band;
-mod band_propagation;
-pub mod bijection;
+pub mod bounds;
 pub mod certificate;
-pub mod cocycle;
-pub mod constant;
-mod copies;
-mod core_proofs;
-mod core_search;
-mod cores;
-pub mod cuts;
-pub mod drat;
-pub mod halving;
 mod host;
-mod interrupt;
-mod lift;
-pub mod one_vector;
-pub mod pin;
-mod queue;
-mod record;
-mod refuted;
-pub mod sat;
-mod shape_clauses;
-mod shapes;
-mod turns;
-pub mod vectors;
-pub mod windings;
-pub mod wirelength;
+pub mod proof;
+pub mod run;
+pub mod search;
+
+// The modules' paths before they were grouped, kept for the callers.
+pub use bounds::{band, cocycle, cuts, halving, pin, windings, wirelength};
+pub use proof::{drat, sat};
+pub use search::{bijection, constant, one_vector, vectors};
 
 pub use bijection::{optimal_bijection, BestBijection, MAX_BIJECTION_DIMENSION};
 pub use constant::{

@@ -41,7 +41,7 @@ impl FatTreeShape {
         self.up[..level].iter().product::<u64>() * self.down[level..].iter().product::<u64>()
     }
     /// Links between level `i` and level i+1: every node of level i has
-    /// up[i] parents, ports[i] links to each.
+    /// `up[i]` parents, `ports[i]` links to each.
     pub fn links_at(&self, level: usize) -> u64 {
         self.nodes_at(level) * self.up[level] * self.ports[level]
     }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::switched::{HostLinks, Network, PairGraph};
+use super::network::{HostLinks, Network, PairGraph};
 use super::{EdgeBuffer, Topology};
 use crate::error::{Error, Result};
 use crate::spec::{check_allocation, AllocationNodes, Spec};
@@ -112,7 +112,7 @@ fn abbreviate(names: &[String]) -> String {
 }
 
 impl Topology for Allocation {
-    super::switched::pair_graph_methods!();
+    super::network::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }

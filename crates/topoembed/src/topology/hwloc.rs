@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use super::switched::PairGraph;
+use super::network::PairGraph;
 use super::{EdgeBuffer, Topology};
 use crate::io::HwlocTree;
 use crate::spec::Spec;
@@ -83,7 +83,7 @@ impl Hwloc {
 }
 
 impl Topology for Hwloc {
-    super::switched::pair_graph_methods!();
+    super::network::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }

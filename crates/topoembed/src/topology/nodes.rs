@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::switched::{HostLinks, Network, PairGraph};
+use super::network::{HostLinks, Network, PairGraph};
 use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
@@ -50,7 +50,7 @@ impl Nodes {
 }
 
 impl Topology for Nodes {
-    super::switched::pair_graph_methods!();
+    super::network::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }

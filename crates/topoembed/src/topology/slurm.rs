@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use super::switched::PairGraph;
+use super::network::PairGraph;
 use super::{EdgeBuffer, Topology};
 use crate::io::{SlurmLayout, SlurmTopology};
 use crate::spec::Spec;
@@ -82,7 +82,7 @@ impl Slurm {
 }
 
 impl Topology for Slurm {
-    super::switched::pair_graph_methods!();
+    super::network::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }

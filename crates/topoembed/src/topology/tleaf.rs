@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::switched::PairGraph;
+use super::network::PairGraph;
 use super::{EdgeBuffer, Topology};
 use crate::spec::Spec;
 
@@ -68,7 +68,7 @@ impl Tleaf {
 }
 
 impl Topology for Tleaf {
-    super::switched::pair_graph_methods!();
+    super::network::pair_graph_methods!();
     fn spec(&self) -> &Spec {
         &self.spec
     }

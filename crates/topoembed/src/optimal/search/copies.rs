@@ -1,0 +1,452 @@
+//! The second half of a sub-cube, placed as a constraint problem: once
+//! dimension k opens (the nodes x < 2^k placed, f(2^k) chosen at D_k), every
+//! node 2^k + x of the *copy* must sit on the sphere of radius D_k around
+//! f(x), at distance D_j from its copy neighbour 2^k + (x ⊕ 2^j) and apart
+//! from every node placed. [`Domains`] keeps each copy node's *domain* — the
+//! points of its sphere still possible — and
+//! * prunes it to arc consistency (AC-3, Mackworth 1977) over the copy's
+//!   edges: a point with no partner at distance D_j in a neighbour's domain
+//!   goes;
+//! * removes a host node from every other domain once it is taken (the
+//!   placement is one to one).
+//!
+//! So the branch and bound on one vector ([`crate::optimal::search::constant`]) learns that a
+//! copy cannot be completed as soon as one domain empties, instead of
+//! after placing every node before it in label order, and places the node
+//! with the fewest points left first (most constrained first, Haralick &
+//! Elliott 1980). On torus:32x32's hard vectors most openings of dimension
+//! 5 have no completion at all; label order took ~27 000 nodes each to
+//! find that out.
+//!
+//! Every point removed is one no embedding of the (k+1)-cube through the
+//! nodes placed can use: the search stays complete, and what it reaches
+//! (hence the cores of [`crate::optimal::search::vectors`]) is what label order reaches.
+//!
+//! The look-ahead ([`crate::optimal::search::ahead`]) keeps the next dimension's copy while
+//! the nodes it hangs from are still being placed: a copy node whose f(x)
+//! is not placed yet is [`UNKNOWN`], has no domain and prunes nothing
+//! until [`Domains::reveal`] places it.
+
+use crate::optimal::host::SearchHost;
+
+/// Spheres larger than this many points are not kept as domains (the
+/// caller then places the copy in label order).
+pub const MAX_SPHERE: usize = 64;
+
+/// One domain: a bit per point of the sphere.
+type Domain = u64;
+
+/// The centre of a copy node whose f(x) is not placed yet.
+pub(in crate::optimal) const UNKNOWN: u16 = u16::MAX;
+
+/// The domains of one level's copy and what prunes them.
+#[derive(Default)]
+pub(in crate::optimal) struct Domains {
+    /// The sphere of radius D_k around node 0 (offsets), and each offset's
+    /// place in it (`u16::MAX` where the offset is not on it).
+    sphere: Vec<u16>,
+    index: Vec<u16>,
+    /// f(x) for x < 2^k: copy node 2^k + x's domain is relative to it
+    /// ([`UNKNOWN`] where the look-ahead has not placed it yet).
+    centre: Vec<u16>,
+    /// The domains before f(2^k) is chosen ([`Domains::open`]) and now.
+    base: Vec<Domain>,
+    doms: Vec<Domain>,
+    /// Whether copy node 2^k + x has been placed (x = 0: f(2^k)).
+    placed: Vec<bool>,
+    /// Domains saved before each placement, restored on the way back.
+    trail: Vec<Domain>,
+    queue: Vec<usize>,
+    queued: Vec<bool>,
+    /// `pairs[j · n + δ][i]`, once needed: the points i' of the sphere
+    /// around a centre δ away that are at distance D_j from point i of
+    /// this one (a neighbour along dimension j; n host nodes).
+    pairs: Vec<Option<Box<[Domain]>>>,
+    /// D_0..D_k the tables were made for.
+    dims: Vec<u32>,
+}
+
+impl Domains {
+    /// Sets up the copy of the k-cube placed at `centres` (f(x) for every
+    /// x < 2^k), `used` marking every host node taken: each copy node's
+    /// domain, f(2^k)'s too, pruned to arc consistency. False when one is
+    /// empty: no f(2^k) at D_k = `dims[k]` has a completion. The
+    /// look-ahead ([`crate::optimal::search::ahead`]) leaves some centres [`UNKNOWN`]: arc
+    /// consistency is then over the edges between the known.
+    pub(in crate::optimal) fn open(
+        &mut self,
+        h: &SearchHost,
+        k: usize,
+        dims: &[u32],
+        centres: &[u16],
+        used: &[bool],
+    ) -> bool {
+        debug_assert!(h.sphere(dims[k] as u16).len() <= MAX_SPHERE && centres.len() == 1 << k);
+        if self.dims != dims[..=k] {
+            // The sphere and the pairs hold while D_0..D_k do.
+            self.dims = dims[..=k].to_vec();
+            self.sphere = h.sphere(dims[k] as u16).to_vec();
+            self.index = vec![u16::MAX; h.nodes()];
+            for (i, &o) in self.sphere.iter().enumerate() {
+                self.index[o as usize] = i as u16;
+            }
+            self.pairs.clear();
+            self.pairs.resize(k * h.nodes(), None);
+        }
+        let half = 1usize << k;
+        self.centre.clear();
+        self.centre.extend_from_slice(centres);
+        self.doms.clear();
+        self.placed.clear();
+        self.placed.resize(half, false);
+        self.trail.clear();
+        self.queued.clear();
+        self.queued.resize(half, false);
+        self.queue.clear();
+        let mut consistent = true;
+        for x in 0..half {
+            let dom = self.free_points(h, self.centre[x], used);
+            consistent &= dom != 0 || self.centre[x] == UNKNOWN;
+            self.doms.push(dom);
+            if self.centre[x] != UNKNOWN {
+                self.enqueue(x);
+            }
+        }
+        let consistent = if consistent {
+            self.propagate(h, k)
+        } else {
+            self.fail()
+        };
+        self.base.clone_from(&self.doms);
+        consistent
+    }
+
+    /// The points of the sphere around `centre` on no taken node (none
+    /// around an [`UNKNOWN`] one).
+    fn free_points(&self, h: &SearchHost, centre: u16, used: &[bool]) -> Domain {
+        if centre == UNKNOWN {
+            return 0;
+        }
+        let points = self.sphere.iter().enumerate();
+        points
+            .filter(|&(_, &o)| !used[h.add(centre, o) as usize])
+            .fold(0, |dom, (i, _)| dom | 1 << i)
+    }
+
+    /// Every copy node's domain as [`Domains::open`] left it.
+    #[cfg(test)]
+    pub(in crate::optimal) fn opened(&self) -> &[Domain] {
+        &self.base
+    }
+
+    /// Whether f(2^k) may be point i of its sphere (node 0 at host node
+    /// 0: the point is the host node `sphere[i]`).
+    pub(in crate::optimal) fn allows(&self, i: usize) -> bool {
+        self.base[0] >> i & 1 == 1
+    }
+
+    /// Starts the copy from f(2^k) = point i: the domains of
+    /// [`Domains::open`], then `assign`. False when one empties.
+    pub(in crate::optimal) fn start(&mut self, h: &SearchHost, k: usize, i: usize) -> bool {
+        self.rewind();
+        self.placed.fill(false);
+        self.placed[0] = true;
+        self.assign(h, k, 0, i)
+    }
+
+    /// The unplaced copy node (as x) with the fewest points left, the
+    /// least x among equals; None when every one is placed.
+    pub(in crate::optimal) fn most_constrained(&self) -> Option<usize> {
+        (0..self.doms.len())
+            .filter(|&x| !self.placed[x])
+            .min_by_key(|&x| self.doms[x].count_ones())
+    }
+
+    /// The points left to copy node x, a bit per sphere index.
+    pub(in crate::optimal) fn points(&self, x: usize) -> Domain {
+        self.doms[x]
+    }
+
+    /// The host node of point i of copy node x.
+    pub(in crate::optimal) fn host(&self, h: &SearchHost, x: usize, i: usize) -> u16 {
+        h.add(self.centre[x], self.sphere[i])
+    }
+
+    /// Marks copy node x placed or not.
+    pub(in crate::optimal) fn set_placed(&mut self, x: usize, placed: bool) {
+        self.placed[x] = placed;
+    }
+
+    /// Saves every domain; [`Domains::restore`] with the mark returned puts
+    /// them back.
+    pub(in crate::optimal) fn save(&mut self) -> usize {
+        let mark = self.trail.len();
+        self.trail.extend_from_slice(&self.doms);
+        mark
+    }
+
+    /// Puts back the domains saved at `mark`.
+    pub(in crate::optimal) fn restore(&mut self, mark: usize) {
+        let half = self.doms.len();
+        self.doms.copy_from_slice(&self.trail[mark..mark + half]);
+        self.trail.truncate(mark);
+    }
+
+    /// Places copy node x on point i: its domain becomes that point, the
+    /// host node leaves every other domain, and arc consistency is
+    /// restored. False when some domain empties.
+    pub(in crate::optimal) fn assign(
+        &mut self,
+        h: &SearchHost,
+        k: usize,
+        x: usize,
+        i: usize,
+    ) -> bool {
+        let u = self.host(h, x, i);
+        self.doms[x] = 1 << i;
+        self.enqueue(x);
+        self.take(h, u, x) && self.propagate(h, k)
+    }
+
+    /// The look-ahead's step: f(x) = u is placed (x was [`UNKNOWN`]), `used`
+    /// marking u and every node taken. u leaves every known domain, x's
+    /// domain is its sphere's free points, and arc consistency is restored
+    /// over the known nodes. False when a domain empties.
+    pub(in crate::optimal) fn reveal(
+        &mut self,
+        h: &SearchHost,
+        x: usize,
+        u: u16,
+        used: &[bool],
+    ) -> bool {
+        // The copy of the k-cube: the tables hold D_0..=D_k.
+        let k = self.dims.len() - 1;
+        if !self.take(h, u, x) {
+            return false;
+        }
+        self.centre[x] = u;
+        self.doms[x] = self.free_points(h, u, used);
+        if self.doms[x] == 0 {
+            return self.fail();
+        }
+        // x's domain against its known neighbours, and theirs against it.
+        self.enqueue(x);
+        for j in 0..k {
+            if self.centre[x ^ 1 << j] != UNKNOWN {
+                self.enqueue(x ^ 1 << j);
+            }
+        }
+        self.propagate(h, k)
+    }
+
+    /// Undoes [`Domains::reveal`]'s centre (the domains come back with
+    /// [`Domains::restore`] or [`Domains::rewind`]).
+    pub(in crate::optimal) fn hide(&mut self, x: usize) {
+        self.centre[x] = UNKNOWN;
+    }
+
+    /// Back to the domains [`Domains::open`] left.
+    pub(in crate::optimal) fn rewind(&mut self) {
+        self.doms.copy_from_slice(&self.base);
+        self.trail.clear();
+    }
+
+    /// Host node u is taken: it leaves every known domain but x's; false
+    /// when one empties.
+    fn take(&mut self, h: &SearchHost, u: u16, x: usize) -> bool {
+        for z in 0..self.doms.len() {
+            if z == x || self.centre[z] == UNKNOWN {
+                continue;
+            }
+            let at = self.index[h.sub(u, self.centre[z]) as usize];
+            if at == u16::MAX || self.doms[z] >> at & 1 == 0 {
+                continue;
+            }
+            self.doms[z] &= !(1 << at);
+            if self.doms[z] == 0 {
+                return self.fail();
+            }
+            self.enqueue(z);
+        }
+        true
+    }
+
+    fn enqueue(&mut self, x: usize) {
+        if !self.queued[x] {
+            self.queued[x] = true;
+            self.queue.push(x);
+        }
+    }
+
+    /// Empties the queue after a domain emptied; false.
+    fn fail(&mut self) -> bool {
+        for &x in &self.queue {
+            self.queued[x] = false;
+        }
+        self.queue.clear();
+        false
+    }
+
+    /// AC-3: every domain that changed prunes its neighbours' (the known
+    /// ones) until none changes; false when one empties.
+    fn propagate(&mut self, h: &SearchHost, k: usize) -> bool {
+        while let Some(y) = self.queue.pop() {
+            self.queued[y] = false;
+            for j in 0..k {
+                let z = y ^ 1 << j;
+                if self.centre[z] != UNKNOWN && self.revise(h, z, y, j) {
+                    if self.doms[z] == 0 {
+                        return self.fail();
+                    }
+                    self.enqueue(z);
+                }
+            }
+        }
+        true
+    }
+
+    /// Drops the points of z with no partner at distance D_j among y's
+    /// (y = z ⊕ 2^j); whether any went.
+    fn revise(&mut self, h: &SearchHost, z: usize, y: usize, j: usize) -> bool {
+        let delta = h.sub(self.centre[y], self.centre[z]);
+        let dj = self.dims[j] as u16;
+        let masks = self.pairs[j * h.nodes() + delta as usize]
+            .get_or_insert_with(|| pairs(h, &self.sphere, delta, dj));
+        let other = self.doms[y];
+        let mut dom = self.doms[z];
+        let mut bits = dom;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if masks[i] & other == 0 {
+                dom &= !(1 << i);
+            }
+        }
+        let changed = dom != self.doms[z];
+        self.doms[z] = dom;
+        changed
+    }
+}
+
+/// For each point i of a sphere (offset o_i from its centre), the points
+/// i' of the same sphere around a centre δ away at distance `dj` from it:
+/// d(o_i, δ + o_i') = dj.
+fn pairs(h: &SearchHost, sphere: &[u16], delta: u16, dj: u16) -> Box<[Domain]> {
+    sphere
+        .iter()
+        .map(|&o| {
+            let far = sphere.iter().enumerate();
+            far.filter(|&(_, &o2)| h.d(o, h.add(delta, o2)) == dj)
+                .fold(0, |mask, (i2, _)| mask | 1 << i2)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::optimal::search::constant::{
+        decide_by_search, prepare, start_embedding, SearchAnswer,
+    };
+    use crate::spec::Spec;
+
+    /// Every completion of the copy of `place[..2^k]` through `place[2^k]`,
+    /// in label order with every constraint checked (at most 500).
+    fn completions(h: &SearchHost, k: usize, dims: &[u32], place: &[u16]) -> Vec<Vec<u16>> {
+        fn go(
+            h: &SearchHost,
+            k: usize,
+            dims: &[u32],
+            fixed: &mut Vec<u16>,
+            out: &mut Vec<Vec<u16>>,
+        ) {
+            let half = 1usize << k;
+            if fixed.len() == 2 * half {
+                out.push(fixed[half..].to_vec());
+                return;
+            }
+            let x = fixed.len() - half;
+            for u in 0..h.nodes() as u16 {
+                let fits = !fixed.contains(&u)
+                    && u32::from(h.d(u, fixed[x])) == dims[k]
+                    && (0..k)
+                        .filter(|&j| x >> j & 1 == 1)
+                        .all(|j| u32::from(h.d(u, fixed[half + (x ^ 1 << j)])) == dims[j]);
+                if fits && out.len() < 500 {
+                    fixed.push(u);
+                    go(h, k, dims, fixed, out);
+                    fixed.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(h, k, dims, &mut place[..=1 << k].to_vec(), &mut out);
+        out
+    }
+
+    /// Arc consistency removes no point a completion uses: on the k-cubes
+    /// of an embedding, with f(2^k) moved to every free node at D_k, each
+    /// completion found by brute force survives `open`, `start` and every
+    /// `assign` along it, and where they say no there is none.
+    #[test]
+    fn domains_keep_every_completion() {
+        let (mut started, mut refused, mut completed) = (0, 0, 0);
+        for sides in [&[8u64, 8][..], &[4, 4, 4], &[16, 4]] {
+            let host = Spec::Torus(sides.to_vec());
+            let d = sides.iter().product::<u64>().trailing_zeros();
+            let p = prepare(d, &host).unwrap();
+            let (_, dims, _) = start_embedding(d, &host, p.xor_sum, p.standard_sum).unwrap();
+            let SearchAnswer::Embedding(place) =
+                decide_by_search(&p.h, &p.prefix_bound, &dims, 0, None)
+            else {
+                panic!("xor's or standard's distances embed");
+            };
+            for k in 1..d as usize {
+                let half = 1usize << k;
+                let taken = &place[..half];
+                for &o in p.h.sphere(dims[k] as u16) {
+                    let mut trial = place[..=half].to_vec();
+                    trial[half] = p.h.add(place[0], o);
+                    if taken.contains(&trial[half]) {
+                        continue;
+                    }
+                    let mut used = vec![false; p.h.nodes()];
+                    for &u in taken {
+                        used[u as usize] = true;
+                    }
+                    let all = completions(&p.h, k, &dims, &trial);
+                    let mut domains = Domains::default();
+                    let opened = domains.open(&p.h, k, &dims, &trial[..half], &used);
+                    let i0 = domains.index[p.h.sub(trial[half], trial[0]) as usize] as usize;
+                    if !opened || !domains.allows(i0) || !domains.start(&p.h, k, i0) {
+                        assert!(all.is_empty(), "{sides:?} k {k}");
+                        refused += 1;
+                        continue;
+                    }
+                    started += 1;
+                    for copy in &all {
+                        let mark = domains.save();
+                        // Placed in reverse label order: another order than
+                        // the brute force's.
+                        for x in (1..half).rev() {
+                            let i = domains.index[p.h.sub(copy[x], trial[x]) as usize] as usize;
+                            assert!(domains.points(x) >> i & 1 == 1);
+                            assert!(domains.assign(&p.h, k, x, i), "{sides:?} k {k}");
+                            domains.set_placed(x, true);
+                        }
+                        assert_eq!(domains.most_constrained(), None);
+                        for x in 1..half {
+                            domains.set_placed(x, false);
+                        }
+                        domains.restore(mark);
+                        completed += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            started > 10 && refused > 10 && completed > 10,
+            "{started} {refused} {completed}"
+        );
+    }
+}
