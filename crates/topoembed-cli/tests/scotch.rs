@@ -310,7 +310,7 @@ fn assert_gmtst_agrees(dir: &Path, k: usize, guest: &str, host: &str, starts: &s
 /// topoembed: total dilation of Scotch's mapping and of random ones.
 /// (Dragonflies are `deco` targets, which Debian's Scotch 7.0.3 misreads:
 /// `archDecoDomTerm` resolves terminal number k to domain k − 1, so gmtst
-/// measures two terminals 5 apart as 3 — `tests/scotch_io.rs` checks
+/// measures two terminals 5 apart as 3 — `tests/hosts/scotch_io.rs` checks
 /// those files entry by entry instead.)
 #[test]
 fn fat_tree_targets_measure_as_the_hosts() {

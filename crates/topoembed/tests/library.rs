@@ -5,28 +5,8 @@
 
 mod common;
 
-mod allocations;
-mod closed_forms;
-mod cluster_mesh;
-mod device_mesh;
-mod graph_files;
-mod hamiltonian;
-mod hwloc;
+mod embeddings;
+mod hosts;
 mod layout;
-mod mapper;
-mod mesh_to_cube;
-mod methods;
-mod networks;
-mod profiles;
-mod recorded;
-mod runtime;
-mod scotch_io;
-mod simgrid;
-mod simulate;
-mod slurm;
-mod structure;
-mod topologies;
-mod traffic;
-mod virtual_topology;
-mod weighted;
-mod weighted_hosts;
+mod mapping;
+mod runs;

@@ -146,7 +146,7 @@ fn mixed_grids_are_written_as_decomposition_defined_targets() {
             }
         }
         // Grids: BFS on the explicit grid; dragonflies: the host's own
-        // distance (tests/networks.rs holds it to SimGrid's routes).
+        // distance (tests/hosts/networks.rs holds it to SimGrid's routes).
         let host = topoembed::topology::build(&spec).unwrap();
         let bfs = spec.grid().map(|_| {
             let (nodes, edges) = common::explicit_edges(&spec);

@@ -428,7 +428,7 @@ fn no_placement_beats_the_bounds() {
 /// hops tie, and strictly better on most cases.
 #[test]
 fn never_worse_than_jax_mesh_utils() {
-    let text = include_str!("data/jax_meshes.txt");
+    let text = include_str!("../data/jax_meshes.txt");
     let (mut better, mut cases, mut refused) = (0, 0, 0);
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let mut words = line.split_whitespace();

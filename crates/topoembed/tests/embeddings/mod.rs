@@ -1,0 +1,9 @@
+//! Embeddings: the methods, closed forms, Hamiltonian cycles, meshes into cubes, structure found in a guest, device meshes on tori and on GPU clusters.
+
+mod closed_forms;
+mod cluster_mesh;
+mod device_mesh;
+mod hamiltonian;
+mod mesh_to_cube;
+mod methods;
+mod structure;

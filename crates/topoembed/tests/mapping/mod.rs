@@ -1,0 +1,8 @@
+//! The general mapper and its inputs: weighted graphs, graph files, recorded runs and their profiles, virtual topologies.
+
+mod graph_files;
+mod mapper;
+mod profiles;
+mod recorded;
+mod virtual_topology;
+mod weighted;
