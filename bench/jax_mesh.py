@@ -8,7 +8,7 @@ with allow_split_physical_axes=True; converts it to topoembed host node ids
 puts topoembed's own placement beside it. JAX never models wrap-around, so a
 host without wrap-around gets the same JAX mesh, scored on that host.
 
-Prints a Markdown table (the README's) and writes the JAX meshes to a
+Prints a Markdown table (docs/src/device-meshes.md's) and writes the JAX meshes to a
 fixture file that the Rust tests score without JAX.
 
 Usage: python bench/jax_mesh.py TOPOEMBED_BINARY FIXTURE_OUT

@@ -2,7 +2,7 @@
 # topoembed device-mesh against JAX's mesh_utils.create_device_mesh on the
 # same hosts and logical shapes (bench/jax_mesh.py): makes a venv with jax
 # from PyPI (CPU wheel; fake TPU v4 devices carry the coordinates), prints
-# the table that goes into the README and rewrites the fixture the Rust
+# the table that goes into docs/src/device-meshes.md and rewrites the fixture the Rust
 # tests score without JAX. Then times `device-mesh torus:32x32x32 64x512`
 # (median of RUNS runs, default 5).
 # Usage: bench/jax_mesh.sh [RUNS]

@@ -6,7 +6,7 @@
 # level costs, added down from where two nodes part, are the host's
 # distances (2 a level on a fat tree), an allocation's `sub`; a
 # dragonfly's or Slurm topology's `deco`, which Debian's Scotch 7.0.3
-# misreads — see README), both mappings are measured by
+# misreads — see docs/src/specs.md), both mappings are measured by
 # `topoembed metrics` on the host itself (hop-bytes; congestion over the
 # network's links where the host has links). Median wall time of RUNS runs.
 #

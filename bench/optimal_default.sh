@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `topoembed optimal cube:D HOST` with no option at all, on every ring up to
-# d = 12 and every torus the README calls settled (power-of-two sides: 2-D
+# d = 12 and every torus docs/src/optimal.md calls settled (power-of-two sides: 2-D
 # with d <= 10, 3-D with d <= 9): the answer, whether it is proved, the
 # vectors the bounds left, and the wall time (median of RUNS runs, default
 # 3). A run the work limit refuses says so; --force is never given.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the figures shown in the README (and a sample report).
+# Regenerates the figures the book (docs/src/figures.md) names (and a sample report).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release -q -p topoembed-cli

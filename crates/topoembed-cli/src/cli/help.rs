@@ -20,7 +20,7 @@ nodes are numbered with the first axis fastest: (i1, i2) is i1 + K1*i2.";
 pub(super) const DEVICE_MESH: &str = "Host node ids number the host with the first axis fastest: \
 (x, y, z) on torus:X x Y x Z is x + X*(y + Y*z). To build a jax.sharding.Mesh, sort \
 jax.devices() by their coords into that numbering and index the list with `mesh` \
-(see the README). On a cluster NETWORK*NODE, host node n*G + g is GPU g of network node n: \
+(see docs/src/device-meshes.md). On a cluster NETWORK*NODE, host node n*G + g is GPU g of network node n: \
 with torchrun's ranks (node_rank*G + local_rank, node_rank in the network's order) the host \
 node ids are the ranks, and DeviceMesh(\"cuda\", torch.tensor(mesh)) is the PyTorch mesh \
 (topoembed.torch_mesh in Python does it).";

@@ -21,7 +21,7 @@
 //! instead of one: ⌈(ℓ_i − 1) / (h·2^(n_i))⌉ edges per link, h times fewer.
 //! Consecutive blocks each cross their own cycle's links once, as one run
 //! crossed the Gray path's: the same one edge per link, so Theorem 4's
-//! factor appears only for cyclic cuts (see the README).
+//! factor appears only for cyclic cuts (see docs/src/methods.md).
 //!
 //! **Theorem 2 cuts** (consecutive only): any segment counts p_i with
 //! Π p_i ≤ 2^n, leaving 2^n − Π p_i nodes unused. The segment grid, too

@@ -10,7 +10,7 @@
 //! (node, cell) alone can still take gets it; an empty set or an untaken
 //! class is a conflict. On torus:128x8 unit propagation alone refutes every
 //! one of the 983 band formulas the lift lemma leaves below xor's 100
-//! (README, *Certificates*); here the same reasoning runs on 64-bit words,
+//! (docs/src/optimal.md, *Certificates*); here the same reasoning runs on 64-bit words,
 //! without building a clause, and a refutation is final: propagation only
 //! removes what no solution has. What it does not refute goes on to the
 //! branch and bound and the solver as before.
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn it_refutes_the_band_formulas_of_torus_128x8() {
-        // The README's claim (every one of the 983 vectors the lift lemma
+        // The book's claim (docs/src/optimal.md) (every one of the 983 vectors the lift lemma
         // leaves below xor's 100 on torus:128x8 is refuted by unit
         // propagation on its band), on a sample of them, each also
         // checked as a one-step DRAT proof.
