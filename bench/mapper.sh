@@ -7,6 +7,10 @@
 #
 #   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
+#   SCALING="g.graph:torus:8x8x8" bench/mapper.sh   # the thread-scaling pairs ("": none)
+#
+# Each row times `map` on one thread (RAYON_NUM_THREADS=1) and on every core,
+# and checks both placements are the same (a seed gives one placement).
 #
 # Generated (bench/graphs.py): 2-D 5- and 9-point stencils 128x128 in grid
 # order, a 24^3 7-point stencil with its vertices shuffled, and the FFT
@@ -42,25 +46,30 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
 echo
-echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s |"
-echo "|---|---|---|---|---|---|---|"
+echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s | map s, 1 thread | map s, $(nproc) threads |"
+echo "|---|---|---|---|---|---|---|---|"
 # One row: graph (METIS), its Scotch copy, a host spec.
 row() {
   local name=$1 grf=$2 host=$3
   tgt=$work/host.tgt
   "$bin" export "$host" --format tgt > "$tgt"
-  ts=(); tm=()
+  ts=(); tm=(); t1=()
   for _ in $(seq "$RUNS"); do
     s=$(date +%s.%N); scotch_gmap -Cd "$grf" "$tgt" "$work/s.map" 2>/dev/null; e=$(date +%s.%N)
     ts+=("$(echo "$e - $s" | bc)")
+    s=$(date +%s.%N); RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t1.map"; e=$(date +%s.%N)
+    t1+=("$(echo "$e - $s" | bc)")
     s=$(date +%s.%N); "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t.map"; e=$(date +%s.%N)
     tm+=("$(echo "$e - $s" | bc)")
   done
+  # The same seed gives the same placement on any number of threads.
+  cmp -s "$work/t1.map" "$work/t.map" || { echo "$name -> $host: one thread and $(nproc) placed differently" >&2; exit 1; }
   hs=$(expan "$grf" "$tgt" "$work/s.map")
   ht=$(expan "$grf" "$tgt" "$work/t.map")
   ratio=$(echo "scale=3; $ht / $hs" | bc)
-  printf '| %s | %s | %s | %s | %s | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
-    "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
+  printf '| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
+    "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${t1[@]}" | median)" \
+    "$(printf '%s\n' "${tm[@]}" | median)"
 }
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
@@ -80,5 +89,40 @@ if [ -n "${DEFAULT_SET:-}" ]; then
     python3 "$here/bench/graphs.py" quotient "$shared/delaunay_n15.graph" "$work/parts.map" "$work/q$k.graph"
     gcv -ic "$work/q$k.graph" "$work/q$k.grf"
     row "delaunay_n15/$k" "$work/q$k.grf" "$host"
+  done
+fi
+# Thread scaling: `map` on 1, 2, 4, .. up to every core of this machine
+# (median of RUNS each), on $SCALING (GRAPH:HOST pairs; default: the
+# largest graphs of the set). SCALING="" skips it.
+if [ -z "${SCALING+x}" ]; then
+  SCALING=""
+  mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
+  [ -f "$mdual" ] && SCALING="$mdual:torus:8x8x8"
+  [ -n "${DEFAULT_SET:-}" ] && SCALING="$SCALING $work/stencil7_24x24x24_shuffled.graph:torus:8x8x4"
+fi
+if [ -n "${SCALING// /}" ]; then
+  threads=1; list=""
+  while [ "$threads" -le "$(nproc)" ]; do list="$list $threads"; threads=$((threads * 2)); done
+  [ "$(( $(nproc) & ($(nproc) - 1) ))" -ne 0 ] && list="$list $(nproc)"
+  echo
+  echo "| graph | host | vertices |$(for t in $list; do printf ' %s s |' "$([ "$t" = 1 ] && echo '1 thread' || echo "$t threads")"; done) speedup at $(nproc) |"
+  echo "|---|---|---|$(for _ in $list; do printf -- '---|'; done)---|"
+  for pair in $SCALING; do
+    graph=${pair%%:*}; host=${pair#*:}
+    name=$(basename "$graph" .graph)
+    vertices=$(awk '!/^%/ {print $1; exit}' "$graph")
+    line="| $name | $host | $vertices |"; first=""; last=""
+    for t in $list; do
+      times=()
+      for _ in $(seq "$RUNS"); do
+        s=$(date +%s.%N); RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --format scotch-map > /dev/null; e=$(date +%s.%N)
+        times+=("$(echo "$e - $s" | bc)")
+      done
+      m=$(printf '%s\n' "${times[@]}" | median)
+      [ -z "$first" ] && first=$m
+      last=$m
+      line="$line $(printf '%.2f' "$m") |"
+    done
+    echo "$line $(echo "scale=2; $first / $last" | bc)x |"
   done
 fi
