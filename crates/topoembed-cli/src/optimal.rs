@@ -312,25 +312,7 @@ pub fn by_vectors(
     // The vectors the bounds leave, counted by the search itself before it
     // decides any: the work that will run.
     let admit = |left: Left| -> topoembed::Result<()> {
-        let vectors = match vector_limit {
-            0 => left.vectors,
-            limit => left.vectors.min(limit),
-        };
-        // The banded ones at their own rate (the mean of both per vector).
-        let banded = left.banded.min(vectors) as f64;
-        let rate = match vectors {
-            0 => work::rate::VECTOR,
-            n => {
-                (banded * work::rate::BAND_VECTOR + (n as f64 - banded) * work::rate::VECTOR)
-                    / n as f64
-            }
-        };
-        let estimate = work::Estimate {
-            units: vectors as f64,
-            unit: "distance vectors left after the bounds",
-            rate,
-        };
-        work::admit("optimal", estimate, run_anyway)
+        work::admit("optimal", left.estimate(vector_limit), run_anyway)
     };
     // A certificate's refutations are all DRAT proofs: by the solver alone
     // unless --decide-by says otherwise, and then the cores the branch and

@@ -63,6 +63,7 @@ mod stream;
 pub mod topology;
 pub mod traffic;
 pub mod virtual_topology;
+pub mod work;
 
 pub use error::{Error, Result};
 pub use progress::Progress;

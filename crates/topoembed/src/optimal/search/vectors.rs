@@ -187,6 +187,28 @@ pub struct Left {
     pub banded: u64,
 }
 
+impl Left {
+    /// The work of deciding what is left, or its first `vector_limit`
+    /// vectors (0: all), the banded ones at their own rate.
+    pub fn estimate(&self, vector_limit: u64) -> crate::work::Estimate {
+        use crate::work::rate;
+        let vectors = match vector_limit {
+            0 => self.vectors,
+            limit => self.vectors.min(limit),
+        };
+        let banded = self.banded.min(vectors) as f64;
+        let rate = match vectors {
+            0 => rate::VECTOR,
+            n => (banded * rate::BAND_VECTOR + (n as f64 - banded) * rate::VECTOR) / n as f64,
+        };
+        crate::work::Estimate {
+            units: vectors as f64,
+            unit: "distance vectors left after the bounds",
+            rate,
+        }
+    }
+}
+
 /// [`optimal_by_vectors`], asking `admit` first: once the bounds have left
 /// the vectors to decide, and before any is decided, `admit` gets what is
 /// left ([`Left`]) and may end the search with its error (the CLI refuses
