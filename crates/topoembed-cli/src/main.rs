@@ -25,6 +25,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use cli::{Cli, Command, DecideBy};
+use cli::{
+    CompareArgs, CompletionsArgs, DeviceMeshArgs, DilationsArgs, DrawArgs, EmbedArgs, ExportArgs,
+    HamiltonianArgs, MapArgs, MethodsArgs, MetricsArgs, NeighborsArgs, OptimalArgs, RankfileArgs,
+    ReportArgs, RunArgs, VerifyCertificateArgs,
+};
 
 /// What can end a command: a library error, or a failed write to stdout.
 pub enum Failure {
@@ -49,19 +54,19 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Methods { format } => commands::methods(format, &mut out),
-        Command::Embed {
+        Command::Methods(MethodsArgs { format }) => commands::methods(format, &mut out),
+        Command::Embed(EmbedArgs {
             pair,
             method,
             format,
             prefix,
-        } => commands::embed(&pair, method.as_deref(), format, &prefix, &mut out),
-        Command::Dilations {
+        }) => commands::embed(&pair, method.as_deref(), format, &prefix, &mut out),
+        Command::Dilations(DilationsArgs {
             pair,
             method,
             format,
-        } => commands::dilations(&pair, &method, format, &mut out),
-        Command::Metrics {
+        }) => commands::dilations(&pair, &method, format, &mut out),
+        Command::Metrics(MetricsArgs {
             pair,
             placement,
             costs,
@@ -70,7 +75,7 @@ fn main() -> ExitCode {
             summary,
             latency_bytes,
             format,
-        } => commands::metrics(
+        }) => commands::metrics(
             &pair,
             (
                 &placement,
@@ -81,19 +86,19 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Hamiltonian {
+        Command::Hamiltonian(HamiltonianArgs {
             spec,
             summary,
             format,
-        } => commands::hamiltonian(&spec, summary, format, &mut out),
-        Command::Neighbors {
+        }) => commands::hamiltonian(&spec, summary, format, &mut out),
+        Command::Neighbors(NeighborsArgs {
             pair,
             method,
             rank,
             all: _,
             format,
-        } => runs::neighbors(&pair, &method, rank, format, &mut out),
-        Command::Run {
+        }) => runs::neighbors(&pair, &method, rank, format, &mut out),
+        Command::Run(RunArgs {
             algorithm,
             pair,
             method,
@@ -101,7 +106,7 @@ fn main() -> ExitCode {
             costs,
             tb,
             format,
-        } => {
+        }) => {
             let costs = topoembed::runtime::Costs {
                 ta: costs.ta,
                 tc: costs.tc,
@@ -117,14 +122,14 @@ fn main() -> ExitCode {
                 &mut out,
             )
         }
-        Command::Draw {
+        Command::Draw(DrawArgs {
             pair,
             method,
             figure,
             edges,
             ties,
             output,
-        } => drawing::draw(
+        }) => drawing::draw(
             &pair,
             method.as_deref(),
             figure,
@@ -133,14 +138,16 @@ fn main() -> ExitCode {
             output.as_deref(),
             &mut out,
         ),
-        Command::Report { pair, output } => report::report(&pair, &output, true, &mut out),
+        Command::Report(ReportArgs { pair, output }) => {
+            report::report(&pair, &output, true, &mut out)
+        }
         Command::Simulate(args) => simulation::simulate(&args, &mut out),
-        Command::Rankfile {
+        Command::Rankfile(RankfileArgs {
             pair,
             method,
             hosts,
-        } => runs::rankfile(&pair, &method, &hosts, &mut out),
-        Command::DeviceMesh {
+        }) => runs::rankfile(&pair, &method, &hosts, &mut out),
+        Command::DeviceMesh(DeviceMeshArgs {
             host,
             logical,
             weights,
@@ -148,7 +155,7 @@ fn main() -> ExitCode {
             objective,
             assignment,
             format,
-        } => device_mesh::device_mesh(
+        }) => device_mesh::device_mesh(
             &device_mesh::Question {
                 host: &host,
                 logical: &logical,
@@ -160,7 +167,7 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Optimal {
+        Command::Optimal(OptimalArgs {
             guest,
             host,
             node_limit,
@@ -168,14 +175,14 @@ fn main() -> ExitCode {
             checkpoint,
             format,
             ..
-        } => optimal::bijections(
+        }) => optimal::bijections(
             &guest,
             &host,
             (node_limit, checkpoint.as_deref()),
             format,
             &mut out,
         ),
-        Command::Optimal {
+        Command::Optimal(OptimalArgs {
             guest,
             host,
             distances: Some(distances),
@@ -183,7 +190,7 @@ fn main() -> ExitCode {
             decide_by,
             format,
             ..
-        } => optimal::one_vector(
+        }) => optimal::one_vector(
             &guest,
             &host,
             &distances,
@@ -191,7 +198,7 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Optimal {
+        Command::Optimal(OptimalArgs {
             guest,
             host,
             node_limit,
@@ -204,7 +211,7 @@ fn main() -> ExitCode {
             force,
             format,
             ..
-        } => optimal::by_vectors(
+        }) => optimal::by_vectors(
             &guest,
             &host,
             node_limit,
@@ -215,13 +222,13 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::VerifyCertificate {
+        Command::VerifyCertificate(VerifyCertificateArgs {
             dir,
             dimacs,
             checker,
             format,
-        } => optimal::verify_certificate(&dir, dimacs, checker.as_deref(), format, &mut out),
-        Command::Optimal {
+        }) => optimal::verify_certificate(&dir, dimacs, checker.as_deref(), format, &mut out),
+        Command::Optimal(OptimalArgs {
             guest,
             host,
             node_limit,
@@ -229,7 +236,7 @@ fn main() -> ExitCode {
             format,
             force,
             ..
-        } => optimal::optimal(
+        }) => optimal::optimal(
             &guest,
             &host,
             (node_limit, force),
@@ -237,7 +244,7 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Export {
+        Command::Export(ExportArgs {
             spec,
             format,
             base,
@@ -246,7 +253,7 @@ fn main() -> ExitCode {
             latency,
             speed,
             explicit_routes,
-        } => commands::export(
+        }) => commands::export(
             &spec,
             format,
             base,
@@ -259,9 +266,9 @@ fn main() -> ExitCode {
             },
             &mut out,
         ),
-        Command::Completions { shell } => commands::completions(shell, &mut out),
+        Command::Completions(CompletionsArgs { shell }) => commands::completions(shell, &mut out),
         Command::Man => commands::man(&mut out),
-        Command::Map {
+        Command::Map(MapArgs {
             guest,
             host,
             imbalance,
@@ -277,7 +284,7 @@ fn main() -> ExitCode {
             prefix,
             summary,
             latency_bytes,
-        } => map::map(
+        }) => map::map(
             &map::Request {
                 guest: &guest,
                 host: &host,
@@ -295,14 +302,14 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Compare {
+        Command::Compare(CompareArgs {
             pair,
             costs,
             routing,
             format,
             all,
             verbose,
-        } => commands::compare(
+        }) => commands::compare(
             &pair,
             (costs, routing),
             format,
