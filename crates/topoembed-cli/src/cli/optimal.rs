@@ -2,8 +2,6 @@
 
 use clap::Args;
 
-#[allow(unused_imports)]
-use super::help::*;
 use super::values::*;
 
 /// The arguments of `Optimal`.

@@ -1,9 +1,7 @@
-//! Programs and pictures: `run`, `draw`, `report` (`simulate`'s arguments are in [`super::values`]).
+//! Programs and pictures: `run`, `simulate`, `draw`, `report`.
 
 use clap::Args;
 
-#[allow(unused_imports)]
-use super::help::*;
 use super::values::*;
 
 /// The arguments of `Run`.
@@ -29,6 +27,67 @@ pub struct RunArgs {
     /// T_b: cost of one payload byte over one link (store and forward).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub tb: f64,
+    #[arg(long, value_enum, default_value_t = RunFormat::Table)]
+    pub format: RunFormat,
+}
+
+/// The arguments of `Simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// cannon (torus:QxQ guest), fft, bitonic, allreduce (cube:D guest), or
+    /// halo (any guest).
+    #[arg(value_enum)]
+    pub algorithm: SimAlgorithmArg,
+    #[command(flatten)]
+    pub pair: Pair,
+    /// Embedding method (see `topoembed methods`); without it, the method `compare` marks best (named on stderr, with why).
+    #[arg(long, short)]
+    pub method: Option<String>,
+    /// Problem size, as for `run` (halo: f64s per message, default 1).
+    #[arg(long)]
+    pub n: Option<String>,
+    /// Where the operations come from: run (record an in-process run) or cc
+    /// (the algorithm's CC structure). Default: run when the embedding is
+    /// one-to-one, else cc.
+    #[arg(long, value_enum)]
+    pub trace: Option<TraceArg>,
+    /// halo: number of iterations.
+    #[arg(long, default_value_t = 4)]
+    pub iterations: u32,
+    /// Run even when the estimated work (link hops of all messages) passes
+    /// the limit: 10 minutes, or TOPOEMBED_WORK_LIMIT seconds.
+    #[arg(long)]
+    pub force: bool,
+    /// saf: store-and-forward (hops x B); cut-through: B + (hops - 1) x T_h,
+    /// where B = T_c + bytes x T_b.
+    #[arg(long, value_enum, default_value_t = ModeArg::Saf)]
+    pub mode: ModeArg,
+    /// full: one message per direction per link; half: one message per link.
+    #[arg(long, value_enum, default_value_t = DuplexArg::Full)]
+    pub duplex: DuplexArg,
+    /// Links and processors are never busy (the runtime's modelled clock).
+    #[arg(long)]
+    pub no_contention: bool,
+    #[command(flatten)]
+    pub costs: Costs,
+    /// T_b: cost of one payload byte over one link.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub tb: f64,
+    /// T_h: header delay per hop in cut-through mode.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub th: f64,
+    /// Ring direction when both ways round are equally short.
+    #[arg(long, value_enum, default_value_t = Ties::Increasing)]
+    pub ties: Ties,
+    /// Write a Gantt chart (SVG) of the first --gantt-rows processes.
+    #[arg(long)]
+    pub gantt: Option<std::path::PathBuf>,
+    /// Processes in the Gantt chart.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub gantt_rows: u64,
+    /// Busiest links listed.
+    #[arg(long, default_value_t = 5)]
+    pub links: usize,
     #[arg(long, value_enum, default_value_t = RunFormat::Table)]
     pub format: RunFormat,
 }

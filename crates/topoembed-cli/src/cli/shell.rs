@@ -2,9 +2,6 @@
 
 use clap::Args;
 
-#[allow(unused_imports)]
-use super::help::*;
-
 /// The arguments of `Completions`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
