@@ -205,3 +205,18 @@ pub fn logical_axes(sizes: &[u64]) -> Vec<topoembed::device_mesh::LogicalAxis> {
         })
         .collect()
 }
+
+/// Writes SimGrid's platform of the host `spec` (default options) to
+/// `dir/platform.xml` and returns its path.
+pub fn simgrid_platform(dir: &std::path::Path, spec: &str) -> std::path::PathBuf {
+    let platform = dir.join("platform.xml");
+    let mut xml = Vec::new();
+    topoembed::io::write_simgrid_platform(
+        &spec.parse().unwrap(),
+        &topoembed::io::PlatformOptions::default(),
+        &mut xml,
+    )
+    .unwrap();
+    std::fs::write(&platform, xml).unwrap();
+    platform
+}

@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use proptest::prelude::*;
-use topoembed::io::{write_simgrid_platform, PlatformOptions};
 use topoembed::routing::{HostRoute, TieRule};
 use topoembed::topology::{self, Topology};
 use topoembed::traffic;
@@ -90,15 +89,7 @@ fn fat_trees_and_dragonflies_take_simgrids_routes_link_for_link() {
         let host = topology::parse(spec).unwrap();
         let network = host.network().expect("a switched host");
         let n = host.node_count();
-        let platform = dir.join("platform.xml");
-        let mut xml = Vec::new();
-        write_simgrid_platform(
-            &spec.parse().unwrap(),
-            &PlatformOptions::default(),
-            &mut xml,
-        )
-        .unwrap();
-        std::fs::write(&platform, xml).unwrap();
+        let platform = common::simgrid_platform(&dir, spec);
         let out = Command::new(&printer)
             .arg(&platform)
             .arg("node-")

@@ -10,11 +10,11 @@
 //! is not installed (CI installs it and sets TOPOEMBED_REQUIRE_SIMGRID).
 
 use std::path::Path;
+
+use crate::common;
 use std::process::Command;
 
-use topoembed::io::{
-    write_launch, write_simgrid_platform, write_smpi_hostfile, LaunchFormat, PlatformOptions, Slots,
-};
+use topoembed::io::{write_launch, write_smpi_hostfile, LaunchFormat, Slots};
 use topoembed::topology;
 
 #[test]
@@ -48,15 +48,7 @@ fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
     ] {
         let host = topology::parse(spec).unwrap();
         let n = host.node_count();
-        let platform = dir.join("platform.xml");
-        let mut xml = Vec::new();
-        write_simgrid_platform(
-            &spec.parse().unwrap(),
-            &PlatformOptions::default(),
-            &mut xml,
-        )
-        .unwrap();
-        std::fs::write(&platform, xml).unwrap();
+        let platform = common::simgrid_platform(&dir, spec);
         // Rank r on host node r, the hostfile as `map --format seq` writes
         // it; then rank r on host node (5r + 3) mod n, as `map --format
         // smpi-hostfile` writes it.
