@@ -24,11 +24,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command, DecideBy};
+use cli::{Cli, Command};
 use cli::{
     CompareArgs, CompletionsArgs, DeviceMeshArgs, DilationsArgs, DrawArgs, EmbedArgs, ExportArgs,
-    HamiltonianArgs, MapArgs, MethodsArgs, MetricsArgs, NeighborsArgs, OptimalArgs, RankfileArgs,
-    ReportArgs, RunArgs, VerifyCertificateArgs,
+    HamiltonianArgs, MapArgs, MethodsArgs, MetricsArgs, NeighborsArgs, RankfileArgs, ReportArgs,
+    RunArgs, VerifyCertificateArgs,
 };
 
 /// What can end a command: a library error, or a failed write to stdout.
@@ -167,83 +167,13 @@ fn main() -> ExitCode {
             format,
             &mut out,
         ),
-        Command::Optimal(OptimalArgs {
-            guest,
-            host,
-            node_limit,
-            all_bijections: true,
-            checkpoint,
-            format,
-            ..
-        }) => optimal::bijections(
-            &guest,
-            &host,
-            (node_limit, checkpoint.as_deref()),
-            format,
-            &mut out,
-        ),
-        Command::Optimal(OptimalArgs {
-            guest,
-            host,
-            distances: Some(distances),
-            bounds,
-            decide_by,
-            format,
-            ..
-        }) => optimal::one_vector(
-            &guest,
-            &host,
-            &distances,
-            (bounds, decide_by.unwrap_or(DecideBy::Turns)),
-            format,
-            &mut out,
-        ),
-        Command::Optimal(OptimalArgs {
-            guest,
-            host,
-            node_limit,
-            whole_tree: false,
-            sat,
-            certificate,
-            checkpoint,
-            bounds,
-            decide_by,
-            force,
-            format,
-            ..
-        }) => optimal::by_vectors(
-            &guest,
-            &host,
-            node_limit,
-            (certificate.as_deref(), checkpoint.as_deref()),
-            (bounds, decide_by),
-            // Named by an option, the search runs whatever its size.
-            sat || certificate.is_some() || decide_by.is_some() || force,
-            format,
-            &mut out,
-        ),
+        Command::Optimal(args) => optimal::optimal(&args, &mut out),
         Command::VerifyCertificate(VerifyCertificateArgs {
             dir,
             dimacs,
             checker,
             format,
         }) => optimal::verify_certificate(&dir, dimacs, checker.as_deref(), format, &mut out),
-        Command::Optimal(OptimalArgs {
-            guest,
-            host,
-            node_limit,
-            checkpoint,
-            format,
-            force,
-            ..
-        }) => optimal::optimal(
-            &guest,
-            &host,
-            (node_limit, force),
-            checkpoint.as_deref(),
-            format,
-            &mut out,
-        ),
         Command::Export(ExportArgs {
             spec,
             format,

@@ -11,13 +11,9 @@ pub fn exceeds(estimate: Estimate) -> Result<bool, Failure> {
 }
 
 /// Refuses `estimate` beyond the limit unless `force`; says it when long.
+/// (`optimal` asks the library's model itself, see
+/// [`topoembed::optimal::answer`].)
 pub fn check(what: &str, estimate: Estimate, force: bool) -> Result<(), Failure> {
-    Ok(admit(what, estimate, force)?)
-}
-
-/// [`check`] with the library's error, for a search that asks once it
-/// knows its work ([`topoembed::optimal::optimal_by_vectors_admitted`]).
-pub fn admit(what: &str, estimate: Estimate, force: bool) -> topoembed::Result<()> {
     if let Some(note) = topoembed::work::admit(what, estimate, force)? {
         eprintln!("note: {note}");
     }

@@ -292,6 +292,54 @@ def test_target_file_is_a_host(tmp_path):
     assert topoembed.topology(str(path)).nodes == 16
 
 
+# --- the exact searches -------------------------------------------------------
+
+
+def _optimum(doc):
+    """An optimum's answer, less what depends on the run (time, thread timing)."""
+    return {k: doc[k] for k in ("guest", "host", "min_sum", "distances", "xor_sum", "standard_sum", "xor_optimal", "proved", "lower_bound")}
+
+
+def test_optimal_by_vectors_equals_cli(cli):
+    found = topoembed.optimal("cube:8", "torus:16x16")
+    assert found["method"] == "vectors"
+    optimum = found["search"]["optimum"]
+    assert _optimum(optimum) == _optimum(cli("optimal", "cube:8", "torus:16x16"))
+    assert optimum["proved"] and optimum["min_sum"] == 22
+    tally = found["tally"]
+    assert tally["refuted"] == len(found["search"]["refuted"]) == 7
+    assert tally["by_propagation"] + tally["by_search"] + tally["by_solver"] == tally["refuted"]
+
+
+def test_optimal_other_methods_equal_cli(cli):
+    whole = topoembed.optimal("cube:6", "torus:8x8", whole_tree=True)
+    assert whole["method"] == "whole-tree"
+    assert _optimum(whole["optimum"]) == _optimum(cli("optimal", "cube:6", "torus:8x8", "--whole-tree"))
+    best = topoembed.optimal("cube:3", "ring:8", all_bijections=True)["best"]
+    expected = cli("optimal", "cube:3", "ring:8", "--all-bijections")
+    assert {k: best[k] for k in ("min_communication", "constant_min", "proved")} == {
+        k: expected[k] for k in ("min_communication", "constant_min", "proved")
+    }
+    one = topoembed.optimal("cube:6", "torus:8x8", distances=[1, 1, 2, 2, 4, 4])["decision"]
+    assert one == {**cli("optimal", "cube:6", "torus:8x8", "--distances", "1,1,2,2,4,4"), "seconds": one["seconds"]}
+    assert one["answer"] == "embedding"
+    no = topoembed.optimal("cube:6", "torus:8x8", distances=[1, 1, 1, 1, 1, 1])["decision"]
+    assert no["answer"] != "embedding"
+
+
+def test_a_certificate_written_from_python_verifies_as_the_clis(cli, tmp_path):
+    folder = tmp_path / "cert"
+    found = topoembed.optimal("cube:6", "torus:8x8", certificate=str(folder))
+    assert found["certificate"] == str(folder) and found["search"]["optimum"]["proved"]
+    verified = topoembed.verify_certificate(str(folder))
+    assert verified["complete"] and verified["lower_bound"] == found["search"]["optimum"]["min_sum"]
+    expected = cli("verify-certificate", str(folder))
+    assert {k: v for k, v in verified.items() if k != "seconds"} == {k: v for k, v in expected.items() if k != "seconds"}
+    (folder / "certificate.json").write_text("{}")
+    with pytest.raises(ValueError, match="certificate"):
+        topoembed.verify_certificate(str(folder))
+
+
 # --- bad input ---------------------------------------------------------------
 
 
@@ -317,6 +365,13 @@ def test_target_file_is_a_host(tmp_path):
         (lambda: topoembed.map_graph(np.array([[0, 1]]), "ring:2", objective="speed"), "hop-bytes or congestion"),
         (lambda: topoembed.device_mesh("torus:4x4", {"data": 4, "model": 8}), "16"),
         (lambda: topoembed.read_graph("/nonexistent/file.graph"), "nonexistent"),
+        (lambda: topoembed.optimal("ring:8", "ring:8"), "hypercubes"),
+        (lambda: topoembed.optimal("cube:3", "ring:16"), "16"),
+        (lambda: topoembed.optimal("cube:3", "ring:8", decide_by="luck"), "turns, search or solver"),
+        (lambda: topoembed.optimal("cube:3", "ring:8", bounds="best"), "best"),
+        (lambda: topoembed.optimal("cube:3", "ring:8", whole_tree=True, all_bijections=True), "not both"),
+        (lambda: topoembed.optimal("cube:3", "ring:8", distances=[1, 0, 2]), "at least 1"),
+        (lambda: topoembed.verify_certificate("/nonexistent/cert"), "nonexistent"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):

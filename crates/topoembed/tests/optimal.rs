@@ -22,5 +22,7 @@ mod branch_and_bound;
 mod certificates;
 #[path = "optimal/lemmas.rs"]
 mod lemmas;
+#[path = "optimal/questions.rs"]
+mod questions;
 #[path = "optimal/vectors.rs"]
 mod vectors;

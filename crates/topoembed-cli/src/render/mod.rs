@@ -13,6 +13,7 @@ mod csv;
 mod embedding;
 mod hamiltonian;
 mod metrics;
+pub mod optimal;
 
 pub use compare::{compare_table, Detail};
 pub use csv::{csv_field, csv_row, CSV_HEADER};

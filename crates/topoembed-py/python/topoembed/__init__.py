@@ -39,6 +39,8 @@ __all__ = [
     "jax_mesh",
     "torch_mesh",
     "map_graph",
+    "optimal",
+    "verify_certificate",
     "read_graph",
     "write_graph",
     "read_mapping",
@@ -496,6 +498,78 @@ def map_graph(
     if chosen is not None:
         result["summary"] = json.loads(chosen)
     return result
+
+
+def optimal(
+    guest: str,
+    host: str,
+    *,
+    distances: Optional[Sequence[int]] = None,
+    whole_tree: bool = False,
+    all_bijections: bool = False,
+    node_limit: int = 0,
+    certificate: Optional[str] = None,
+    checkpoint: Optional[str] = None,
+    bounds: str = "lift",
+    decide_by: Optional[str] = None,
+    force: bool = False,
+) -> Dict[str, Any]:
+    """The least Σ D_i over all constant-distance embeddings of
+    ``cube:D`` onto a ring or torus, beside xor's and standard's: what
+    ``topoembed optimal`` answers, from the same library call.
+
+    The default searches vector by vector after the bounds; ``distances``
+    decides one distance vector, ``whole_tree`` runs one branch and bound
+    over everything, ``all_bijections`` the least CC time over all
+    bijections (d ≤ 5). ``certificate`` writes a certificate into that
+    folder (check it with :func:`verify_certificate`); ``decide_by`` is
+    ``"turns"``, ``"search"`` or ``"solver"``. A search estimated beyond
+    the work limit (``TOPOEMBED_WORK_LIMIT`` seconds, 10 minutes by
+    default) raises ``ValueError`` unless ``force``.
+
+    Returns a dict with ``method`` (``vectors``, ``whole-tree``,
+    ``all-bijections``, ``one-vector``) and the answer: for ``vectors``,
+    ``search`` (``optimum`` with ``min_sum``, ``distances``, ``xor_sum``,
+    ``proved``, ..; every vector ``refuted``) and ``tally`` (how they
+    fell); ``optimum``, ``best`` or ``decision`` for the others."""
+    if whole_tree and all_bijections:
+        raise ValueError("give whole_tree or all_bijections, not both")
+    if distances is not None and (whole_tree or all_bijections):
+        raise ValueError("distances decides one vector: leave whole_tree and all_bijections off")
+    method = "whole-tree" if whole_tree else "all-bijections" if all_bijections else "vectors"
+    if distances is not None:
+        distances = [int(x) for x in distances]
+        if any(x < 1 for x in distances):
+            raise ValueError(f"distances {distances}: each is at least 1")
+    if node_limit < 0:
+        raise ValueError(f"node_limit {node_limit}: give 0 (no limit) or more")
+    return json.loads(
+        _topoembed.optimal_json(
+            guest,
+            host,
+            method,
+            distances,
+            int(node_limit),
+            None if certificate is None else str(certificate),
+            None if checkpoint is None else str(checkpoint),
+            bounds,
+            decide_by,
+            bool(force),
+        )
+    )
+
+
+def verify_certificate(path: str, dimacs: bool = False, checker: Optional[Sequence[str]] = None) -> Dict[str, Any]:
+    """Checks the certificate in folder ``path`` as ``topoembed
+    verify-certificate`` does (the embedding, the bounds recomputed, every
+    DRAT proof; with ``checker``, e.g. ``["drat-trim"]``, by that program)
+    and returns what it found (``lower_bound``, ``complete``, ``by_proofs``,
+    ..); a certificate that does not hold raises ``ValueError``."""
+    return json.loads(
+        _topoembed.verify_certificate_json(
+            str(path), bool(dimacs), None if checker is None else [str(c) for c in checker]
+        )
+    )
 
 
 def read_graph(path: str) -> Topology:

@@ -2,7 +2,7 @@
 API is the package itself (``topoembed/__init__.py``), which wraps these."""
 
 from os import PathLike
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +68,19 @@ def metrics_json(
 ) -> str: ...
 def compare_json(guest: Topology, host: Topology, ta: float = 0.0, tc: float = 1.0, traffic: bool = True) -> str: ...
 def device_mesh_json(host: str, logical: str, weights: Optional[str] = None, lines: Optional[str] = None) -> str: ...
+def optimal_json(
+    guest: str,
+    host: str,
+    method: str = "vectors",
+    distances: Optional[Sequence[int]] = None,
+    node_limit: int = 0,
+    certificate: Optional[str] = None,
+    checkpoint: Optional[str] = None,
+    bounds: str = "lift",
+    decide_by: Optional[str] = None,
+    force: bool = False,
+) -> str: ...
+def verify_certificate_json(dir: str, dimacs: bool = False, checker: Optional[List[str]] = None) -> str: ...
 def map_graph(
     guest: Topology,
     host: Topology,

@@ -14,12 +14,15 @@
 //! * [`proof`]: SAT formulas, DRAT proofs and their checker;
 //! * [`certificate`]: writing certificates, and their verifier, which
 //!   imports nothing from [`search`] (`tests/layout.rs` fails if it does);
-//! * [`run`]: stopping and resuming long runs.
+//! * [`run`]: stopping and resuming long runs;
+//! * [`question`]: `optimal` as a user asks it — which search, after which
+//!   estimate, and the tally of its answer (the CLI and Python call it).
 
 pub mod bounds;
 pub mod certificate;
 mod host;
 pub mod proof;
+pub mod question;
 pub mod run;
 pub mod search;
 
@@ -34,6 +37,7 @@ pub use constant::{
 };
 pub use cuts::Bounds;
 pub use one_vector::{decide_vector, VectorAnswer, VectorDecision};
+pub use question::{answer, cube_dimension, Answer, DecideBy, Method, Question, Tally, Watch};
 pub use vectors::{
     optimal_by_vectors, optimal_by_vectors_admitted, Left, Refuted, Turns, VectorSearch,
 };
