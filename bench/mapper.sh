@@ -8,6 +8,8 @@
 #   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
 #   SCALING="g.graph:torus:8x8x8" bench/mapper.sh   # the thread-scaling pairs ("": none)
+#   LARGE=1 bench/mapper.sh   # also the 10^6-vertex 7-point stencil, shuffled, onto
+#                             # torus:16x16x16 (Scotch takes a minute a run there)
 #
 # Each row times `map` on one thread (RAYON_NUM_THREADS=1) and on every core,
 # and checks both placements are the same (a seed gives one placement).
@@ -81,6 +83,12 @@ if [ -n "${DEFAULT_SET:-}" ]; then
   if [ -f "$mdual" ]; then
     gcv -ic "$mdual" "$work/mdual.grf"
     for host in ${MDUAL_HOSTS:-torus:16x16 torus:8x8x8}; do row mdual "$work/mdual.grf" "$host"; done
+  fi
+  if [ -n "${LARGE:-}" ]; then
+    python3 "$here/bench/graphs.py" stencil 100x100x100 7 "$work/s100.graph"
+    python3 "$here/bench/graphs.py" shuffle "$work/s100.graph" 1 "$work/stencil7_100x100x100_shuffled.graph"
+    gcv -ic "$work/stencil7_100x100x100_shuffled.graph" "$work/s100.grf"
+    row stencil7_100x100x100_shuffled "$work/s100.grf" torus:16x16x16
   fi
   gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
   for q in ${QUOTIENTS:-64:cube:6 256:torus:16x16 1024:torus:32x32 4096:torus:16x16x16}; do

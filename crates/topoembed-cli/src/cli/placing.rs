@@ -68,10 +68,10 @@ pub struct MapArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Most passes of the final k-way FM and move/swap local search (each
-    /// also stops when a pass gains under 0.1 %); more passes are slower
-    /// and rarely better (copter2: 4 passes 13 % faster than 12, 0.3 %
-    /// more hop-bytes over the benchmark).
-    #[arg(long, default_value_t = 4)]
+    /// also stops when a pass gains under 0.1 %, so most graphs stop
+    /// before the 5th); fewer are faster (copter2 -> torus:16x16: 4 passes
+    /// 6 % faster than 8, 1.2 % more hop-bytes).
+    #[arg(long, default_value_t = topoembed::mapper::DEFAULT_PASSES)]
     pub passes: usize,
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).

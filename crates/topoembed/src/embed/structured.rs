@@ -15,6 +15,14 @@
 //!   is placed by every method that applies to it — grid-order blocks, the
 //!   classic placement of a stencil code. Box shapes are tried cheapest cut
 //!   first.
+//! * Where no even cut fits the capacity (100^3 onto 16^3 nodes: boxes of
+//!   6 or 7 per side hold 216 to 343 nodes, the capacity is 252), the grid
+//!   is cut by balanced planes instead: sorted along the first axis and cut
+//!   into slabs of equal load, each slab sorted along the next axis and cut
+//!   again, and so on (recursive coordinate bisection with exact balance,
+//!   Berger & Bokhari 1987); a slab's boundary is a plane with a step in it.
+
+use rayon::prelude::*;
 
 use super::{applicable, Embedding};
 use crate::mapper::recognize::{self, Grid};
@@ -45,6 +53,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         starts.push(Start {
             name: format!("{} of {spec}", method.name),
             hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
+            closed_form: true,
         });
     }
     let p = host.node_count();
@@ -52,8 +61,124 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         for cut in box_shapes(&grid.sides, &grid.wraps, p, cap) {
             starts.extend(boxes(&grid, shape.as_ref(), &cut, host));
         }
+        // Balanced slabs where the even cut leaves boxes of unequal size
+        // (where it divides every side, they are the boxes above).
+        let uneven: Vec<Vec<u64>> = box_shapes(&grid.sides, &grid.wraps, p, u64::MAX)
+            .into_iter()
+            .filter(|cut| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
+            .collect();
+        if !uneven.is_empty() {
+            let coords: Vec<u64> = grid
+                .node
+                .par_iter()
+                .flat_map_iter(|&id| shape.coords(id))
+                .collect();
+            let balanced: Vec<Vec<Start>> = uneven
+                .par_iter()
+                .map(|cut| balanced_boxes(&grid, &coords, shape.as_ref(), cut, host, g))
+                .collect();
+            starts.extend(balanced.into_iter().flatten());
+        }
     }
     starts
+}
+
+/// Starts from cutting the grid into `cut` slabs per axis of equal load
+/// (module docs): box coordinate along each cut axis, then the grid of
+/// boxes placed as in [`boxes`].
+fn balanced_boxes(
+    grid: &Grid,
+    coords: &[u64],
+    shape: &dyn Topology,
+    cut: &[u64],
+    host: &dyn Topology,
+    g: &WGraph,
+) -> Vec<Start> {
+    let spec = shape.spec();
+    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
+    if axes.is_empty() {
+        return Vec::new();
+    }
+    let dims = grid.sides.len();
+    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
+    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    let box_spec = recognize::grid_spec(sides, wraps);
+    let Ok(box_grid) = topology::build(&box_spec) else {
+        return Vec::new();
+    };
+    // Box index of every guest node, built axis by axis (last cut axis most
+    // significant, as the box grid numbers its nodes).
+    let mut box_of = vec![0u64; g.n()];
+    let mut groups: Vec<Vec<u32>> = vec![(0..g.n() as u32).collect()];
+    let mut stride = 1u64;
+    for (i, &a) in axes.iter().enumerate() {
+        // Along axis a, ties broken by the axes cut before, then by the
+        // axes still to cut, the last first: a slab's boundary is a plane
+        // with a step, and the step runs along the axes cut later, so every
+        // line across the slab along the next axis to cut holds as many
+        // nodes, and the next cuts line up from slab to slab.
+        let order: Vec<usize> = std::iter::once(a)
+            .chain(axes[..i].iter().copied())
+            .chain(axes[i + 1..].iter().rev().copied())
+            .chain((0..dims).filter(|k| !axes.contains(k)))
+            .collect();
+        // The position in that order, as one number (mixed radix: the
+        // product of the sides is the node count, below 2^64).
+        let key = |v: &u32| -> u64 {
+            let at = *v as usize * dims;
+            order
+                .iter()
+                .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k])
+        };
+        // Each group sorted and cut on its own (in parallel; the keys are
+        // distinct, so the order is the same on any number of threads).
+        let next: Vec<Vec<Vec<u32>>> = groups
+            .into_par_iter()
+            .map(|mut members| {
+                members.sort_unstable_by_key(key);
+                let total: u64 = members.iter().map(|&v| g.vw[v as usize]).sum();
+                let mut parts = vec![Vec::new(); cut[a] as usize];
+                let mut before = 0u64;
+                for &v in &members {
+                    // Part ⌊(load before v + half its own) · B / total⌋.
+                    let w = g.vw[v as usize];
+                    let part = ((u128::from(2 * before + w) * u128::from(cut[a]))
+                        / (2 * u128::from(total.max(1))))
+                    .min(u128::from(cut[a] - 1)) as usize;
+                    before += w;
+                    parts[part].push(v);
+                }
+                parts
+            })
+            .collect();
+        for parts in &next {
+            for (part, members) in parts.iter().enumerate() {
+                for &v in members {
+                    box_of[v as usize] += part as u64 * stride;
+                }
+            }
+        }
+        let next: Vec<Vec<u32>> = next.into_iter().flatten().collect();
+        groups = next;
+        stride *= cut[a];
+    }
+    let name = cut
+        .iter()
+        .zip(&grid.sides)
+        .map(|(&b, &k)| format!("{k}/{b}"))
+        .collect::<Vec<_>>()
+        .join("x");
+    applicable(box_grid.as_ref(), host)
+        .into_iter()
+        .map(|(method, emb): (_, Box<dyn Embedding>)| Start {
+            name: format!(
+                "{spec} in balanced slabs {name} as {box_spec}, placed by {}",
+                method.name
+            ),
+            hosts: through_table(&box_of, box_grid.node_count(), emb.as_ref()),
+            closed_form: true,
+        })
+        .collect()
 }
 
 /// Starts from cutting the grid into boxes of `cut` per axis.
@@ -97,9 +222,17 @@ fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) ->
                 "{spec} in {shape} blocks as {box_spec}, placed by {}",
                 method.name
             ),
-            hosts: box_of.iter().map(|&b| emb.map(b)).collect(),
+            hosts: through_table(&box_of, box_grid.node_count(), emb.as_ref()),
+            closed_form: true,
         })
         .collect()
+}
+
+/// The host node of every guest node's box: each box's host looked up once
+/// (a method's `map` may walk its construction on every call).
+fn through_table(box_of: &[u64], boxes: u64, emb: &dyn Embedding) -> Vec<u64> {
+    let table: Vec<u64> = (0..boxes).map(|b| emb.map(b)).collect();
+    box_of.par_iter().map(|&b| table[b as usize]).collect()
 }
 
 /// Cuts per axis (∏ = `p`, each at most its side) whose largest box holds
@@ -179,5 +312,59 @@ mod tests {
         assert_eq!(shapes, vec![vec![4, 4]]);
         // No cut fits a capacity below the average.
         assert!(box_shapes(&[10, 10], &[false; 2], 4, 24).is_empty());
+    }
+
+    /// Box of every guest node under the balanced slabs of `cut`, and the
+    /// load of every box.
+    fn slabs(spec: &str, cut: &[u64], host: &str) -> (Vec<u64>, Vec<u64>) {
+        let guest = topology::parse(spec).unwrap();
+        let host = topology::parse(host).unwrap();
+        let g = WGraph::from_topology(guest.as_ref()).unwrap();
+        let grid = Grid::of_spec(guest.spec()).unwrap();
+        let coords: Vec<u64> = grid.node.iter().flat_map(|&id| guest.coords(id)).collect();
+        let starts = balanced_boxes(&grid, &coords, guest.as_ref(), cut, host.as_ref(), &g);
+        let identity = starts
+            .iter()
+            .find(|s| s.name.ends_with("placed by identity"))
+            .expect("the box grid onto a host of its shape, by identity");
+        let mut load = vec![0u64; host.node_count() as usize];
+        for &h in &identity.hosts {
+            load[h as usize] += 1;
+        }
+        (identity.hosts.clone(), load)
+    }
+
+    #[test]
+    fn balanced_slabs_share_the_load_evenly() {
+        for (spec, cut, host) in [
+            ("mesh:21x21x21", &[4u64, 4, 4][..], "torus:4x4x4"),
+            ("mesh:10x10", &[3, 3], "torus:3x3"),
+            ("mesh:7x5", &[2, 2], "mesh:2x2"),
+            ("torus:30x7", &[4, 2], "torus:4x2"),
+            ("mesh:100x9x3", &[8, 2, 1], "mesh:8x2"),
+        ] {
+            let (hosts, load) = slabs(spec, cut, host);
+            let n = hosts.len() as u64;
+            let p = load.len() as u64;
+            let axes = cut.iter().filter(|&&b| b > 1).count() as u64;
+            // Each level cuts a group into parts within one node of each
+            // other; the levels' roundings add up to at most one per axis.
+            assert_eq!(load.iter().sum::<u64>(), n);
+            let (lo, hi) = (load.iter().min().unwrap(), load.iter().max().unwrap());
+            assert!(
+                *hi < n.div_ceil(p) + axes && *lo + axes >= n / p,
+                "{spec}: loads {lo}..{hi} for {n} / {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn balanced_slabs_are_planes_when_sides_divide() {
+        // 8x8 cut 4x2: slabs of 2 along the first axis, 4 along the second.
+        let (hosts, _) = slabs("mesh:8x8", &[4, 2], "mesh:4x2");
+        for (v, &h) in hosts.iter().enumerate() {
+            let (x, y) = (v as u64 % 8, v as u64 / 8);
+            assert_eq!(h, x / 2 + 4 * (y / 4), "node ({x}, {y})");
+        }
     }
 }

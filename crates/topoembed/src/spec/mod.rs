@@ -188,6 +188,20 @@ impl Spec {
         }
     }
 
+    /// Grids: rings, lines, tori, meshes, mixed grids and cubes (the hosts
+    /// the closed-form placements are built for).
+    pub fn is_grid(&self) -> bool {
+        matches!(
+            self,
+            Spec::Cube(_)
+                | Spec::Ring(_)
+                | Spec::Line(_)
+                | Spec::Torus(_)
+                | Spec::Mesh(_)
+                | Spec::Grid(..)
+        )
+    }
+
     /// Hosts without links of their own (a tleaf's levels are costs), and
     /// allocations of them: no congestion to count.
     pub fn has_no_links(&self) -> bool {

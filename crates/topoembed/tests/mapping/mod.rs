@@ -1,5 +1,6 @@
 //! The general mapper and its inputs: weighted graphs, graph files, recorded runs and their profiles, virtual topologies.
 
+mod closed_forms;
 mod graph_files;
 mod mapper;
 mod profiles;
