@@ -168,14 +168,27 @@ fn balanced_boxes(
         .map(|(&b, &k)| format!("{k}/{b}"))
         .collect::<Vec<_>>()
         .join("x");
-    applicable(box_grid.as_ref(), host)
+    place_boxes(
+        &box_of,
+        box_grid.as_ref(),
+        host,
+        &format!("{spec} in balanced slabs {name} as {box_spec}"),
+    )
+}
+
+/// One start per method that places the grid of boxes onto `host`, each
+/// guest node on its box's host node (named `what, placed by METHOD`).
+fn place_boxes(
+    box_of: &[u64],
+    box_grid: &dyn Topology,
+    host: &dyn Topology,
+    what: &str,
+) -> Vec<Start> {
+    applicable(box_grid, host)
         .into_iter()
         .map(|(method, emb): (_, Box<dyn Embedding>)| Start {
-            name: format!(
-                "{spec} in balanced slabs {name} as {box_spec}, placed by {}",
-                method.name
-            ),
-            hosts: through_table(&box_of, box_grid.node_count(), emb.as_ref()),
+            name: format!("{what}, placed by {}", method.name),
+            hosts: through_table(box_of, box_grid.node_count(), emb.as_ref()),
             closed_form: true,
         })
         .collect()
@@ -215,17 +228,12 @@ fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) ->
         })
         .collect::<Vec<_>>()
         .join("x");
-    applicable(box_grid.as_ref(), host)
-        .into_iter()
-        .map(|(method, emb): (_, Box<dyn Embedding>)| Start {
-            name: format!(
-                "{spec} in {shape} blocks as {box_spec}, placed by {}",
-                method.name
-            ),
-            hosts: through_table(&box_of, box_grid.node_count(), emb.as_ref()),
-            closed_form: true,
-        })
-        .collect()
+    place_boxes(
+        &box_of,
+        box_grid.as_ref(),
+        host,
+        &format!("{spec} in {shape} blocks as {box_spec}"),
+    )
 }
 
 /// The host node of every guest node's box: each box's host looked up once
