@@ -574,7 +574,7 @@ fn verify_certificate_json(
 /// with a recording's summary (`map --summary`), the placement of least
 /// predicted cost and its candidates.
 #[pyfunction]
-#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=topoembed::mapper::DEFAULT_PASSES, restarts=0, objective="hop-bytes", traffic=true, summary=None, latency_bytes=topoembed::recorded::DEFAULT_LATENCY_BYTES))]
+#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=0, restarts=0, objective="hop-bytes", traffic=true, summary=None, latency_bytes=topoembed::recorded::DEFAULT_LATENCY_BYTES))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn map_graph<'py>(
     py: Python<'py>,

@@ -69,9 +69,10 @@ pub struct MapArgs {
     pub seed: u64,
     /// Most passes of the final k-way FM and move/swap local search (each
     /// also stops when a pass gains under 0.1 %, so most graphs stop
-    /// before the 5th); fewer are faster (copter2 -> torus:16x16: 4 passes
-    /// 6 % faster than 8, 1.2 % more hop-bytes).
-    #[arg(long, default_value_t = topoembed::mapper::DEFAULT_PASSES)]
+    /// before the 5th). 0 (default): 8 for guests up to 500 000 vertices,
+    /// 4 above, where a pass costs seconds; fewer are faster (copter2 ->
+    /// torus:16x16: 4 passes 6 % faster than 8, 1.2 % more hop-bytes).
+    #[arg(long, default_value_t = 0)]
     pub passes: usize,
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).

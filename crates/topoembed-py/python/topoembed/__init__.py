@@ -447,7 +447,7 @@ def map_graph(
     loads: Optional[Any] = None,
     imbalance: float = 0.03,
     seed: int = 1,
-    passes: int = 8,
+    passes: int = 0,
     restarts: int = 0,
     objective: str = "hop-bytes",
     traffic: bool = True,
