@@ -161,7 +161,8 @@ fn section(
             },
             ..Network::default()
         };
-        let (sim, free) = simulation::with_and_without(&trace, host, &net, GANTT_ROWS, None)?;
+        let (sim, free) =
+            topoembed::workload::with_and_without(&trace, host, &net, GANTT_ROWS, None)?;
         simulated = Some((sim.makespan, free));
         let title = format!("{}, makespan {}", trace.source, num(sim.makespan));
         let caption = format!(
@@ -169,7 +170,7 @@ fn section(
             sim.intervals.len(),
             trace.source
         );
-        let traced = simulation::Traced {
+        let traced = topoembed::workload::Traced {
             trace,
             embedding: shared,
             ranks: None,

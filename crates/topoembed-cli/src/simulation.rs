@@ -5,15 +5,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 use topoembed::embed;
-use topoembed::model;
-use topoembed::runtime::algorithms::{run_traced, Algorithm, Problem};
 use topoembed::runtime::Costs;
-use topoembed::simulate::{
-    self, Duplex, LinkUse, Network, Options, ProcessTime, Simulation, Switching, Trace,
-};
-use topoembed::spec::Spec;
+use topoembed::simulate::{Duplex, LinkUse, Network, ProcessTime, Simulation, Switching};
 use topoembed::topology::Topology;
-use topoembed::virtual_topology::VirtualTopology;
+use topoembed::workload::{self, Ask, TraceFrom, Traced, Workload};
 use topoembed::Progress;
 
 use crate::cli::{DuplexArg, ModeArg, RunFormat, SimAlgorithmArg, SimulateArgs, TraceArg};
@@ -21,7 +16,6 @@ use crate::commands::{io_error, method_or_best, parse_topology, Out};
 use crate::figures::{self, gantt};
 use crate::progress::Bar;
 use crate::table::{num, Table};
-use crate::work;
 use crate::Failure;
 
 /// The network model the arguments describe.
@@ -46,77 +40,9 @@ pub fn network(args: &SimulateArgs, contention: bool) -> Network {
     }
 }
 
-/// A trace and how to name its processes.
-pub struct Traced {
-    pub trace: Trace,
-    /// The embedding that placed it.
-    pub embedding: Arc<dyn embed::Embedding>,
-    /// Processes are ranks (host nodes) of a recorded run, else guest nodes.
-    pub ranks: Option<VirtualTopology>,
-    /// The problem, for the CC recurrence.
-    pub problem: Option<Problem>,
-}
-
-impl Traced {
-    /// Row label of process `p`.
-    pub fn label(&self, p: u64) -> String {
-        match &self.ranks {
-            Some(vt) => match vt.guest_of(p) {
-                Some(g) => format!("rank {p} (guest {g})"),
-                None => format!("rank {p}"),
-            },
-            None => format!("guest {p} (node {})", self.trace.placement[p as usize]),
-        }
-    }
-}
-
-/// Refuses a simulation whose link hops pass the work limit (without
-/// `--force`). Each message crosses its guest edge's dilation, so the hops
-/// are about (messages per guest edge) × the embedding's total dilation:
-/// fft and allreduce send one message each way over every edge (2), bitonic
-/// uses dimension i d − i times ((d + 1) on average), halo 2 per iteration,
-/// Cannon about Q per edge of its Q x Q torus. Every message crosses at least
-/// one link, so the message count alone refuses the largest runs before the
-/// dilation is measured.
-fn check_work(
-    args: &SimulateArgs,
-    guest: &dyn Topology,
-    host: &dyn Topology,
-    embedding: &dyn embed::Embedding,
-) -> Result<(), Failure> {
-    let nodes = guest.node_count() as f64;
-    let per_edge = match args.algorithm {
-        SimAlgorithmArg::Fft | SimAlgorithmArg::Allreduce => 2.0,
-        SimAlgorithmArg::Bitonic => nodes.log2() + 1.0,
-        SimAlgorithmArg::Halo => 2.0 * f64::from(args.iterations),
-        SimAlgorithmArg::Cannon => nodes.sqrt(),
-    };
-    let messages = per_edge * guest.edge_count() as f64;
-    let at_least = work::Estimate {
-        units: messages,
-        unit: "link hops at least (one per message)",
-        rate: work::rate::HOP,
-    };
-    if !args.force && work::exceeds(at_least)? {
-        work::check("simulate", at_least, false)?;
-    }
-    let options = topoembed::metrics::Options {
-        routing: topoembed::metrics::Routing::Off,
-        ..Default::default()
-    };
-    let dilation = topoembed::metrics::measure(guest, host, embedding, &options)?
-        .dilation
-        .total;
-    let estimate = work::Estimate {
-        units: per_edge * dilation as f64,
-        unit: "link hops",
-        rate: work::rate::HOP,
-    };
-    work::check("simulate", estimate, args.force)
-}
-
-/// Builds the trace `args` ask for.
-pub fn trace(
+/// The trace `args` ask for: the method (or the best by `compare`), then
+/// the library's [`workload::trace`].
+fn trace(
     args: &SimulateArgs,
     guest: Arc<dyn Topology>,
     host: Arc<dyn Topology>,
@@ -134,89 +60,26 @@ pub fn trace(
         host.as_ref(),
         &args.pair.params(),
     )?);
-    check_work(args, guest.as_ref(), host.as_ref(), embedding.as_ref())?;
-    let algorithm = match args.algorithm {
-        SimAlgorithmArg::Halo => {
-            if args.trace == Some(TraceArg::Run) {
-                return Err(topoembed::Error::Parameter(
-                    "halo is built from the guest's edges; --trace run is for the runtime's \
-                     algorithms"
-                        .into(),
-                )
-                .into());
-            }
-            let values = match &args.n {
-                None => 1,
-                Some(n) => n.parse::<u64>().ok().filter(|&v| v >= 1).ok_or_else(|| {
-                    topoembed::Error::Parameter(format!(
-                        "halo: --n is the f64s per message, a whole number >= 1; got '{n}'"
-                    ))
-                })?,
-            };
-            if args.iterations == 0 {
-                return Err(
-                    topoembed::Error::Parameter("--iterations must be at least 1".into()).into(),
-                );
-            }
-            let trace = Trace::halo(guest.as_ref(), embedding.as_ref(), args.iterations, values)?;
-            return Ok(Traced {
-                trace,
-                embedding,
-                ranks: None,
-                problem: None,
-            });
-        }
-        SimAlgorithmArg::Cannon => Algorithm::Cannon,
-        SimAlgorithmArg::Fft => Algorithm::Fft,
-        SimAlgorithmArg::Bitonic => Algorithm::Bitonic,
-        SimAlgorithmArg::Allreduce => Algorithm::Allreduce,
+    let ask = Ask {
+        workload: match args.algorithm {
+            SimAlgorithmArg::Cannon => Workload::Cannon,
+            SimAlgorithmArg::Fft => Workload::Fft,
+            SimAlgorithmArg::Bitonic => Workload::Bitonic,
+            SimAlgorithmArg::Allreduce => Workload::Allreduce,
+            SimAlgorithmArg::Halo => Workload::Halo,
+        },
+        n: args.n.as_deref(),
+        iterations: args.iterations,
+        trace: args.trace.map(|t| match t {
+            TraceArg::Run => TraceFrom::Run,
+            TraceArg::Cc => TraceFrom::Cc,
+        }),
+        force: args.force,
     };
-    let vt = VirtualTopology::new(guest.clone(), host, embedding.clone())?;
-    let record = match args.trace {
-        Some(t) => t == TraceArg::Run,
-        None => vt.is_one_to_one() || algorithm == Algorithm::Cannon,
-    };
-    if record {
-        let problem = Problem::new(algorithm, &vt, args.n.as_deref())?;
-        let (_, trace) = run_traced(&vt, &problem, network.costs)?;
-        Ok(Traced {
-            trace,
-            embedding,
-            ranks: Some(vt),
-            problem: Some(problem),
-        })
-    } else {
-        let problem = Problem::for_guest(algorithm, guest.as_ref(), args.n.as_deref())?;
-        let trace = Trace::of_problem(&problem, embedding.as_ref())?;
-        Ok(Traced {
-            trace,
-            embedding,
-            ranks: None,
-            problem: Some(problem),
-        })
-    }
-}
-
-/// The CC recurrence's time for a cube algorithm's problem (store-and-forward only).
-pub fn recurrence(
-    problem: Option<&Problem>,
-    guest: &dyn Topology,
-    host: &dyn Topology,
-    embedding: &dyn embed::Embedding,
-    network: &Network,
-) -> Result<Option<f64>, Failure> {
-    let (Some((stages, phases, values)), Spec::Cube(dim), Switching::StoreAndForward) = (
-        problem.and_then(Problem::cc_structure),
-        guest.spec(),
-        network.switching,
-    ) else {
-        return Ok(None);
-    };
-    let r = model::cc_recurrence_stages(*dim, &stages, embedding, host, None)?;
-    let unit = network.costs.message(1, values);
-    Ok(Some(
-        phases as f64 * network.costs.ta + r.communication as f64 * unit,
-    ))
+    let say = |note: &str| eprintln!("note: {note}");
+    Ok(workload::trace(
+        &ask, guest, host, embedding, network, &say,
+    )?)
 }
 
 #[derive(Serialize)]
@@ -261,10 +124,11 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
     } else {
         0
     };
-    let (sim, free) = with_and_without(trace, host.as_ref(), &net, record, Some(&progress))?;
+    let (sim, free) =
+        workload::with_and_without(trace, host.as_ref(), &net, record, Some(&progress))?;
     drop(bar);
     let embedding = traced.embedding.as_ref();
-    let cc = recurrence(
+    let cc = workload::recurrence(
         traced.problem.as_ref(),
         guest.as_ref(),
         host.as_ref(),
@@ -330,38 +194,6 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// Simulates `trace` under `net` (keeping the intervals of processes
-/// `0..record`) and, when `net` has contention, again without it for the
-/// makespan alone (no link walk); returns the simulation and the
-/// contention-free makespan.
-pub fn with_and_without(
-    trace: &Trace,
-    host: &dyn Topology,
-    net: &Network,
-    record: u64,
-    progress: Option<&Progress>,
-) -> Result<(Simulation, f64), Failure> {
-    let options = Options {
-        record,
-        skip_links: false,
-    };
-    let sim = simulate::simulate(trace, host, net, &options, progress)?;
-    if !net.contention {
-        let free = sim.makespan;
-        return Ok((sim, free));
-    }
-    let free = Network {
-        contention: false,
-        ..*net
-    };
-    let only_time = Options {
-        record: 0,
-        skip_links: true,
-    };
-    let without = simulate::simulate(trace, host, &free, &only_time, progress)?;
-    Ok((sim, without.makespan))
 }
 
 /// The Gantt chart of a simulation's recorded processes.

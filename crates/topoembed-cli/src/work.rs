@@ -5,14 +5,9 @@ pub use topoembed::work::{rate, Estimate};
 
 use crate::Failure;
 
-/// Whether `estimate` passes the limit.
-pub fn exceeds(estimate: Estimate) -> Result<bool, Failure> {
-    Ok(topoembed::work::exceeds(estimate)?)
-}
-
 /// Refuses `estimate` beyond the limit unless `force`; says it when long.
-/// (`optimal` asks the library's model itself, see
-/// [`topoembed::optimal::answer`].)
+/// (`optimal` and `simulate` ask the library's model themselves, see
+/// [`topoembed::optimal::answer`] and [`topoembed::workload::check_work`].)
 pub fn check(what: &str, estimate: Estimate, force: bool) -> Result<(), Failure> {
     if let Some(note) = topoembed::work::admit(what, estimate, force)? {
         eprintln!("note: {note}");

@@ -64,6 +64,7 @@ pub mod topology;
 pub mod traffic;
 pub mod virtual_topology;
 pub mod work;
+pub mod workload;
 
 pub use error::{Error, Result};
 pub use progress::Progress;

@@ -3,3 +3,4 @@
 mod runtime;
 mod simulate;
 mod traffic;
+mod workload;
