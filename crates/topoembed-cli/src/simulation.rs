@@ -1,14 +1,12 @@
 //! `simulate`: an algorithm's messages on the host network, with contention.
 
 use std::sync::Arc;
-use std::time::Instant;
 
-use serde::Serialize;
 use topoembed::embed;
 use topoembed::runtime::Costs;
-use topoembed::simulate::{Duplex, LinkUse, Network, ProcessTime, Simulation, Switching};
+use topoembed::simulate::{Duplex, Network, Simulation, Switching};
 use topoembed::topology::Topology;
-use topoembed::workload::{self, Ask, TraceFrom, Traced, Workload};
+use topoembed::workload::{self, Ask, Summary, TraceFrom, Traced, Workload};
 use topoembed::Progress;
 
 use crate::cli::{DuplexArg, ModeArg, RunFormat, SimAlgorithmArg, SimulateArgs, TraceArg};
@@ -40,24 +38,18 @@ pub fn network(args: &SimulateArgs, contention: bool) -> Network {
     }
 }
 
-/// The trace `args` ask for: the method (or the best by `compare`), then
-/// the library's [`workload::trace`].
-fn trace(
-    args: &SimulateArgs,
-    guest: Arc<dyn Topology>,
-    host: Arc<dyn Topology>,
-    network: &Network,
-) -> Result<Traced, Failure> {
-    let method = method_or_best(
-        args.method.as_deref(),
-        guest.as_ref(),
-        host.as_ref(),
-        &args.pair,
-    )?;
+/// The request `args` make, and the embedding: the method named, or the
+/// one `compare` marks best.
+fn request<'a>(
+    args: &'a SimulateArgs,
+    guest: &dyn Topology,
+    host: &dyn Topology,
+) -> Result<(Ask<'a>, Arc<dyn embed::Embedding>), Failure> {
+    let method = method_or_best(args.method.as_deref(), guest, host, &args.pair)?;
     let embedding: Arc<dyn embed::Embedding> = Arc::from(embed::build_with(
         &method,
-        guest.as_ref(),
-        host.as_ref(),
+        guest,
+        host,
         &args.pair.params(),
     )?);
     let ask = Ask {
@@ -76,35 +68,7 @@ fn trace(
         }),
         force: args.force,
     };
-    let say = |note: &str| eprintln!("note: {note}");
-    Ok(workload::trace(
-        &ask, guest, host, embedding, network, &say,
-    )?)
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    algorithm: String,
-    guest: String,
-    host: String,
-    method: &'a str,
-    trace: &'a str,
-    processes: u64,
-    operations: u64,
-    network: Network,
-    makespan: f64,
-    makespan_without_contention: f64,
-    cc_recurrence: Option<f64>,
-    messages: u64,
-    hops: u64,
-    delayed_messages: u64,
-    link_delay: f64,
-    processor_delay: f64,
-    totals: ProcessTime,
-    links_used: usize,
-    busiest_links: &'a [LinkUse],
-    events: u64,
-    wall_seconds: f64,
+    Ok((ask, embedding))
 }
 
 /// Runs `simulate`.
@@ -113,55 +77,26 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
     let host: Arc<dyn Topology> = Arc::from(parse_topology(&args.pair.host)?);
     let net = network(args, !args.no_contention);
     net.check()?;
-    let started = Instant::now();
-    let traced = trace(args, guest.clone(), host.clone(), &net)?;
-    let trace = &traced.trace;
+    let (ask, embedding) = request(args, guest.as_ref(), host.as_ref())?;
     let progress = Arc::new(Progress::new());
-    let label = format!("simulating {} processes", trace.processes());
+    let label = format!("simulating {} on {}", guest.spec(), host.spec());
     let bar = Bar::start(progress.clone(), label, args.format == RunFormat::Table);
     let record = if args.gantt.is_some() {
         args.gantt_rows
     } else {
         0
     };
-    let (sim, free) =
-        workload::with_and_without(trace, host.as_ref(), &net, record, Some(&progress))?;
-    drop(bar);
-    let embedding = traced.embedding.as_ref();
-    let cc = workload::recurrence(
-        traced.problem.as_ref(),
-        guest.as_ref(),
-        host.as_ref(),
-        embedding,
+    let say = |note: &str| eprintln!("note: {note}");
+    let (traced, sim, report) = workload::run(
+        &ask,
+        (guest, host, embedding),
         &net,
+        record,
+        args.links,
+        Some(&progress),
+        &say,
     )?;
-    let algorithm = match &traced.problem {
-        Some(p) => format!("{} ({})", p.algorithm(), p.describe()),
-        None => "halo".to_string(),
-    };
-    let report = Report {
-        algorithm,
-        guest: guest.spec().to_string(),
-        host: host.spec().to_string(),
-        method: embedding.method(),
-        trace: &trace.source,
-        processes: trace.processes(),
-        operations: trace.op_count(),
-        network: net,
-        makespan: sim.makespan,
-        makespan_without_contention: free,
-        cc_recurrence: cc,
-        messages: sim.messages,
-        hops: sim.hops,
-        delayed_messages: sim.delayed_messages,
-        link_delay: sim.link_delay,
-        processor_delay: sim.processor_delay,
-        totals: sim.totals(),
-        links_used: sim.links.len(),
-        busiest_links: &sim.links[..sim.links.len().min(args.links)],
-        events: sim.events,
-        wall_seconds: started.elapsed().as_secs_f64(),
-    };
+    drop(bar);
     if let Some(path) = &args.gantt {
         let title = format!(
             "{} on {} -> {} ({}), makespan {}",
@@ -187,7 +122,7 @@ pub fn simulate(args: &SimulateArgs, out: Out) -> Result<(), Failure> {
                     "{} ({} of {} processes)",
                     path.display(),
                     sim.intervals.len(),
-                    trace.processes()
+                    traced.trace.processes()
                 )
             });
             write_table(&report, gantt, out)?;
@@ -233,7 +168,7 @@ fn mode(n: &Network) -> String {
     )
 }
 
-fn write_table(r: &Report, gantt: Option<String>, out: Out) -> std::io::Result<()> {
+fn write_table(r: &Summary, gantt: Option<String>, out: Out) -> std::io::Result<()> {
     writeln!(
         out,
         "simulate {} on {} -> {} ({})",

@@ -23,20 +23,22 @@ use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology as _};
 use topoembed::{device_mesh, report, Error};
 
+mod questions;
+
 /// A library error as Python's `ValueError`, with the CLI's message.
-fn value_error(e: Error) -> PyErr {
+pub(crate) fn value_error(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// `serde_json` output as a `ValueError` on the (impossible) failure.
-fn json(value: &impl serde::Serialize) -> PyResult<String> {
+pub(crate) fn json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A guest or host: any spec, a Scotch target or a stored graph.
 #[pyclass(frozen, module = "topoembed._topoembed")]
 pub struct Topology {
-    inner: Arc<dyn topology::Topology>,
+    pub(crate) inner: Arc<dyn topology::Topology>,
 }
 
 impl Topology {
@@ -490,85 +492,6 @@ fn device_mesh_json(
     json(&report::device_mesh(&result))
 }
 
-/// `topoembed optimal`'s answer as JSON ([`topoembed::optimal::answer`]):
-/// `method` is `vectors` (the default), `whole-tree` or `all-bijections`;
-/// `distances` decides that one vector instead.
-#[pyfunction]
-#[pyo3(signature = (guest, host, method="vectors", distances=None, node_limit=0, certificate=None, checkpoint=None, bounds="lift", decide_by=None, force=false))]
-#[allow(clippy::too_many_arguments)]
-fn optimal_json(
-    py: Python<'_>,
-    guest: &str,
-    host: &str,
-    method: &str,
-    distances: Option<Vec<u32>>,
-    node_limit: u64,
-    certificate: Option<PathBuf>,
-    checkpoint: Option<PathBuf>,
-    bounds: &str,
-    decide_by: Option<&str>,
-    force: bool,
-) -> PyResult<String> {
-    use topoembed::optimal::{answer, Method, Question, Watch};
-    let guest: Spec = guest.parse().map_err(value_error)?;
-    let host: Spec = host.parse().map_err(value_error)?;
-    let method = match (method, distances) {
-        (_, Some(distances)) => Method::OneVector(distances),
-        ("vectors", None) => Method::Vectors,
-        ("whole-tree", None) => Method::WholeTree,
-        ("all-bijections", None) => Method::AllBijections,
-        (other, None) => {
-            return Err(PyValueError::new_err(format!(
-                "method {other:?}: give vectors, whole-tree or all-bijections"
-            )))
-        }
-    };
-    let question = Question {
-        method,
-        node_limit,
-        certificate: certificate.as_deref(),
-        checkpoint: checkpoint.as_deref(),
-        bounds: bounds.parse().map_err(PyValueError::new_err)?,
-        decide_by: decide_by.map(str::parse).transpose().map_err(value_error)?,
-        force,
-        ..Question::new(&guest, &host)
-    };
-    let found = py
-        .detach(|| answer(&question, Watch::default()))
-        .map_err(value_error)?;
-    json(&found)
-}
-
-/// `topoembed verify-certificate DIR --format json`.
-#[pyfunction]
-#[pyo3(signature = (dir, dimacs=false, checker=None))]
-fn verify_certificate_json(
-    py: Python<'_>,
-    dir: PathBuf,
-    dimacs: bool,
-    checker: Option<Vec<String>>,
-) -> PyResult<String> {
-    use topoembed::optimal::certificate;
-    if checker.as_ref().is_some_and(Vec::is_empty) {
-        return Err(PyValueError::new_err(
-            "checker: give a command, as [\"drat-trim\"]",
-        ));
-    }
-    let verified = py
-        .detach(|| {
-            certificate::verify_with(
-                &dir,
-                &certificate::CheckOptions {
-                    dimacs,
-                    checker,
-                    progress: None,
-                },
-            )
-        })
-        .map_err(value_error)?;
-    json(&verified)
-}
-
 /// The general mapper: (map, metrics JSON, baselines JSON, capacity,
 /// seconds, summary JSON), the pieces of `topoembed map --format json`;
 /// with a recording's summary (`map --summary`), the placement of least
@@ -835,8 +758,9 @@ fn _topoembed(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare_json, m)?)?;
     m.add_function(wrap_pyfunction!(device_mesh_json, m)?)?;
     m.add_function(wrap_pyfunction!(map_graph, m)?)?;
-    m.add_function(wrap_pyfunction!(optimal_json, m)?)?;
-    m.add_function(wrap_pyfunction!(verify_certificate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(questions::optimal_json, m)?)?;
+    m.add_function(wrap_pyfunction!(questions::simulate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(questions::verify_certificate_json, m)?)?;
     m.add_function(wrap_pyfunction!(read_graph, m)?)?;
     m.add_function(wrap_pyfunction!(write_graph, m)?)?;
     m.add_function(wrap_pyfunction!(read_mapping, m)?)?;

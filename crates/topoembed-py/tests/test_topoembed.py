@@ -340,6 +340,28 @@ def test_a_certificate_written_from_python_verifies_as_the_clis(cli, tmp_path):
         topoembed.verify_certificate(str(folder))
 
 
+# --- the network simulator ----------------------------------------------------
+
+
+def test_simulate_equals_cli(cli):
+    for args, kwargs in [
+        (("fft", "cube:6", "ring:64", "xor"), {}),
+        (("halo", "torus:8x8", "ring:64", "snake"), {"iterations": 2, "mode": "cut-through", "th": 0.5}),
+        (("allreduce", "cube:8", "ring:16", "map"), {"links": 2, "duplex": "half"}),
+    ]:
+        found = topoembed.simulate(*args, **kwargs)
+        flags = ["--method", args[3]]
+        for key, value in kwargs.items():
+            flags += [f"--{key.replace('_', '-')}", str(value)]
+        expected = cli("simulate", *args[:3], *flags)
+        assert {k: v for k, v in found.items() if k != "wall_seconds"} == {
+            k: v for k, v in expected.items() if k != "wall_seconds"
+        }
+    free = topoembed.simulate("fft", "cube:6", "ring:64", "xor", contention=False)
+    # Without contention the simulation is the CC recurrence (xor paper).
+    assert free["makespan"] == free["cc_recurrence"]
+
+
 # --- bad input ---------------------------------------------------------------
 
 
@@ -372,6 +394,10 @@ def test_a_certificate_written_from_python_verifies_as_the_clis(cli, tmp_path):
         (lambda: topoembed.optimal("cube:3", "ring:8", whole_tree=True, all_bijections=True), "not both"),
         (lambda: topoembed.optimal("cube:3", "ring:8", distances=[1, 0, 2]), "at least 1"),
         (lambda: topoembed.verify_certificate("/nonexistent/cert"), "nonexistent"),
+        (lambda: topoembed.simulate("gossip", "cube:4", "ring:16", "xor"), "cannon, fft"),
+        (lambda: topoembed.simulate("fft", "cube:4", "ring:16", "xor", mode="wormhole"), "saf"),
+        (lambda: topoembed.simulate("halo", "cube:4", "ring:16", "xor", trace="run"), "--trace run"),
+        (lambda: topoembed.simulate("fft", "cube:4", "ring:16", "xor", tc=-1), "--tc must be"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):

@@ -14,7 +14,7 @@ use crate::metrics;
 use crate::model;
 use crate::progress::Progress;
 use crate::runtime::algorithms::{run_traced, Algorithm, Problem};
-use crate::simulate::{self, Network, Options, Simulation, Switching, Trace};
+use crate::simulate::{self, LinkUse, Network, Options, ProcessTime, Simulation, Switching, Trace};
 use crate::spec::Spec;
 use crate::topology::Topology;
 use crate::virtual_topology::VirtualTopology;
@@ -36,6 +36,25 @@ pub enum Workload {
     Halo,
 }
 
+impl std::str::FromStr for Workload {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Workload> {
+        Ok(match s {
+            "cannon" => Workload::Cannon,
+            "fft" => Workload::Fft,
+            "bitonic" => Workload::Bitonic,
+            "allreduce" => Workload::Allreduce,
+            "halo" => Workload::Halo,
+            other => {
+                return Err(Error::Parameter(format!(
+                    "algorithm {other:?}: give cannon, fft, bitonic, allreduce or halo"
+                )))
+            }
+        })
+    }
+}
+
 /// Where the operations come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TraceFrom {
@@ -43,6 +62,20 @@ pub enum TraceFrom {
     Run,
     /// The algorithm's CC structure (any embedding, many-to-one too).
     Cc,
+}
+
+impl std::str::FromStr for TraceFrom {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<TraceFrom> {
+        match s {
+            "run" => Ok(TraceFrom::Run),
+            "cc" => Ok(TraceFrom::Cc),
+            other => Err(Error::Parameter(format!(
+                "trace {other:?}: give run (record an in-process run) or cc (the CC structure)"
+            ))),
+        }
+    }
 }
 
 /// A simulation asked for.
@@ -255,4 +288,88 @@ pub fn with_and_without(
     };
     let without = simulate::simulate(trace, host, &free, &only_time, progress)?;
     Ok((sim, without.makespan))
+}
+
+/// What a simulation found, as `topoembed simulate --format json` prints it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Summary {
+    /// `fft (2^6 points)`, or `halo`.
+    pub algorithm: String,
+    pub guest: String,
+    pub host: String,
+    pub method: String,
+    /// Where the operations came from.
+    pub trace: String,
+    pub processes: u64,
+    pub operations: u64,
+    pub network: Network,
+    pub makespan: f64,
+    pub makespan_without_contention: f64,
+    /// The CC recurrence's time, for a cube algorithm with store-and-forward.
+    pub cc_recurrence: Option<f64>,
+    pub messages: u64,
+    pub hops: u64,
+    pub delayed_messages: u64,
+    pub link_delay: f64,
+    pub processor_delay: f64,
+    pub totals: ProcessTime,
+    pub links_used: usize,
+    /// The busiest links, most used first.
+    pub busiest_links: Vec<LinkUse>,
+    pub events: u64,
+    pub wall_seconds: f64,
+}
+
+/// A whole `simulate`: the trace `ask` names (after the work check), the
+/// simulation under `net` keeping the intervals of processes `0..record`
+/// (and without contention for the makespan), the CC recurrence beside
+/// it, and the summary with the `links` busiest links.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    ask: &Ask,
+    (guest, host, embedding): (Arc<dyn Topology>, Arc<dyn Topology>, Arc<dyn Embedding>),
+    net: &Network,
+    record: u64,
+    links: usize,
+    progress: Option<&Progress>,
+    say: &dyn Fn(&str),
+) -> Result<(Traced, Simulation, Summary)> {
+    net.check()?;
+    let started = std::time::Instant::now();
+    let traced = trace(ask, guest.clone(), host.clone(), embedding, net, say)?;
+    let (sim, free) = with_and_without(&traced.trace, host.as_ref(), net, record, progress)?;
+    let cc = recurrence(
+        traced.problem.as_ref(),
+        guest.as_ref(),
+        host.as_ref(),
+        traced.embedding.as_ref(),
+        net,
+    )?;
+    let summary = Summary {
+        algorithm: match &traced.problem {
+            Some(p) => format!("{} ({})", p.algorithm(), p.describe()),
+            None => "halo".to_string(),
+        },
+        guest: guest.spec().to_string(),
+        host: host.spec().to_string(),
+        method: traced.embedding.method().to_string(),
+        trace: traced.trace.source.clone(),
+        processes: traced.trace.processes(),
+        operations: traced.trace.op_count(),
+        network: *net,
+        makespan: sim.makespan,
+        makespan_without_contention: free,
+        cc_recurrence: cc,
+        messages: sim.messages,
+        hops: sim.hops,
+        delayed_messages: sim.delayed_messages,
+        link_delay: sim.link_delay,
+        processor_delay: sim.processor_delay,
+        totals: sim.totals(),
+        links_used: sim.links.len(),
+        busiest_links: sim.links[..sim.links.len().min(links)].to_vec(),
+        events: sim.events,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((traced, sim, summary))
 }

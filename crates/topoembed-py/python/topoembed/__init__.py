@@ -41,6 +41,7 @@ __all__ = [
     "map_graph",
     "optimal",
     "verify_certificate",
+    "simulate",
     "read_graph",
     "write_graph",
     "read_mapping",
@@ -568,6 +569,60 @@ def verify_certificate(path: str, dimacs: bool = False, checker: Optional[Sequen
     return json.loads(
         _topoembed.verify_certificate_json(
             str(path), bool(dimacs), None if checker is None else [str(c) for c in checker]
+        )
+    )
+
+
+def simulate(
+    algorithm: str,
+    guest: TopologyLike,
+    host: TopologyLike,
+    method: str,
+    *,
+    n: Optional[Union[int, str]] = None,
+    iterations: int = 4,
+    trace: Optional[str] = None,
+    mode: str = "saf",
+    duplex: str = "full",
+    contention: bool = True,
+    ta: float = 0.0,
+    tc: float = 1.0,
+    tb: float = 0.0,
+    th: float = 0.0,
+    links: int = 5,
+    force: bool = False,
+) -> Dict[str, Any]:
+    """An algorithm's messages (``cannon``, ``fft``, ``bitonic``,
+    ``allreduce``, or ``halo`` over the guest's edges) placed by ``method``
+    and simulated on the host network, link by link with contention: the
+    dict of ``topoembed simulate --format json`` (``makespan``,
+    ``makespan_without_contention``, ``cc_recurrence``, ``delayed_messages``,
+    ``busiest_links``, ...), from the same library call
+    (``topoembed::workload::run``). ``n``: the problem size as ``run``
+    takes it; ``trace``: ``"run"`` or ``"cc"``; ``mode``: ``"saf"`` or
+    ``"cut-through"`` (with ``th``); ``duplex``: ``"full"`` or ``"half"``.
+    A simulation estimated beyond the work limit raises ``ValueError``
+    unless ``force``."""
+    if iterations < 0 or links < 0:
+        raise ValueError("iterations and links are 0 or more")
+    return json.loads(
+        _topoembed.simulate_json(
+            str(algorithm),
+            topology(guest)._native,
+            topology(host)._native,
+            str(method),
+            None if n is None else str(n),
+            int(iterations),
+            trace,
+            mode,
+            duplex,
+            bool(contention),
+            float(ta),
+            float(tc),
+            float(tb),
+            float(th),
+            int(links),
+            bool(force),
         )
     )
 

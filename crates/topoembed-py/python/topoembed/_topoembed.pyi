@@ -81,6 +81,24 @@ def optimal_json(
     force: bool = False,
 ) -> str: ...
 def verify_certificate_json(dir: str, dimacs: bool = False, checker: Optional[List[str]] = None) -> str: ...
+def simulate_json(
+    algorithm: str,
+    guest: Topology,
+    host: Topology,
+    method: str,
+    n: Optional[str] = None,
+    iterations: int = 4,
+    trace: Optional[str] = None,
+    mode: str = "saf",
+    duplex: str = "full",
+    contention: bool = True,
+    ta: float = 0.0,
+    tc: float = 1.0,
+    tb: float = 0.0,
+    th: float = 0.0,
+    links: int = 5,
+    force: bool = False,
+) -> str: ...
 def map_graph(
     guest: Topology,
     host: Topology,
