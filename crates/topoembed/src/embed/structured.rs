@@ -95,17 +95,10 @@ fn balanced_boxes(
     g: &WGraph,
 ) -> Vec<Start> {
     let spec = shape.spec();
-    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
-    if axes.is_empty() {
-        return Vec::new();
-    }
-    let dims = grid.sides.len();
-    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
-    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
-    let box_spec = recognize::grid_spec(sides, wraps);
-    let Ok(box_grid) = topology::build(&box_spec) else {
+    let Some((axes, box_spec, box_grid)) = box_grid(grid, cut) else {
         return Vec::new();
     };
+    let dims = grid.sides.len();
     // Box index of every guest node, built axis by axis (last cut axis most
     // significant, as the box grid numbers its nodes).
     let mut box_of = vec![0u64; g.n()];
@@ -176,6 +169,21 @@ fn balanced_boxes(
     )
 }
 
+/// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
+/// wraps where the grid's does and it has at least 3 boxes) and the grid
+/// itself; `None` when nothing is cut.
+fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topology>)> {
+    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
+    if axes.is_empty() {
+        return None;
+    }
+    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
+    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    let box_spec = recognize::grid_spec(sides, wraps);
+    let box_grid = topology::build(&box_spec).ok()?;
+    Some((axes, box_spec, box_grid))
+}
+
 /// One start per method that places the grid of boxes onto `host`, each
 /// guest node on its box's host node (named `what, placed by METHOD`).
 fn place_boxes(
@@ -197,14 +205,7 @@ fn place_boxes(
 /// Starts from cutting the grid into boxes of `cut` per axis.
 fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) -> Vec<Start> {
     let spec = shape.spec();
-    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
-    if axes.is_empty() {
-        return Vec::new();
-    }
-    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
-    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
-    let box_spec = recognize::grid_spec(sides, wraps);
-    let Ok(box_grid) = topology::build(&box_spec) else {
+    let Some((axes, box_spec, box_grid)) = box_grid(grid, cut) else {
         return Vec::new();
     };
     // Box of every guest node: coordinate c of side K in cut B lies in
