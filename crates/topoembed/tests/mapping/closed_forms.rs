@@ -24,7 +24,7 @@ fn measure(guest: &dyn Topology, host: &dyn Topology, hosts: &[u64]) -> (u128, u
 /// capacity is 150, so only balanced slabs give a closed form, weighed
 /// against the search; the placement's cut is within 15 % of the 3 × 3
 /// planes of 441 edges an even cut would make (the slabs' steps cost the
-/// rest: 4865 after local search, the search's 4511).
+/// rest: 4843 after local search, the search's 4511).
 #[test]
 fn uneven_grids_are_cut_into_balanced_slabs() {
     let guest = topology::parse("mesh:21x21x21").unwrap();
