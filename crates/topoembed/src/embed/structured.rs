@@ -58,27 +58,31 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     }
     let p = host.node_count();
     if (g.n() as u64) > p {
-        for cut in box_shapes(&grid.sides, &grid.wraps, p, cap) {
-            starts.extend(boxes(&grid, shape.as_ref(), &cut, host));
-        }
+        // Every guest node's grid coordinates, once for all cuts.
+        let coords: Vec<u64> = grid
+            .node
+            .par_iter()
+            .flat_map_iter(|&id| shape.coords(id))
+            .collect();
+        let even = box_shapes(&grid.sides, &grid.wraps, p, cap);
         // Balanced slabs where the even cut leaves boxes of unequal size
         // (where it divides every side, they are the boxes above).
         let uneven: Vec<Vec<u64>> = box_shapes(&grid.sides, &grid.wraps, p, u64::MAX)
             .into_iter()
             .filter(|cut| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
             .collect();
-        if !uneven.is_empty() {
-            let coords: Vec<u64> = grid
-                .node
-                .par_iter()
-                .flat_map_iter(|&id| shape.coords(id))
-                .collect();
-            let balanced: Vec<Vec<Start>> = uneven
-                .par_iter()
-                .map(|cut| balanced_boxes(&grid, &coords, shape.as_ref(), cut, host, g))
-                .collect();
-            starts.extend(balanced.into_iter().flatten());
-        }
+        let shape = shape.as_ref();
+        let cuts: Vec<Boxes> = even
+            .par_iter()
+            .map(|cut| boxes(&grid, &coords, shape, cut))
+            .chain(
+                uneven
+                    .par_iter()
+                    .map(|cut| balanced_boxes(&grid, &coords, shape, cut, g)),
+            )
+            .flatten()
+            .collect();
+        starts.extend(place_all(&cuts, host));
     }
     starts
 }
@@ -91,13 +95,10 @@ fn balanced_boxes(
     coords: &[u64],
     shape: &dyn Topology,
     cut: &[u64],
-    host: &dyn Topology,
     g: &WGraph,
-) -> Vec<Start> {
+) -> Option<Boxes> {
     let spec = shape.spec();
-    let Some((axes, box_spec, box_grid)) = box_grid(grid, cut) else {
-        return Vec::new();
-    };
+    let (axes, box_spec, box_grid) = box_grid(grid, cut)?;
     let dims = grid.sides.len();
     // Box index of every guest node, built axis by axis (last cut axis most
     // significant, as the box grid numbers its nodes).
@@ -161,12 +162,12 @@ fn balanced_boxes(
         .map(|(&b, &k)| format!("{k}/{b}"))
         .collect::<Vec<_>>()
         .join("x");
-    place_boxes(
-        &box_of,
-        box_grid.as_ref(),
-        host,
-        &format!("{spec} in balanced slabs {name} as {box_spec}"),
-    )
+    Some(Boxes {
+        box_of,
+        spec: box_spec.clone(),
+        grid: box_grid,
+        what: format!("{spec} in balanced slabs {name} as {box_spec}"),
+    })
 }
 
 /// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
@@ -184,39 +185,71 @@ fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topol
     Some((axes, box_spec, box_grid))
 }
 
-/// One start per method that places the grid of boxes onto `host`, each
-/// guest node on its box's host node (named `what, placed by METHOD`).
-fn place_boxes(
-    box_of: &[u64],
-    box_grid: &dyn Topology,
-    host: &dyn Topology,
-    what: &str,
-) -> Vec<Start> {
-    applicable(box_grid, host)
-        .into_iter()
-        .map(|(method, emb): (_, Box<dyn Embedding>)| Start {
-            name: format!("{what}, placed by {}", method.name),
-            hosts: through_table(box_of, box_grid.node_count(), emb.as_ref()),
-            closed_form: true,
+/// A cut of the guest grid into boxes: every guest node's box, and the
+/// grid of boxes (`spec`, built) to be placed onto the host.
+struct Boxes {
+    box_of: Vec<u64>,
+    spec: Spec,
+    grid: Box<dyn Topology>,
+    /// What cut it is, for the start's name.
+    what: String,
+}
+
+/// One start per cut and per method that places its grid of boxes onto
+/// `host`, each guest node on its box's host node (named `WHAT, placed by
+/// METHOD`). Cuts of one box grid share its placements: each is built
+/// once, the grids in parallel (`axes` searches half a second for a
+/// 16x16x16 box grid onto torus:16x16x16).
+fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
+    let mut specs: Vec<&Boxes> = Vec::new();
+    for cut in cuts {
+        if !specs.iter().any(|b| b.spec == cut.spec) {
+            specs.push(cut);
+        }
+    }
+    // Per distinct box grid: (method, host node of every box).
+    let tables: Vec<Vec<(&'static str, Vec<u64>)>> = specs
+        .par_iter()
+        .map(|b| {
+            applicable(b.grid.as_ref(), host)
+                .into_iter()
+                .map(|(method, emb): (_, Box<dyn Embedding>)| {
+                    let table = (0..b.grid.node_count()).map(|x| emb.map(x)).collect();
+                    (method.name, table)
+                })
+                .collect()
         })
-        .collect()
+        .collect();
+    let mut starts = Vec::new();
+    for cut in cuts {
+        let k = specs
+            .iter()
+            .position(|b| b.spec == cut.spec)
+            .expect("every cut's box grid is listed");
+        for (method, table) in &tables[k] {
+            starts.push(Start {
+                name: format!("{}, placed by {method}", cut.what),
+                hosts: cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
+                closed_form: true,
+            });
+        }
+    }
+    starts
 }
 
 /// Starts from cutting the grid into boxes of `cut` per axis.
-fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) -> Vec<Start> {
+fn boxes(grid: &Grid, coords: &[u64], shape: &dyn Topology, cut: &[u64]) -> Option<Boxes> {
     let spec = shape.spec();
-    let Some((axes, box_spec, box_grid)) = box_grid(grid, cut) else {
-        return Vec::new();
-    };
+    let (axes, box_spec, box_grid) = box_grid(grid, cut)?;
+    let dims = grid.sides.len();
     // Box of every guest node: coordinate c of side K in cut B lies in
     // segment ⌊c·B/K⌋ (segments of ⌊K/B⌋ or ⌈K/B⌉ nodes).
-    let box_of: Vec<u64> = grid
-        .node
-        .iter()
-        .map(|&id| {
-            let coords = shape.coords(id);
+    let box_of: Vec<u64> = (0..grid.node.len())
+        .into_par_iter()
+        .map(|v| {
+            let at = v * dims;
             axes.iter().rev().fold(0u64, |acc, &a| {
-                acc * cut[a] + coords[a] * cut[a] / grid.sides[a]
+                acc * cut[a] + coords[at + a] * cut[a] / grid.sides[a]
             })
         })
         .collect();
@@ -229,19 +262,12 @@ fn boxes(grid: &Grid, shape: &dyn Topology, cut: &[u64], host: &dyn Topology) ->
         })
         .collect::<Vec<_>>()
         .join("x");
-    place_boxes(
-        &box_of,
-        box_grid.as_ref(),
-        host,
-        &format!("{spec} in {shape} blocks as {box_spec}"),
-    )
-}
-
-/// The host node of every guest node's box: each box's host looked up once
-/// (a method's `map` may walk its construction on every call).
-fn through_table(box_of: &[u64], boxes: u64, emb: &dyn Embedding) -> Vec<u64> {
-    let table: Vec<u64> = (0..boxes).map(|b| emb.map(b)).collect();
-    box_of.par_iter().map(|&b| table[b as usize]).collect()
+    Some(Boxes {
+        box_of,
+        spec: box_spec.clone(),
+        grid: box_grid,
+        what: format!("{spec} in {shape} blocks as {box_spec}"),
+    })
 }
 
 /// Cuts per axis (∏ = `p`, each at most its side) whose largest box holds
@@ -331,7 +357,10 @@ mod tests {
         let g = WGraph::from_topology(guest.as_ref()).unwrap();
         let grid = Grid::of_spec(guest.spec()).unwrap();
         let coords: Vec<u64> = grid.node.iter().flat_map(|&id| guest.coords(id)).collect();
-        let starts = balanced_boxes(&grid, &coords, guest.as_ref(), cut, host.as_ref(), &g);
+        let cuts: Vec<Boxes> = balanced_boxes(&grid, &coords, guest.as_ref(), cut, &g)
+            .into_iter()
+            .collect();
+        let starts = place_all(&cuts, host.as_ref());
         let identity = starts
             .iter()
             .find(|s| s.name.ends_with("placed by identity"))

@@ -141,6 +141,52 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// Batched k-way FM and local search (searches of a batch on the
+    /// placement as the batch found it, committed in order): exact gains,
+    /// the capacity kept, and the same placement on one thread or three.
+    #[test]
+    fn batched_refinement_is_exact_on_any_thread_count(
+        nodes in 2u64..120,
+        raw in prop::collection::vec((0u64..120, 0u64..120, 1u64..20), 1..300),
+        start in prop::collection::vec(0u64..16, 120),
+        batch in 1usize..40,
+        seed in 0u64..1000,
+    ) {
+        let guest = random_graph(nodes, &raw, &[1; 120]);
+        let host = topology::parse("torus:4x4").unwrap();
+        let g = WGraph::from_topology(&guest).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let cap = nodes.div_ceil(16) + 1;
+        let lo = mapper::floor(nodes, 16, 0.25);
+        let bounds = refine::Capacity { lo, hi: cap };
+        let first = within(&start[..nodes as usize], 16, cap);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let mut place = first.clone();
+                let mut rng = Rng::new(seed, 0);
+                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, 4, batch, &mut rng);
+                let after_fm = place.clone();
+                let local = refine::local::improve_in_batches(&g, &dist, &mut place, bounds, 4, batch, &mut rng);
+                (fm, after_fm, local, place)
+            })
+        };
+        let (fm, after_fm, local, place) = run(1);
+        prop_assert_eq!(run(3), (fm, after_fm.clone(), local, place.clone()));
+        let before = mapper::hop_bytes(&g, &dist, &first);
+        prop_assert_eq!(before - fm, mapper::hop_bytes(&g, &dist, &after_fm));
+        prop_assert_eq!(before - fm - local, mapper::hop_bytes(&g, &dist, &place));
+        let mut load = [0u64; 16];
+        for &h in &place { load[h as usize] += 1; }
+        let mut start_load = [0u64; 16];
+        for &h in &first { start_load[h as usize] += 1; }
+        prop_assert!(load.iter().all(|&l| l <= cap));
+        prop_assert!(load.iter().zip(&start_load).all(|(&l, &s)| l >= lo.min(s)));
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Annealing a one-to-one placement (some host nodes empty): the gain
@@ -217,6 +263,59 @@ fn seeds_reproduce_on_any_thread_count() {
     assert_eq!(run(1, 5), run(2, 5));
     assert_eq!(run(2, 5), run(2, 5));
     assert_ne!(run(2, 5), run(2, 6), "another seed, another placement");
+}
+
+/// Above 100 000 vertices refinement runs in parallel batches: still the
+/// same placement on one thread or two (a 320x320 mesh with chords, so
+/// that no grid is recognised and the search runs).
+#[test]
+fn large_guests_reproduce_on_any_thread_count() {
+    let side = 320u64;
+    let mut edges = Vec::new();
+    for y in 0..side {
+        for x in 0..side {
+            let v = y * side + x;
+            if x + 1 < side {
+                edges.push((v, v + 1));
+            }
+            if y + 1 < side {
+                edges.push((v, v + side));
+            }
+        }
+    }
+    let n = side * side;
+    let mut rng = Rng::new(7, 0);
+    for _ in 0..200 {
+        let (u, v) = (rng.below(n as usize) as u64, rng.below(n as usize) as u64);
+        if u != v && u.abs_diff(v) != 1 && u.abs_diff(v) != side {
+            edges.push((u.min(v), u.max(v)));
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let guest = Graph::from_edges(Spec::Graph("chorded-mesh.txt".into()), n, &edges).unwrap();
+    assert!(n as usize > mapper::LARGE_GUEST);
+    let host = topology::parse("torus:4x4").unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            mapper::map(&guest, host.as_ref(), &MapOptions::default())
+                .unwrap()
+                .hosts()
+                .to_vec()
+        })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    let mut load = [0u64; 16];
+    for &h in &one {
+        load[h as usize] += 1;
+    }
+    let cap = mapper::capacity(&WGraph::from_topology(&guest).unwrap(), 16, 0.03);
+    assert!(load.iter().all(|&l| l <= cap), "{load:?} above {cap}");
 }
 
 /// Small grids onto themselves come back optimal: Σ dilation = edge count.

@@ -9,8 +9,22 @@
 //! targets) and use exact host distances (wrap-around and tleaf costs in
 //! every gain). Every move keeps the capacity, so every prefix of a chain
 //! is a feasible placement.
+//!
+//! Searches run in batches, in parallel, as Mt-KaHyPar's do: every search
+//! of a batch starts from the placement as the batch found it (moves live
+//! in the search's own copy, [`Scratch`]), and the chains are then
+//! committed one by one in seed order, each move's gain recomputed on the
+//! placement as it now stands and the chain cut at its best point again
+//! (a vertex an earlier chain of the batch moved ends it). A batch's seeds
+//! are fixed by the seed order and the graph's size alone
+//! ([`super::batch_size`]: one at a time up to 100 000 vertices, the
+//! sequential FM exactly), so the same seed gives the same placement on
+//! any number of threads.
 
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
 
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
@@ -22,7 +36,6 @@ use super::Capacity;
 const FRUITLESS: usize = 16;
 /// Most moves of one search.
 const MAX_CHAIN: usize = 512;
-
 /// Improves `place` (host node per vertex, every host node's load within
 /// `cap`) in up to `passes` passes, stopping when a pass gains under 0.1 %.
 /// Returns the hop-bytes gained (exact: the objective before less after).
@@ -34,35 +47,75 @@ pub fn refine(
     passes: usize,
     rng: &mut Rng,
 ) -> u128 {
+    refine_in_batches(g, dist, place, cap, passes, super::batch_size(g.n()), rng)
+}
+
+/// [`refine`] with `batch` searches per batch (at least 1) whatever the
+/// graph's size.
+pub fn refine_in_batches(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
+    passes: usize,
+    batch: usize,
+    rng: &mut Rng,
+) -> u128 {
     let n = g.n();
     let p = place.iter().copied().max().map_or(0, |m| m as usize + 1);
     let mut load = vec![0u64; p];
     for (v, &h) in place.iter().enumerate() {
         load[h as usize] += g.vw[v];
     }
-    let mut search = Search {
-        g,
-        dist,
-        cap,
-        load,
-        locked: vec![0u32; n],
-        version: vec![0u32; n],
-        pass: 0,
-        log: Vec::new(),
-        heap: BinaryHeap::new(),
-        around: Vec::new(),
-    };
+    let mut locked = vec![0u32; n];
+    let batch = batch.max(1);
+    // Scratch overlays, one per search running at once (at most one per
+    // thread), kept for the next batch.
+    let mut pool: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
     let current: u128 = crate::mapper::hop_bytes(g, dist, place);
     let mut total = 0u128;
+    let mut seeds: Vec<u32> = Vec::with_capacity(batch);
+    // Vertices a batch moved or locked, for the scratch copies.
+    let mut changed: Vec<u32> = Vec::new();
     for pass in 1..=passes as u32 {
-        search.pass = pass;
         let mut gained = 0u128;
-        for s in rng.permutation(n) {
-            let s = s as usize;
-            if search.locked[s] == pass || !g.edges(s).any(|(u, _)| place[u] != place[s]) {
-                continue;
+        let order = rng.permutation(n);
+        let mut next = 0;
+        while next < n {
+            seeds.clear();
+            while next < n && seeds.len() < batch {
+                let s = order[next] as usize;
+                next += 1;
+                if locked[s] != pass && g.edges(s).any(|(u, _)| place[u] != place[s]) {
+                    seeds.push(s as u32);
+                }
             }
-            gained += search.grow(place, s) as u128;
+            let frozen = Frozen { g, dist, cap, pass };
+            let lease = || Lease::take(&pool, || Scratch::new(place, &load, &locked));
+            let chains: Vec<Chain> = match seeds.as_slice() {
+                [s] => vec![lease().scratch().grow(&frozen, *s as usize)],
+                _ => seeds
+                    .par_iter()
+                    .map_init(lease, |lease, &s| lease.scratch().grow(&frozen, s as usize))
+                    .collect(),
+            };
+            let mut live = Live {
+                g,
+                dist,
+                cap,
+                place: &mut *place,
+                load: &mut load,
+                locked: &mut locked,
+                pass,
+            };
+            changed.clear();
+            for chain in &chains {
+                gained += live.commit(chain) as u128;
+                changed.extend(chain.moves.iter().map(|&(v, _)| v));
+            }
+            for scratch in pool.get_mut().unwrap_or_else(|e| e.into_inner()) {
+                scratch.catch_up(g, &changed, place, pass);
+            }
         }
         total += gained;
         if gained * 1000 <= current - total.min(current) {
@@ -72,46 +125,119 @@ pub fn refine(
     total
 }
 
-/// State of the searches of one pass.
-struct Search<'a> {
+/// A scratch copy taken from the pool for one run of searches (a piece of
+/// a batch on one thread), given back when dropped.
+struct Lease<'a> {
+    pool: &'a Mutex<Vec<Scratch>>,
+    scratch: Option<Scratch>,
+}
+
+impl<'a> Lease<'a> {
+    fn take(pool: &'a Mutex<Vec<Scratch>>, new: impl FnOnce() -> Scratch) -> Lease<'a> {
+        let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        Lease {
+            pool,
+            scratch: Some(taken.unwrap_or_else(new)),
+        }
+    }
+
+    fn scratch(&mut self) -> &mut Scratch {
+        self.scratch
+            .as_mut()
+            .expect("a lease holds its scratch until dropped")
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let Some(scratch) = self.scratch.take() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(scratch);
+        }
+    }
+}
+
+/// The settings every search of a pass reads.
+struct Frozen<'a> {
     g: &'a WGraph,
     dist: &'a HostDistance<'a>,
     cap: Capacity,
+    pass: u32,
+}
+
+/// One search's moves: (vertex, host node it went to), in order; the
+/// first `best` of them gained the most.
+struct Chain {
+    moves: Vec<(u32, u64)>,
+    best: usize,
+}
+
+/// A search's own copy of the placement as the batch found it (brought up
+/// to date after every batch), reused search after search: a search moves
+/// vertices in it and moves them all back before it returns.
+struct Scratch {
+    /// Host node per vertex, in 32 bits (hosts have at most 2^24 nodes):
+    /// half the cache lines of the caller's placement, read at every
+    /// neighbour of every rated vertex.
+    place: Vec<u32>,
     load: Vec<u64>,
-    /// Pass in which a vertex last moved (it moves at most once a pass).
+    /// Pass in which a vertex last moved or was tried (once a pass each).
     locked: Vec<u32>,
     /// Bumped when a vertex's gains change: older heap entries are stale.
     version: Vec<u32>,
-    pass: u32,
     /// Moves of the current search: (vertex, host node it left).
-    log: Vec<(u32, u64)>,
+    log: Vec<(u32, u32)>,
     /// (gain, vertex, target, version).
-    heap: BinaryHeap<(i128, u32, u64, u32)>,
+    heap: BinaryHeap<(i128, u32, u32, u32)>,
     /// (host node, volume) around the vertex being rated.
-    around: Vec<(u64, u64)>,
+    around: Vec<(u32, u64)>,
 }
 
-impl Search<'_> {
-    /// One search from seed `s`; returns its gain (≥ 0, after roll-back).
-    fn grow(&mut self, place: &mut [u64], s: usize) -> i128 {
+impl Scratch {
+    fn new(place: &[u64], load: &[u64], locked: &[u32]) -> Scratch {
+        Scratch {
+            place: place.iter().map(|&h| h as u32).collect(),
+            load: load.to_vec(),
+            locked: locked.to_vec(),
+            version: vec![0; place.len()],
+            log: Vec::new(),
+            heap: BinaryHeap::new(),
+            around: Vec::new(),
+        }
+    }
+
+    /// Brings the copy up to date: `changed` vertices now sit on
+    /// `place[v]` and are locked.
+    fn catch_up(&mut self, g: &WGraph, changed: &[u32], place: &[u64], pass: u32) {
+        for &v in changed {
+            let v = v as usize;
+            self.apply(g, v, place[v] as u32);
+            self.locked[v] = pass;
+        }
+    }
+
+    /// One search from seed `s`; the copy is as it was when it returns.
+    fn grow(&mut self, f: &Frozen, s: usize) -> Chain {
         self.heap.clear();
         self.log.clear();
-        self.push_best(place, s);
+        self.push_best(f, s);
         let (mut sum, mut best, mut best_len, mut since) = (0i128, 0i128, 0usize, 0usize);
         while let Some((gain, v, t, ver)) = self.heap.pop() {
             let v = v as usize;
-            if self.locked[v] == self.pass || ver != self.version[v] {
+            if self.locked[v] == f.pass || ver != self.version[v] {
                 continue;
             }
-            if !self.fits(place[v], t, self.g.vw[v]) {
+            if !self.fits(f, self.place[v], t, f.g.vw[v]) {
                 // The target filled up since: look again.
                 self.version[v] += 1;
-                self.push_best(place, v);
+                self.push_best(f, v);
                 continue;
             }
-            let from = place[v];
-            self.apply(place, v, t);
-            self.locked[v] = self.pass;
+            let from = self.place[v];
+            self.apply(f.g, v, t);
+            self.locked[v] = f.pass;
             self.log.push((v as u32, from));
             sum += gain;
             if sum > best {
@@ -122,44 +248,51 @@ impl Search<'_> {
             if since >= FRUITLESS || self.log.len() >= MAX_CHAIN {
                 break;
             }
-            for k in self.g.xadj[v]..self.g.xadj[v + 1] {
-                let u = self.g.adj[k] as usize;
-                if self.locked[u] != self.pass {
+            for k in f.g.xadj[v]..f.g.xadj[v + 1] {
+                let u = f.g.adj[k] as usize;
+                if self.locked[u] != f.pass {
                     self.version[u] += 1;
-                    self.push_best(place, u);
+                    self.push_best(f, u);
                 }
             }
         }
-        // Roll back past the best point; the vertices stay locked this pass.
-        while self.log.len() > best_len {
-            let (v, from) = self.log.pop().expect("log longer than best_len");
-            self.apply(place, v as usize, from);
+        let moves = self
+            .log
+            .iter()
+            .map(|&(v, _)| (v, u64::from(self.place[v as usize])))
+            .collect();
+        // Every vertex moved was free (not locked this pass): 0 frees it.
+        while let Some((v, from)) = self.log.pop() {
+            self.apply(f.g, v as usize, from);
+            self.locked[v as usize] = 0;
         }
-        best
+        Chain {
+            moves,
+            best: best_len,
+        }
     }
 
     /// Whether load `w` may leave host node `from` for `to`.
-    fn fits(&self, from: u64, to: u64, w: u64) -> bool {
-        self.cap.allows(self.load[from as usize], w, 0)
-            && self.cap.allows(self.load[to as usize], 0, w)
+    fn fits(&self, f: &Frozen, from: u32, to: u32, w: u64) -> bool {
+        f.cap.allows(self.load[from as usize], w, 0) && f.cap.allows(self.load[to as usize], 0, w)
     }
 
     /// Moves v to host node t, keeping the loads.
-    fn apply(&mut self, place: &mut [u64], v: usize, t: u64) {
-        self.load[place[v] as usize] -= self.g.vw[v];
-        self.load[t as usize] += self.g.vw[v];
-        place[v] = t;
+    fn apply(&mut self, g: &WGraph, v: usize, t: u32) {
+        self.load[self.place[v] as usize] -= g.vw[v];
+        self.load[t as usize] += g.vw[v];
+        self.place[v] = t;
     }
 
     /// Pushes v's best move that the capacity allows (to a host node of one
     /// of its neighbours), whatever its sign.
-    fn push_best(&mut self, place: &[u64], v: usize) {
-        let hv = place[v];
+    fn push_best(&mut self, f: &Frozen, v: usize) {
+        let hv = self.place[v];
         // v's volume per host node of its neighbours (few distinct nodes:
         // the gains below cost targets × nodes, not targets × degree).
         self.around.clear();
-        for (u, w) in self.g.edges(v) {
-            let h = place[u];
+        for (u, w) in f.g.edges(v) {
+            let h = self.place[u];
             match self.around.iter_mut().find(|(x, _)| *x == h) {
                 Some((_, sum)) => *sum += w,
                 None => self.around.push((h, w)),
@@ -168,17 +301,17 @@ impl Search<'_> {
         let here: i128 = self
             .around
             .iter()
-            .map(|&(h, w)| w as i128 * i128::from(self.dist.d(hv, h)))
+            .map(|&(h, w)| w as i128 * i128::from(f.dist.d(u64::from(hv), u64::from(h))))
             .sum();
-        let mut best: Option<(i128, u64)> = None;
+        let mut best: Option<(i128, u32)> = None;
         for &(t, _) in &self.around {
-            if t == hv || !self.fits(hv, t, self.g.vw[v]) {
+            if t == hv || !self.fits(f, hv, t, f.g.vw[v]) {
                 continue;
             }
             let there: i128 = self
                 .around
                 .iter()
-                .map(|&(h, w)| w as i128 * i128::from(self.dist.d(t, h)))
+                .map(|&(h, w)| w as i128 * i128::from(f.dist.d(u64::from(t), u64::from(h))))
                 .sum();
             let gain = here - there;
             if best.map_or(true, |(b, bt)| gain > b || (gain == b && t < bt)) {
@@ -188,5 +321,137 @@ impl Search<'_> {
         if let Some((gain, t)) = best {
             self.heap.push((gain, v as u32, t, self.version[v]));
         }
+    }
+}
+
+/// The placement as chains are committed to it.
+struct Live<'a> {
+    g: &'a WGraph,
+    dist: &'a HostDistance<'a>,
+    cap: Capacity,
+    place: &'a mut [u64],
+    load: &'a mut [u64],
+    locked: &'a mut [u32],
+    pass: u32,
+}
+
+impl Live<'_> {
+    /// Commits the best prefix of `chain`'s gainful part as the placement
+    /// now stands (gains recomputed; a vertex already moved this pass, or a
+    /// move the capacity no longer allows, ends it); locks every vertex the
+    /// search moved. Returns the gain (≥ 0).
+    fn commit(&mut self, chain: &Chain) -> i128 {
+        let mut undo: Vec<(usize, u64)> = Vec::new();
+        let (mut sum, mut best, mut best_len) = (0i128, 0i128, 0usize);
+        for &(v, t) in &chain.moves[..chain.best] {
+            let v = v as usize;
+            let from = self.place[v];
+            let w = self.g.vw[v];
+            let fits = self.cap.allows(self.load[from as usize], w, 0)
+                && self.cap.allows(self.load[t as usize], 0, w);
+            if self.locked[v] == self.pass || from == t || !fits {
+                break;
+            }
+            sum += self
+                .g
+                .edges(v)
+                .map(|(u, vol)| {
+                    let h = self.place[u];
+                    vol as i128 * (i128::from(self.dist.d(from, h)) - i128::from(self.dist.d(t, h)))
+                })
+                .sum::<i128>();
+            self.apply(v, t);
+            self.locked[v] = self.pass;
+            undo.push((v, from));
+            if sum > best {
+                (best, best_len) = (sum, undo.len());
+            }
+        }
+        while undo.len() > best_len {
+            let (v, from) = undo.pop().expect("undo longer than best_len");
+            self.apply(v, from);
+        }
+        for &(v, _) in &chain.moves {
+            self.locked[v as usize] = self.pass;
+        }
+        best
+    }
+
+    /// Moves v to host node t, keeping the loads.
+    fn apply(&mut self, v: usize, t: u64) {
+        self.load[self.place[v] as usize] -= self.g.vw[v];
+        self.load[t as usize] += self.g.vw[v];
+        self.place[v] = t;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::coarsen::tests::bip;
+    use crate::topology;
+
+    /// What makes the batches thread-independent: a search leaves its copy
+    /// as it found it, and after a commit the copy caught up is the live
+    /// placement again — so any copy serves any search of the next batch.
+    #[test]
+    fn copies_come_back_clean_and_catch_up() {
+        let extra: Vec<(usize, usize, u64)> = (0..60)
+            .map(|i| (i * 7, i * 13 + 5, 1 + i as u64 % 4))
+            .collect();
+        let g = bip(96, &extra, &[1], &[[0, 0]]).g;
+        let host = topology::parse("torus:4x4").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let mut place: Vec<u64> = (0..96).map(|v| (v * 5 % 16) as u64).collect();
+        let mut load = vec![0u64; 16];
+        for (v, &h) in place.iter().enumerate() {
+            load[h as usize] += g.vw[v];
+        }
+        let mut locked = vec![0u32; 96];
+        let cap = Capacity { lo: 4, hi: 8 };
+        let mut scratch = Scratch::new(&place, &load, &locked);
+        let frozen = Frozen {
+            g: &g,
+            dist: &dist,
+            cap,
+            pass: 1,
+        };
+        let mut gained = 0;
+        for s in [3usize, 40, 77, 12, 55] {
+            let before = scratch.place.clone();
+            let chain = scratch.grow(&frozen, s);
+            assert_eq!(
+                scratch.place, before,
+                "search from {s} left its copy changed"
+            );
+            assert_eq!(scratch.load, load);
+            let mut live = Live {
+                g: &g,
+                dist: &dist,
+                cap,
+                place: &mut place,
+                load: &mut load,
+                locked: &mut locked,
+                pass: 1,
+            };
+            let old = crate::mapper::hop_bytes(&g, &dist, live.place);
+            let gain = live.commit(&chain);
+            assert!(gain >= 0);
+            assert_eq!(
+                old - gain as u128,
+                crate::mapper::hop_bytes(&g, &dist, &place)
+            );
+            gained += gain;
+            let changed: Vec<u32> = chain.moves.iter().map(|&(v, _)| v).collect();
+            scratch.catch_up(&g, &changed, &place, 1);
+            let copy: Vec<u64> = scratch.place.iter().map(|&h| u64::from(h)).collect();
+            assert_eq!(copy, place);
+            assert_eq!(scratch.load, load);
+            assert_eq!(scratch.locked, locked);
+        }
+        assert!(
+            gained > 0,
+            "a scrambled placement gives FM something to gain"
+        );
     }
 }

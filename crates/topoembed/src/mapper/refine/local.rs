@@ -8,6 +8,7 @@
 //! (and the partner's, for a swap, less the edge between them, whose
 //! distance a swap keeps).
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::mapper::distance::HostDistance;
@@ -25,12 +26,47 @@ const FIRST_PARTNERS: usize = 3;
 /// Improves `place` (host node per vertex) in passes until a pass gains less
 /// than 0.1 % or `max_passes` pass; no host node ends outside `cap` unless
 /// it started there. Returns the hop-bytes gained.
+///
+/// Vertices are taken in batches ([`super::batch_size`]: one at a time up
+/// to 100 000 vertices): the best step of every vertex of a batch is found
+/// in parallel on the placement as the batch found it, then the steps are
+/// taken one by one in the batch's order, each only if its gain,
+/// recomputed on the placement as it now stands, is still positive and
+/// the capacity still allows it — the same placement on any number of
+/// threads.
 pub fn improve(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
     max_passes: usize,
+    rng: &mut Rng,
+    progress: Option<&Progress>,
+) -> u128 {
+    let batch = super::batch_size(g.n());
+    improve_with(g, dist, place, cap, (max_passes, batch), rng, progress)
+}
+
+/// [`improve`] with `batch` vertices per batch (at least 1) whatever the
+/// graph's size.
+pub fn improve_in_batches(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
+    max_passes: usize,
+    batch: usize,
+    rng: &mut Rng,
+) -> u128 {
+    improve_with(g, dist, place, cap, (max_passes, batch), rng, None)
+}
+
+fn improve_with(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
+    (max_passes, batch): (usize, usize),
     rng: &mut Rng,
     progress: Option<&Progress>,
 ) -> u128 {
@@ -41,89 +77,65 @@ pub fn improve(
         on.entry(h).or_default().push(v as u32);
         *load.entry(h).or_default() += g.vw[v];
     }
-    let cost_at = |place: &[u64], v: usize, h: u64| -> u128 {
-        g.edges(v)
-            .map(|(u, w)| u128::from(w) * u128::from(dist.d(h, place[u])))
-            .sum()
-    };
     let mut total_gain = 0u128;
-    let mut current: u128 = (0..n).map(|v| cost_at(place, v, place[v])).sum::<u128>() / 2;
-    let mut targets: Vec<u64> = Vec::new();
-    let mut partners: Vec<u32> = Vec::new();
+    let mut current: u128 = (0..n)
+        .map(|v| cost_at(g, dist, place, v, place[v]))
+        .sum::<u128>()
+        / 2;
+    let batch = batch.max(1);
+    let mut buffers = (Vec::new(), Vec::new());
     for _ in 0..max_passes {
         let mut gained = 0u128;
-        for v in rng.permutation(n) {
-            let v = v as usize;
-            let hv = place[v];
-            targets.clear();
-            targets.extend(g.edges(v).map(|(u, _)| place[u]).filter(|&h| h != hv));
-            targets.sort_unstable();
-            targets.dedup();
-            if targets.is_empty() {
-                continue;
-            }
-            let here = cost_at(place, v, hv) as i128;
-            // (gain, target, partner)
-            let mut best: (i128, u64, Option<u32>) = (0, hv, None);
-            // Whether v may leave its node without a partner (the floor).
-            let may_leave = cap.allows(load[&hv], g.vw[v], 0);
-            for &t in &targets {
-                let moved = here - cost_at(place, v, t) as i128;
-                if may_leave && cap.allows(load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
-                    if moved > best.0 {
-                        best = (moved, t, None);
+        for vertices in rng.permutation(n).chunks(batch) {
+            let frozen = Frozen {
+                g,
+                dist,
+                cap,
+                place,
+                on: &on,
+                load: &load,
+            };
+            let steps: Vec<Option<Step>> = match vertices {
+                [v] => vec![frozen.best_step(*v as usize, &mut buffers)],
+                _ => vertices
+                    .par_iter()
+                    .map_init(
+                        || (Vec::new(), Vec::new()),
+                        |buffers, &v| frozen.best_step(v as usize, buffers),
+                    )
+                    .collect(),
+            };
+            for step in steps.into_iter().flatten() {
+                let Step {
+                    v,
+                    from,
+                    to,
+                    partner,
+                } = step;
+                if place[v] != from || partner.is_some_and(|x| place[x as usize] != to) {
+                    continue; // an earlier step of the batch moved it
+                }
+                let fits = match partner {
+                    None => {
+                        cap.allows(load[&from], g.vw[v], 0)
+                            && cap.allows(load.get(&to).copied().unwrap_or(0), 0, g.vw[v])
                     }
+                    Some(x) => {
+                        let x = x as usize;
+                        cap.allows(load[&to], g.vw[x], g.vw[v])
+                            && cap.allows(load[&from], g.vw[v], g.vw[x])
+                    }
+                };
+                let gain = step_gain(g, dist, place, v, to, partner);
+                if !fits || gain <= 0 {
                     continue;
                 }
-                let Some(list) = on.get(&t) else { continue };
-                // Partners: v's own neighbours on t first (they border v's
-                // node, so their other edges likely lead there too), then
-                // the first few placed on t.
-                partners.clear();
-                partners.extend(
-                    g.edges(v)
-                        .filter(|&(u, _)| place[u] == t)
-                        .map(|(u, _)| u as u32)
-                        .take(SWAP_PARTNERS),
-                );
-                let own = partners.len();
-                let wanted = own + SWAP_PARTNERS.saturating_sub(own).min(FIRST_PARTNERS);
-                for &x in list {
-                    if partners.len() >= wanted {
-                        break;
-                    }
-                    if !partners[..own].contains(&x) {
-                        partners.push(x);
-                    }
+                relocate(&mut on, &mut load, place, g, v, to);
+                if let Some(x) = partner {
+                    relocate(&mut on, &mut load, place, g, x as usize, from);
                 }
-                for &x in &partners {
-                    let x = x as usize;
-                    let fits_t = cap.allows(load[&t], g.vw[x], g.vw[v]);
-                    let fits_h = cap.allows(load[&hv], g.vw[v], g.vw[x]);
-                    if !(fits_t && fits_h) {
-                        continue;
-                    }
-                    let between: u128 = g
-                        .edges(v)
-                        .filter(|&(u, _)| u == x)
-                        .map(|(_, w)| u128::from(w) * u128::from(dist.d(hv, t)))
-                        .sum();
-                    let partner = cost_at(place, x, t) as i128 - cost_at(place, x, hv) as i128;
-                    let swap = moved + partner - 2 * between as i128;
-                    if swap > best.0 {
-                        best = (swap, t, Some(x as u32));
-                    }
-                }
+                gained += gain as u128;
             }
-            let (gain, t, partner) = best;
-            if gain <= 0 {
-                continue;
-            }
-            relocate(&mut on, &mut load, place, g, v, t);
-            if let Some(x) = partner {
-                relocate(&mut on, &mut load, place, g, x as usize, hv);
-            }
-            gained += gain as u128;
         }
         progress::advance(progress, n as u64);
         total_gain += gained;
@@ -133,6 +145,141 @@ pub fn improve(
         }
     }
     total_gain
+}
+
+/// A step: v leaves host node `from` for `to`, and `partner` (a vertex on
+/// `to`) goes the other way.
+struct Step {
+    v: usize,
+    from: u64,
+    to: u64,
+    partner: Option<u32>,
+}
+
+/// Σ volume × distance of v's edges were v on host node h.
+fn cost_at(g: &WGraph, dist: &HostDistance, place: &[u64], v: usize, h: u64) -> u128 {
+    g.edges(v)
+        .map(|(u, w)| u128::from(w) * u128::from(dist.d(h, place[u])))
+        .sum()
+}
+
+/// The hop-bytes a step takes off: v's edges from its node to `to`, the
+/// partner's the other way.
+fn step_gain(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &[u64],
+    v: usize,
+    to: u64,
+    partner: Option<u32>,
+) -> i128 {
+    let hv = place[v];
+    let moved = cost_at(g, dist, place, v, hv) as i128 - cost_at(g, dist, place, v, to) as i128;
+    match partner {
+        None => moved,
+        Some(x) => moved + partner_gain(g, dist, place, (v, hv), (x as usize, to)),
+    }
+}
+
+/// What partner x (on `t`) adds to v's move from `hv` to `t` when the two
+/// swap: x's edges from t to hv, less the edge between them twice (a swap
+/// keeps its distance, which v's move alone counted as changed).
+fn partner_gain(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &[u64],
+    (v, hv): (usize, u64),
+    (x, t): (usize, u64),
+) -> i128 {
+    let between: u128 = g
+        .edges(v)
+        .filter(|&(u, _)| u == x)
+        .map(|(_, w)| u128::from(w) * u128::from(dist.d(hv, t)))
+        .sum();
+    let partner = cost_at(g, dist, place, x, t) as i128 - cost_at(g, dist, place, x, hv) as i128;
+    partner - 2 * between as i128
+}
+
+/// The placement as a batch found it.
+struct Frozen<'a> {
+    g: &'a WGraph,
+    dist: &'a HostDistance<'a>,
+    cap: Capacity,
+    place: &'a [u64],
+    on: &'a FxHashMap<u64, Vec<u32>>,
+    load: &'a FxHashMap<u64, u64>,
+}
+
+impl Frozen<'_> {
+    /// v's best step of positive gain: a move to a neighbour's host node
+    /// where the capacity allows, else a swap with a vertex there.
+    fn best_step(&self, v: usize, (targets, partners): &mut (Vec<u64>, Vec<u32>)) -> Option<Step> {
+        let (g, place, cap) = (self.g, self.place, self.cap);
+        let hv = place[v];
+        targets.clear();
+        targets.extend(g.edges(v).map(|(u, _)| place[u]).filter(|&h| h != hv));
+        targets.sort_unstable();
+        targets.dedup();
+        if targets.is_empty() {
+            return None;
+        }
+        let here = cost_at(g, self.dist, place, v, hv) as i128;
+        // (gain, target, partner)
+        let mut best: (i128, u64, Option<u32>) = (0, hv, None);
+        // Whether v may leave its node without a partner (the floor).
+        let may_leave = cap.allows(self.load[&hv], g.vw[v], 0);
+        for &t in targets.iter() {
+            let moved = here - cost_at(g, self.dist, place, v, t) as i128;
+            if may_leave && cap.allows(self.load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
+                if moved > best.0 {
+                    best = (moved, t, None);
+                }
+                continue;
+            }
+            let Some(list) = self.on.get(&t) else {
+                continue;
+            };
+            // Partners: v's own neighbours on t first (they border v's
+            // node, so their other edges likely lead there too), then
+            // the first few placed on t.
+            partners.clear();
+            partners.extend(
+                g.edges(v)
+                    .filter(|&(u, _)| place[u] == t)
+                    .map(|(u, _)| u as u32)
+                    .take(SWAP_PARTNERS),
+            );
+            let own = partners.len();
+            let wanted = own + SWAP_PARTNERS.saturating_sub(own).min(FIRST_PARTNERS);
+            for &x in list {
+                if partners.len() >= wanted {
+                    break;
+                }
+                if !partners[..own].contains(&x) {
+                    partners.push(x);
+                }
+            }
+            for &x in partners.iter() {
+                let x = x as usize;
+                let fits_t = cap.allows(self.load[&t], g.vw[x], g.vw[v]);
+                let fits_h = cap.allows(self.load[&hv], g.vw[v], g.vw[x]);
+                if !(fits_t && fits_h) {
+                    continue;
+                }
+                let swap = moved + partner_gain(g, self.dist, place, (v, hv), (x, t));
+                if swap > best.0 {
+                    best = (swap, t, Some(x as u32));
+                }
+            }
+        }
+        let (gain, to, partner) = best;
+        (gain > 0).then_some(Step {
+            v,
+            from: hv,
+            to,
+            partner,
+        })
+    }
 }
 
 /// Moves vertex v to host node t, keeping the lists and loads.

@@ -10,6 +10,29 @@ pub mod local;
 pub mod parts;
 pub mod vcycle;
 
+/// Graphs up to this many vertices are refined one vertex (one search) at a
+/// time: the sequential local search and FM exactly, where moves of one
+/// batch would often meet (a V-cycle's coarse levels), and where the
+/// mapper's two restarts already keep two threads busy.
+const ONE_AT_A_TIME: usize = crate::mapper::LARGE_GUEST;
+/// Above [`ONE_AT_A_TIME`], a batch holds one vertex or search per this
+/// many vertices, up to [`MAX_BATCH`].
+const VERTICES_PER_STEP: usize = 512;
+/// Most vertices or searches of one batch (mdual, 2.6·10^5 vertices: 505;
+/// the 10^6-vertex stencil: 1024): they start far apart, so a batch costs
+/// little quality, and a large one wakes the pool's threads less often.
+const MAX_BATCH: usize = 1024;
+
+/// Vertices (local search) or searches (k-way FM) weighed at once, on the
+/// placement as their batch found it, for a graph of `n` vertices: fixed by
+/// `n` alone, so every thread count takes the same steps.
+fn batch_size(n: usize) -> usize {
+    match n {
+        0..=ONE_AT_A_TIME => 1,
+        _ => (n / VERTICES_PER_STEP).min(MAX_BATCH),
+    }
+}
+
 /// Bounds on a host node's load during refinement: no move takes a node
 /// above `hi` (the capacity) or below `lo` (as far under the average as the
 /// capacity is over it, so no node is drained empty — an MPI job's slots all
