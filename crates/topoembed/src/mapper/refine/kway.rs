@@ -47,7 +47,15 @@ pub fn refine(
     passes: usize,
     rng: &mut Rng,
 ) -> u128 {
-    refine_in_batches(g, dist, place, cap, passes, super::batch_size(g.n()), rng)
+    refine_in_batches(
+        g,
+        dist,
+        place,
+        cap,
+        passes,
+        super::batch_size(g.n(), g.n()),
+        rng,
+    )
 }
 
 /// [`refine`] with `batch` searches per batch (at least 1) whatever the

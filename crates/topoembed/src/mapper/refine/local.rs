@@ -43,7 +43,7 @@ pub fn improve(
     rng: &mut Rng,
     progress: Option<&Progress>,
 ) -> u128 {
-    let batch = super::batch_size(g.n());
+    let batch = super::batch_size(g.n(), g.n());
     improve_with(g, dist, place, cap, (max_passes, batch), rng, progress)
 }
 

@@ -16,7 +16,7 @@ pub mod vcycle;
 /// mapper's two restarts already keep two threads busy.
 const ONE_AT_A_TIME: usize = crate::mapper::LARGE_GUEST;
 /// Above [`ONE_AT_A_TIME`], a batch holds one vertex or search per this
-/// many vertices, up to [`MAX_BATCH`].
+/// many vertices of the level refined, up to [`MAX_BATCH`].
 const VERTICES_PER_STEP: usize = 512;
 /// Most vertices or searches of one batch (mdual, 2.6·10^5 vertices: 505;
 /// the 10^6-vertex stencil: 1024): they start far apart, so a batch costs
@@ -24,12 +24,14 @@ const VERTICES_PER_STEP: usize = 512;
 const MAX_BATCH: usize = 1024;
 
 /// Vertices (local search) or searches (k-way FM) weighed at once, on the
-/// placement as their batch found it, for a graph of `n` vertices: fixed by
-/// `n` alone, so every thread count takes the same steps.
-fn batch_size(n: usize) -> usize {
-    match n {
+/// placement as their batch found it, at a level of `level` vertices of a
+/// guest of `guest` vertices (a V-cycle's coarse levels are batched when
+/// the guest is): fixed by the sizes alone, so every thread count takes
+/// the same steps.
+pub fn batch_size(guest: usize, level: usize) -> usize {
+    match guest {
         0..=ONE_AT_A_TIME => 1,
-        _ => (n / VERTICES_PER_STEP).min(MAX_BATCH),
+        _ => (level / VERTICES_PER_STEP).clamp(1, MAX_BATCH),
     }
 }
 

@@ -50,8 +50,9 @@ pub fn refine(
     let mut gained = 0u128;
     // Coarsest first; each level's placement projects onto the finer one.
     while let (Some(graph), Some(map)) = (coarse.pop(), maps.pop()) {
-        gained += kway::refine(&graph, dist, &mut hosts, cap, PASSES, rng);
-        gained += local::improve(&graph, dist, &mut hosts, cap, PASSES, rng, None);
+        let batch = super::batch_size(g.n(), graph.n());
+        gained += kway::refine_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
+        gained += local::improve_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
         hosts = map.iter().map(|&c| hosts[c as usize]).collect();
     }
     place.copy_from_slice(&hosts);
