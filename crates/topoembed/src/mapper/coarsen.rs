@@ -5,8 +5,13 @@
 //! a coarse vertex's cost is the sum of its members' — the coarse problem is
 //! the fine one restricted to keeping matched pairs together.
 
+use rayon::prelude::*;
+
 use super::graph::WGraph;
 use super::rng::Rng;
+
+/// Coarse vertices per chunk of the parallel contraction.
+const CONTRACT_CHUNK: usize = 4096;
 
 /// A graph being bipartitioned, with the cost of each side for each vertex
 /// from its edges to vertices outside (Scotch's dual recursive
@@ -100,8 +105,6 @@ pub fn coarsen_graph(
         },
         ext: vec![[0, 0]; cn],
     };
-    // Coarse vertex k's entries, merged through a marker of positions.
-    let mut at = vec![usize::MAX; cn];
     let mut members = vec![[NONE; 2]; cn];
     for (v, &k) in cmap.iter().enumerate() {
         let k = k as usize;
@@ -111,31 +114,61 @@ pub fn coarsen_graph(
             members[k][1] = v as u32;
         }
     }
-    c.g.xadj.push(0);
     for (k, pair) in members.iter().enumerate() {
-        let start = c.g.adj.len();
         for &v in pair.iter().filter(|&&v| v != NONE) {
-            let v = v as usize;
-            c.g.vw[k] += g.vw[v];
+            c.g.vw[k] += g.vw[v as usize];
             if let Some(ext) = ext {
-                c.ext[k][0] += ext[v][0];
-                c.ext[k][1] += ext[v][1];
-            }
-            for (u, w) in g.edges(v) {
-                let cu = cmap[u] as usize;
-                if cu == k {
-                    continue;
-                }
-                if at[cu] == usize::MAX || at[cu] < start {
-                    at[cu] = c.g.adj.len();
-                    c.g.adj.push(cu as u32);
-                    c.g.ew.push(w);
-                } else {
-                    c.g.ew[at[cu]] += w;
-                }
+                c.ext[k][0] += ext[v as usize][0];
+                c.ext[k][1] += ext[v as usize][1];
             }
         }
-        c.g.xadj.push(c.g.adj.len());
+    }
+    // The coarse rows, chunk by chunk in parallel, then joined in order:
+    // each lists its neighbours in the order its members' edges meet them,
+    // as one pass over the rows would (the same coarse graph on any
+    // number of threads). A marker per neighbour — (row, position) —
+    // merges the volumes of two members' edges to one coarse vertex.
+    let chunks: Vec<(Vec<usize>, Vec<u32>, Vec<u64>)> = members
+        .par_chunks(CONTRACT_CHUNK)
+        .enumerate()
+        .map_init(
+            || vec![(NONE, 0u32); cn],
+            |at, (chunk, rows)| {
+                let (mut lens, mut adj, mut ew) =
+                    (Vec::with_capacity(rows.len()), Vec::new(), Vec::new());
+                for (i, pair) in rows.iter().enumerate() {
+                    let k = (chunk * CONTRACT_CHUNK + i) as u32;
+                    let start = adj.len();
+                    for &v in pair.iter().filter(|&&v| v != NONE) {
+                        for (u, w) in g.edges(v as usize) {
+                            let cu = cmap[u];
+                            if cu == k {
+                                continue;
+                            }
+                            let (row, pos) = at[cu as usize];
+                            if row == k {
+                                ew[pos as usize] += w;
+                            } else {
+                                at[cu as usize] = (k, adj.len() as u32);
+                                adj.push(cu);
+                                ew.push(w);
+                            }
+                        }
+                    }
+                    lens.push(adj.len() - start);
+                }
+                (lens, adj, ew)
+            },
+        )
+        .collect();
+    c.g.xadj.push(0);
+    for (lens, adj, ew) in chunks {
+        for len in lens {
+            let last = *c.g.xadj.last().expect("xadj starts at 0");
+            c.g.xadj.push(last + len);
+        }
+        c.g.adj.extend(adj);
+        c.g.ew.extend(ew);
     }
     (c, cmap)
 }
@@ -143,6 +176,82 @@ pub fn coarsen_graph(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The coarse graph is the fine one with matched pairs merged: every
+    /// coarse edge carries the volume of the fine edges between its two
+    /// clusters, loads and external costs add up, and it is the same on
+    /// one thread or three (two chunks of the parallel contraction here).
+    #[test]
+    fn contraction_sums_volumes_on_any_thread_count() {
+        let n = 10_000;
+        // A path with chords two apart (a matched pair has two edges to
+        // the next pair, to be merged) and random long ones.
+        let extra: Vec<(usize, usize, u64)> = (0..n)
+            .map(|i| (i, i + 2, 1 + i as u64 % 3))
+            .chain((0..4000).map(|i| (i * 7919, i * 104_729 + 13, 1 + i as u64 % 5)))
+            .collect();
+        let fine = bip(n, &extra, &[1, 2, 3], &[[1, 4], [2, 0]]);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| coarsen(&fine, 4, None, &mut Rng::new(3, 0)))
+        };
+        let (coarse, cmap) = run(1);
+        let (again, cmap_again) = run(3);
+        assert_eq!(cmap, cmap_again);
+        assert_eq!(
+            (
+                &coarse.g.xadj,
+                &coarse.g.adj,
+                &coarse.g.ew,
+                &coarse.g.vw,
+                &coarse.ext
+            ),
+            (
+                &again.g.xadj,
+                &again.g.adj,
+                &again.g.ew,
+                &again.g.vw,
+                &again.ext
+            )
+        );
+        let cn = coarse.g.n();
+        assert!(
+            cn > CONTRACT_CHUNK,
+            "{cn} coarse vertices: more than one chunk"
+        );
+        let mut want = std::collections::BTreeMap::new();
+        for v in 0..n {
+            for (u, w) in fine.g.edges(v) {
+                let (a, b) = (cmap[v], cmap[u]);
+                if a != b {
+                    *want.entry((a, b)).or_insert(0u64) += w;
+                }
+            }
+        }
+        let mut got = std::collections::BTreeMap::new();
+        for k in 0..cn {
+            for (u, w) in coarse.g.edges(k) {
+                assert!(
+                    got.insert((k as u32, u as u32), w).is_none(),
+                    "edge {k}-{u} listed twice"
+                );
+            }
+        }
+        assert_eq!(got, want);
+        let mut vw = vec![0u64; cn];
+        let mut ext = vec![[0u64; 2]; cn];
+        for (v, &k) in cmap.iter().enumerate() {
+            vw[k as usize] += fine.g.vw[v];
+            ext[k as usize][0] += fine.ext[v][0];
+            ext[k as usize][1] += fine.ext[v][1];
+        }
+        assert_eq!(vw, coarse.g.vw);
+        assert_eq!(ext, coarse.ext);
+        assert!(coarse.g.vw.iter().all(|&w| w <= 4));
+    }
 
     /// A connected graph on `n` vertices: a path plus `extra` edges
     /// (duplicates merged), with loads and external costs.
