@@ -164,7 +164,6 @@ fn balanced_boxes(
         .join("x");
     Some(Boxes {
         box_of,
-        spec: box_spec.clone(),
         grid: box_grid,
         what: format!("{spec} in balanced slabs {name} as {box_spec}"),
     })
@@ -186,10 +185,9 @@ fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topol
 }
 
 /// A cut of the guest grid into boxes: every guest node's box, and the
-/// grid of boxes (`spec`, built) to be placed onto the host.
+/// grid of boxes to be placed onto the host.
 struct Boxes {
     box_of: Vec<u64>,
-    spec: Spec,
     grid: Box<dyn Topology>,
     /// What cut it is, for the start's name.
     what: String,
@@ -203,7 +201,7 @@ struct Boxes {
 fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
     let mut specs: Vec<&Boxes> = Vec::new();
     for cut in cuts {
-        if !specs.iter().any(|b| b.spec == cut.spec) {
+        if !specs.iter().any(|b| b.grid.spec() == cut.grid.spec()) {
             specs.push(cut);
         }
     }
@@ -224,7 +222,7 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
     for cut in cuts {
         let k = specs
             .iter()
-            .position(|b| b.spec == cut.spec)
+            .position(|b| b.grid.spec() == cut.grid.spec())
             .expect("every cut's box grid is listed");
         for (method, table) in &tables[k] {
             starts.push(Start {
@@ -264,7 +262,6 @@ fn boxes(grid: &Grid, coords: &[u64], shape: &dyn Topology, cut: &[u64]) -> Opti
         .join("x");
     Some(Boxes {
         box_of,
-        spec: box_spec.clone(),
         grid: box_grid,
         what: format!("{spec} in {shape} blocks as {box_spec}"),
     })

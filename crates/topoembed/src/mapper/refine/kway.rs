@@ -85,6 +85,7 @@ pub fn refine_in_batches(
     let mut seeds: Vec<u32> = Vec::with_capacity(batch);
     // Vertices a batch moved or locked, for the scratch copies.
     let mut changed: Vec<u32> = Vec::new();
+    let mut undo: Vec<(usize, u64)> = Vec::new();
     for pass in 1..=passes as u32 {
         let mut gained = 0u128;
         let order = rng.permutation(n);
@@ -115,6 +116,7 @@ pub fn refine_in_batches(
                 load: &mut load,
                 locked: &mut locked,
                 pass,
+                undo: &mut undo,
             };
             changed.clear();
             for chain in &chains {
@@ -341,6 +343,9 @@ struct Live<'a> {
     load: &'a mut [u64],
     locked: &'a mut [u32],
     pass: u32,
+    /// Moves committed so far, (vertex, host node it left): a buffer kept
+    /// across commits.
+    undo: &'a mut Vec<(usize, u64)>,
 }
 
 impl Live<'_> {
@@ -349,7 +354,8 @@ impl Live<'_> {
     /// move the capacity no longer allows, ends it); locks every vertex the
     /// search moved. Returns the gain (≥ 0).
     fn commit(&mut self, chain: &Chain) -> i128 {
-        let mut undo: Vec<(usize, u64)> = Vec::new();
+        let mut undo = std::mem::take(self.undo);
+        undo.clear();
         let (mut sum, mut best, mut best_len) = (0i128, 0i128, 0usize);
         for &(v, t) in &chain.moves[..chain.best] {
             let v = v as usize;
@@ -382,6 +388,7 @@ impl Live<'_> {
         for &(v, _) in &chain.moves {
             self.locked[v as usize] = self.pass;
         }
+        *self.undo = undo;
         best
     }
 
@@ -441,6 +448,7 @@ mod tests {
                 load: &mut load,
                 locked: &mut locked,
                 pass: 1,
+                undo: &mut Vec::new(),
             };
             let old = crate::mapper::hop_bytes(&g, &dist, live.place);
             let gain = live.commit(&chain);
