@@ -7,8 +7,8 @@
 //! best prefix (in balance first, then cheapest).
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
+use super::queue::VertexHeap;
 use crate::mapper::coarsen::Bip;
 
 /// Load bounds on side 0, and the cost of a unit of cut volume.
@@ -68,7 +68,8 @@ fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize) -> (i128, bool) {
 /// last border and add what the kept moves touched), and a vertex's gain
 /// is computed when it is first needed in a pass, then kept up to date
 /// move by move (O(degree) per move). The heap orders moves by (gain,
-/// vertex), so the moves made are those of a full sweep.
+/// vertex), so the moves made are those of a full sweep; it holds each
+/// vertex once, its key changed in place ([`VertexHeap`]).
 pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     let n = b.g.n();
     if n < 2 {
@@ -81,7 +82,6 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     // Moves may leave the bounds by one vertex on the way (with exact bounds
     // no single move would be allowed); the best prefix kept is in bounds.
     let slack = b.g.vw.iter().copied().max().unwrap_or(1);
-    let mut stamp = vec![0u32; n];
     // The pass in which a vertex was locked, its gain computed, or it was
     // listed as a candidate for the next pass's border.
     let mut locked = vec![0u32; n];
@@ -89,29 +89,26 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     let mut listed = vec![0u32; n];
     let mut gains = vec![0i128; n];
     let mut candidates: Vec<u32> = (0..n as u32).collect();
-    let mut heap: BinaryHeap<(i128, Reverse<usize>, u32)> = BinaryHeap::new();
+    let mut heap: VertexHeap<(i128, Reverse<u32>)> = VertexHeap::new(n);
     for pass in 1..=max_passes as u32 {
         heap.clear();
         let mut border = Vec::with_capacity(candidates.len());
         for &v in &candidates {
-            let v = v as usize;
-            let (g, cut) = gain_and_border(b, side, bal.d12, v);
-            gains[v] = g;
-            known[v] = pass;
-            stamp[v] = 0;
-            if cut || b.ext[v][0] != b.ext[v][1] {
-                heap.push((g, Reverse(v), 0));
-                border.push(v as u32);
+            let (g, cut) = gain_and_border(b, side, bal.d12, v as usize);
+            gains[v as usize] = g;
+            known[v as usize] = pass;
+            if cut || b.ext[v as usize][0] != b.ext[v as usize][1] {
+                heap.set(v, (g, Reverse(v)));
+                border.push(v);
             }
         }
         let mut moves: Vec<usize> = Vec::new();
         let start = (bal.excess(load0), 0i128);
         let (mut best, mut best_len, mut run) = (start, 0usize, 0i128);
         let mut since_best = 0;
-        while let Some((g, Reverse(v), st)) = heap.pop() {
-            if locked[v] == pass || st != stamp[v] {
-                continue;
-            }
+        // Locked vertices are never queued: every vertex popped is free.
+        while let Some(((g, _), v)) = heap.pop() {
+            let v = v as usize;
             let w = b.g.vw[v];
             let new0 = if side[v] == 0 { load0 - w } else { load0 + w };
             // Within a vertex of the bounds, or closer to them than now.
@@ -145,11 +142,9 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
                 } else {
                     gains[u] = gain_and_border(b, side, bal.d12, u).0;
                     known[u] = pass;
-                    stamp[u] = 0;
                 }
                 if locked[u] != pass {
-                    stamp[u] += 1;
-                    heap.push((gains[u], Reverse(u), stamp[u]));
+                    heap.set(u as u32, (gains[u], Reverse(u as u32)));
                 }
             }
         }
@@ -190,6 +185,7 @@ mod tests {
     use super::*;
     use crate::mapper::coarsen::tests::bip;
     use proptest::prelude::*;
+    use std::collections::BinaryHeap;
 
     /// The plain FM: every gain computed by a full sweep at the start of
     /// each pass (what [`refine`] must reproduce move for move).

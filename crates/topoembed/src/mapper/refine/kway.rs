@@ -21,7 +21,6 @@
 //! sequential FM exactly), so the same seed gives the same placement on
 //! any number of threads.
 
-use std::collections::BinaryHeap;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -30,6 +29,7 @@ use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
+use super::queue::VertexHeap;
 use super::Capacity;
 
 /// A search stops after this many moves without a new best.
@@ -195,12 +195,10 @@ struct Scratch {
     load: Vec<u64>,
     /// Pass in which a vertex last moved or was tried (once a pass each).
     locked: Vec<u32>,
-    /// Bumped when a vertex's gains change: older heap entries are stale.
-    version: Vec<u32>,
     /// Moves of the current search: (vertex, host node it left).
     log: Vec<(u32, u32)>,
-    /// (gain, vertex, target, version).
-    heap: BinaryHeap<(i128, u32, u32, u32)>,
+    /// Each queued vertex's best move, keyed (gain, vertex, target).
+    heap: VertexHeap<(i128, u32, u32)>,
     /// (host node, volume) around the vertex being rated.
     around: Vec<(u32, u64)>,
 }
@@ -211,9 +209,8 @@ impl Scratch {
             place: place.iter().map(|&h| h as u32).collect(),
             load: load.to_vec(),
             locked: locked.to_vec(),
-            version: vec![0; place.len()],
             log: Vec::new(),
-            heap: BinaryHeap::new(),
+            heap: VertexHeap::new(place.len()),
             around: Vec::new(),
         }
     }
@@ -234,14 +231,11 @@ impl Scratch {
         self.log.clear();
         self.push_best(f, s);
         let (mut sum, mut best, mut best_len, mut since) = (0i128, 0i128, 0usize, 0usize);
-        while let Some((gain, v, t, ver)) = self.heap.pop() {
+        // Locked vertices are never queued: every vertex popped is free.
+        while let Some(((gain, _, t), v)) = self.heap.pop() {
             let v = v as usize;
-            if self.locked[v] == f.pass || ver != self.version[v] {
-                continue;
-            }
             if !self.fits(f, self.place[v], t, f.g.vw[v]) {
                 // The target filled up since: look again.
-                self.version[v] += 1;
                 self.push_best(f, v);
                 continue;
             }
@@ -261,7 +255,6 @@ impl Scratch {
             for k in f.g.xadj[v]..f.g.xadj[v + 1] {
                 let u = f.g.adj[k] as usize;
                 if self.locked[u] != f.pass {
-                    self.version[u] += 1;
                     self.push_best(f, u);
                 }
             }
@@ -294,8 +287,9 @@ impl Scratch {
         self.place[v] = t;
     }
 
-    /// Pushes v's best move that the capacity allows (to a host node of one
-    /// of its neighbours), whatever its sign.
+    /// Queues v with its best move that the capacity allows (to a host node
+    /// of one of its neighbours), whatever its sign; v leaves the queue when
+    /// it has none.
     fn push_best(&mut self, f: &Frozen, v: usize) {
         let hv = self.place[v];
         // v's volume per host node of its neighbours (few distinct nodes:
@@ -328,8 +322,9 @@ impl Scratch {
                 best = Some((gain, t));
             }
         }
-        if let Some((gain, t)) = best {
-            self.heap.push((gain, v as u32, t, self.version[v]));
+        match best {
+            Some((gain, t)) => self.heap.set(v as u32, (gain, v as u32, t)),
+            None => self.heap.remove(v as u32),
         }
     }
 }

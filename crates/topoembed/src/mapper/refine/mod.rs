@@ -8,6 +8,7 @@ pub mod fm;
 pub mod kway;
 pub mod local;
 pub mod parts;
+mod queue;
 pub mod vcycle;
 
 /// Graphs up to this many vertices are refined one vertex (one search) at a
