@@ -3,7 +3,8 @@
 //! (Σ volume × host distance) under a capacity per host node.
 //!
 //! Multilevel, laid out by phase as KaHIP and Mt-KaHyPar are:
-//! * [`coarsen`]: heavy-edge matching, inside every bisection;
+//! * [`coarsen`]: heavy-edge matching, inside every bisection (and once for
+//!   the whole guest above 10^5 vertices: [`multilevel`]);
 //! * two initial placements, one per search: [`partmap`] partitions the
 //!   guest into as many parts as the host has nodes (cut only) and anneals
 //!   the parts' quotient graph onto the host; [`initial`] is dual recursive
@@ -30,6 +31,7 @@ mod distance;
 mod domain;
 mod graph;
 mod initial;
+mod multilevel;
 mod partmap;
 pub mod recognize;
 pub mod refine;
@@ -448,7 +450,7 @@ fn search(
     if let (true, Some((cost, start))) = (from_start, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
-        let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng);
+        let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, true);
         notes.insert(
             0,
             format!(
@@ -474,26 +476,48 @@ fn search(
             // ones bipartition guest and host together: the first wins on
             // tori and meshes, the second on some hierarchies.
             let two_phase = r % 2 == 0 && p <= partmap::MAX_HOSTS;
-            let kind = match two_phase {
-                true => "partitioning and mapping the parts",
-                false => "dual recursive bipartitioning",
-            };
-            let mut hosts = if two_phase {
-                partmap::place(g, dist, p, (cap, options.imbalance), seed, options.progress)
-            } else {
-                initial::place(
+            // Above 10^5 vertices onto a machine that is not a hierarchy the
+            // parts come from one coarsening of the guest ([`multilevel`]),
+            // whose levels are refined on the way up (a V-cycle already).
+            let large = g.n() > LARGE_GUEST && !dist.host().spec().is_hierarchy();
+            let (mut hosts, coarsened) = match (two_phase, large) {
+                (true, true) => multilevel::place(
                     g,
                     dist,
-                    (0..p).collect(),
+                    p,
                     (cap, options.imbalance),
+                    bounds,
                     seed,
                     options.progress,
-                )
+                )?,
+                (true, false) => (
+                    partmap::place(g, dist, p, (cap, options.imbalance), seed, options.progress),
+                    false,
+                ),
+                (false, _) => (
+                    initial::place(
+                        g,
+                        dist,
+                        (0..p).collect(),
+                        (cap, options.imbalance),
+                        seed,
+                        options.progress,
+                    ),
+                    false,
+                ),
+            };
+            let kind = match (two_phase, coarsened) {
+                (true, true) => {
+                    "multilevel partitioning, mapping the parts and refining every coarser level"
+                }
+                (true, false) => "partitioning and mapping the parts",
+                (false, _) => "dual recursive bipartitioning",
             };
             refine::balance::restore(g, dist, &mut hosts, p, cap)?;
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
-            let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng);
+            let gained =
+                refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, !coarsened);
             Ok((hosts, before, gained, kind))
         })
         .collect();
@@ -508,9 +532,17 @@ fn search(
     notes.insert(
         0,
         format!(
-            "{kind} gave hop-bytes {before}; refinement (part swaps, V-cycle, k-way FM, move/swap) took {gained} off \
-             (best of {} searches; capacity {cap} load per host node, seed {})",
-            options.restarts, options.seed
+            "{kind} gave hop-bytes {before}; refinement (part swaps, {}k-way FM, move/swap) took {gained} off \
+             ({}; capacity {cap} load per host node, seed {})",
+            match kind.starts_with("multilevel") {
+                true => "",
+                false => "V-cycle, ",
+            },
+            match options.restarts {
+                1 => "one search".to_string(),
+                r => format!("best of {r} searches"),
+            },
+            options.seed
         ),
     );
     let searched = before - gained;
@@ -534,8 +566,9 @@ fn search(
     Ok((hosts, notes, None))
 }
 
-/// Part swaps, a V-cycle, k-way FM and move/swap local search on
-/// `hosts`; returns the hop-bytes they took off.
+/// Part swaps, a V-cycle (unless `vcycle` is false: the placement came
+/// up through one), k-way FM and move/swap local search on `hosts`;
+/// returns the hop-bytes they took off.
 fn refine_placement(
     g: &WGraph,
     dist: &HostDistance,
@@ -543,9 +576,13 @@ fn refine_placement(
     bounds: refine::Capacity,
     options: &MapOptions,
     rng: &mut rng::Rng,
+    vcycle: bool,
 ) -> u128 {
     let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
-    let coarse = refine::vcycle::refine(g, dist, hosts, bounds, rng);
+    let coarse = match vcycle {
+        true => refine::vcycle::refine(g, dist, hosts, bounds, rng),
+        false => 0,
+    };
     let fm = refine::kway::refine(g, dist, hosts, bounds, options.passes, rng);
     swapped
         + coarse

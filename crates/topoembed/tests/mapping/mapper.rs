@@ -316,6 +316,14 @@ fn large_guests_reproduce_on_any_thread_count() {
     }
     let cap = mapper::capacity(&WGraph::from_topology(&guest).unwrap(), 16, 0.03);
     assert!(load.iter().all(|&l| l <= cap), "{load:?} above {cap}");
+    // Above 10^5 vertices onto a torus the parts come from one coarsening.
+    let placement = mapper::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    assert!(
+        placement.notes()[0].starts_with("multilevel partitioning"),
+        "{:?}",
+        placement.notes()
+    );
+    assert_eq!(placement.hosts(), one.as_slice());
 }
 
 /// Small grids onto themselves come back optimal: Σ dilation = edge count.

@@ -30,11 +30,10 @@ pub fn refine(
 ) -> u128 {
     let max_load = (cap.hi / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
     // Coarse graphs and, per level, each finer vertex's coarse vertex.
-    let mut coarse: Vec<WGraph> = Vec::new();
-    let mut maps: Vec<Vec<u32>> = Vec::new();
+    let mut levels: Vec<(WGraph, Vec<u32>)> = Vec::new();
     let mut hosts = place.to_vec();
     loop {
-        let finer = coarse.last().unwrap_or(g);
+        let finer = levels.last().map_or(g, |(c, _)| c);
         let (next, map) = coarsen_graph(finer, None, max_load, Some(&hosts), rng);
         if next.g.n() * 10 > finer.n() * 9 {
             break;
@@ -44,17 +43,33 @@ pub fn refine(
             coarse_hosts[c as usize] = hosts[v];
         }
         hosts = coarse_hosts;
-        coarse.push(next.g);
-        maps.push(map);
+        levels.push((next.g, map));
     }
+    let (hosts, gained) = uncoarsen(levels, g.n(), dist, hosts, cap, rng);
+    place.copy_from_slice(&hosts);
+    gained
+}
+
+/// The way up of a multilevel scheme: `hosts` places the coarsest of
+/// `levels` (coarse graph, each finer vertex's coarse vertex; finest
+/// first); each level, coarsest first, is refined by k-way FM and local
+/// search ([`PASSES`] each, batched as for a guest of `guest` vertices)
+/// and its placement projected onto the finer one. Returns the finest
+/// graph's placement (not refined here) and the hop-bytes gained.
+pub fn uncoarsen(
+    mut levels: Vec<(WGraph, Vec<u32>)>,
+    guest: usize,
+    dist: &HostDistance,
+    mut hosts: Vec<u64>,
+    cap: Capacity,
+    rng: &mut Rng,
+) -> (Vec<u64>, u128) {
     let mut gained = 0u128;
-    // Coarsest first; each level's placement projects onto the finer one.
-    while let (Some(graph), Some(map)) = (coarse.pop(), maps.pop()) {
-        let batch = super::batch_size(g.n(), graph.n());
+    while let Some((graph, map)) = levels.pop() {
+        let batch = super::batch_size(guest, graph.n());
         gained += kway::refine_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
         gained += local::improve_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
         hosts = map.iter().map(|&c| hosts[c as usize]).collect();
     }
-    place.copy_from_slice(&hosts);
-    gained
+    (hosts, gained)
 }
