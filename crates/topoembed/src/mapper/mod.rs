@@ -579,7 +579,7 @@ fn refine_placement(
     vcycle: bool,
 ) -> u128 {
     let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
-    let coarse = match vcycle {
+    let coarse = match vcycle && std::env::var("TE_NOVC").is_err() {
         true => refine::vcycle::refine(g, dist, hosts, bounds, rng),
         false => 0,
     };
