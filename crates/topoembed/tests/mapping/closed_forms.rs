@@ -47,7 +47,8 @@ fn uneven_grids_are_cut_into_balanced_slabs() {
 }
 
 /// Above 100 000 vertices on a grid host the closed form is refined (never
-/// above it); searches asked for, or a hierarchy, run the search.
+/// above it); searches asked for (multilevel there), or a hierarchy, run the
+/// search.
 #[test]
 fn large_grids_refine_their_closed_form_on_grid_hosts() {
     let guest = topology::parse("mesh:330x330").unwrap();
@@ -72,7 +73,7 @@ fn large_grids_refine_their_closed_form_on_grid_hosts() {
     )
     .unwrap();
     assert!(
-        searched.notes()[0].starts_with("partitioning"),
+        searched.notes()[0].starts_with("multilevel partitioning"),
         "{:?}",
         searched.notes()
     );
