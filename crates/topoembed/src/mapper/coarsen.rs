@@ -25,6 +25,22 @@ pub struct Bip {
 }
 
 impl Bip {
+    /// No vertices yet, room for `n` (rows are pushed one by one: a
+    /// vertex's edges, then `xadj`, `vw` and `ext`).
+    pub fn with_capacity(n: usize) -> Bip {
+        let mut xadj = Vec::with_capacity(n + 1);
+        xadj.push(0);
+        Bip {
+            g: WGraph {
+                xadj,
+                adj: Vec::new(),
+                ew: Vec::new(),
+                vw: Vec::with_capacity(n),
+            },
+            ext: Vec::with_capacity(n),
+        }
+    }
+
     /// The load on side 0 of a bipartition.
     pub fn load0(&self, side: &[u8]) -> u64 {
         side.iter()

@@ -202,16 +202,7 @@ fn local_problem(
     for (k, &v) in verts.iter().enumerate() {
         local.insert(v, k as u32);
     }
-    let mut b = Bip {
-        g: WGraph {
-            xadj: Vec::with_capacity(verts.len() + 1),
-            adj: Vec::new(),
-            ew: Vec::new(),
-            vw: Vec::with_capacity(verts.len()),
-        },
-        ext: Vec::with_capacity(verts.len()),
-    };
-    b.g.xadj.push(0);
+    let mut b = Bip::with_capacity(verts.len());
     // Distances to other domains' representatives, asked once per domain.
     let mut toward: rustc_hash::FxHashMap<u32, [u64; 2]> = rustc_hash::FxHashMap::default();
     for &v in verts {

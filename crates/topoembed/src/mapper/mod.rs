@@ -13,8 +13,10 @@
 //!   with them by multilevel bisection whose cost sees the distance to
 //!   neighbours already placed;
 //! * [`refine`]: FM on each bisection ([`refine::fm`]); on the placement,
-//!   whole-part swaps, a V-cycle, localized k-way FM ([`refine::kway`]) and
-//!   move/swap local search ([`refine::local`]), all with exact distances.
+//!   whole-part swaps, a V-cycle, localized k-way FM ([`refine::kway`]),
+//!   FM and flows on every two neighbouring host nodes' vertices
+//!   ([`refine::pairs`]) and move/swap local search ([`refine::local`]),
+//!   all with exact distances.
 //!
 //! * [`recognize`]: structure finding — a guest that is a grid or a cube
 //!   whatever its numbering; the layer above ([`crate::embed::mapped`])
@@ -50,6 +52,13 @@ pub const MAX_HOST_NODES: u64 = 1 << 24;
 
 /// Passes of whole-part swaps after dual recursive bipartitioning.
 const PART_PASSES: usize = 8;
+
+/// Rounds of pairwise refinement after k-way FM ([`refine::pairs`]).
+/// Benchmark (34 pairs of `bench/mapper.sh`, 2 cores): one round took
+/// 1.1 % off the geometric mean (copter2 and 4elt onto tori 2–2.3 %,
+/// mdual 3 %, never worse) for about 10 % more time; three rounds little
+/// more.
+const PAIR_ROUNDS: usize = 1;
 
 /// Most passes of k-way FM and of the final move/swap local search when
 /// none are asked (each also stops when a pass gains under 0.1 %): 8 up to
@@ -454,7 +463,7 @@ fn search(
         notes.insert(
             0,
             format!(
-                "{} gave hop-bytes {cost}; refinement (part swaps, V-cycle, k-way FM, move/swap) took {gained} off \
+                "{} gave hop-bytes {cost}; refinement (part swaps, V-cycle, k-way FM, pairs, move/swap) took {gained} off \
                  (the closed form refined instead of a search from scratch, as for every guest above {LARGE_GUEST} \
                  vertices with one; --restarts N searches; capacity {cap} load per host node, seed {})",
                 start.name, options.seed
@@ -532,7 +541,7 @@ fn search(
     notes.insert(
         0,
         format!(
-            "{kind} gave hop-bytes {before}; refinement (part swaps, {}k-way FM, move/swap) took {gained} off \
+            "{kind} gave hop-bytes {before}; refinement (part swaps, {}k-way FM, pairs, move/swap) took {gained} off \
              ({}; capacity {cap} load per host node, seed {})",
             match kind.starts_with("multilevel") {
                 true => "",
@@ -567,8 +576,8 @@ fn search(
 }
 
 /// Part swaps, a V-cycle (unless `vcycle` is false: the placement came
-/// up through one), k-way FM and move/swap local search on `hosts`;
-/// returns the hop-bytes they took off.
+/// up through one), k-way FM, pairwise refinement and move/swap local
+/// search on `hosts`; returns the hop-bytes they took off.
 fn refine_placement(
     g: &WGraph,
     dist: &HostDistance,
@@ -579,14 +588,16 @@ fn refine_placement(
     vcycle: bool,
 ) -> u128 {
     let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
-    let coarse = match vcycle && std::env::var("TE_NOVC").is_err() {
+    let coarse = match vcycle {
         true => refine::vcycle::refine(g, dist, hosts, bounds, rng),
         false => 0,
     };
     let fm = refine::kway::refine(g, dist, hosts, bounds, options.passes, rng);
+    let paired = refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS);
     swapped
         + coarse
         + fm
+        + paired
         + refine::local::improve(
             g,
             dist,

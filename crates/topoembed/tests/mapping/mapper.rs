@@ -118,16 +118,17 @@ proptest! {
         sorted_before.sort_unstable();
         sorted_after.sort_unstable();
         prop_assert_eq!(sorted_before, sorted_after);
-        // The V-cycle, k-way FM, then the local search: exact gains,
-        // capacity kept.
+        // The V-cycle, k-way FM, pairwise refinement, then the local
+        // search: exact gains, capacity kept.
         let lo = mapper::floor(nodes, 16, 0.25);
         let bounds = refine::Capacity { lo, hi: cap };
-        for phase in 0..3 {
+        for phase in 0..4 {
             let start_loads = loads(&place);
             let before = mapper::hop_bytes(&g, &dist, &place);
             let gained = match phase {
                 0 => refine::vcycle::refine(&g, &dist, &mut place, bounds, &mut rng),
                 1 => refine::kway::refine(&g, &dist, &mut place, bounds, 4, &mut rng),
+                2 => refine::pairs::refine(&g, &dist, &mut place, bounds, 2),
                 _ => refine::local::improve(&g, &dist, &mut place, bounds, 6, &mut rng, None),
             };
             prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));

@@ -1,0 +1,227 @@
+//! Pairwise refinement on a placement (KaFFPa's refinement on the quotient
+//! graph's edges, Sanders & Schulz 2011, with the mapping objective): for
+//! every two host nodes whose vertices share an edge, the vertices on both
+//! are bipartitioned again — FM and flows ([`super::fm`], [`super::flow`])
+//! on the two nodes' induced graph, each vertex's edges to the rest of the
+//! guest entering as external costs (volume × distance from each of the two
+//! nodes to where the neighbour sits), the cut charged the distance between
+//! the two. A bipartition's cost is then the exact hop-bytes of every edge
+//! that touches the pair, so a cheaper one lowers the placement's
+//! hop-bytes by as much. Flows re-cut a border that single-vertex moves
+//! cannot improve one step at a time.
+
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::fm::{self, Balance};
+use super::{flow, Capacity};
+use crate::mapper::coarsen::Bip;
+use crate::mapper::distance::HostDistance;
+use crate::mapper::graph::WGraph;
+
+/// Two host nodes, the smaller first.
+type Pair = (u64, u64);
+
+/// FM passes per pair, before and after the flows.
+const PASSES: usize = 4;
+
+/// Refines `place` pair by pair of host nodes one unit apart whose vertices
+/// share an edge, `rounds` times over; returns the hop-bytes gained.
+///
+/// The pairs are dealt into groups in which no host node appears twice
+/// (first fit, in ascending order of the pair); a group's pairs are
+/// bipartitioned again in parallel on the placement as the group found it,
+/// then kept one by one in the group's order, each only if its gain,
+/// recomputed on the placement as it now stands, is still positive — the
+/// same placement on any number of threads.
+pub fn refine(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
+    rounds: usize,
+) -> u128 {
+    let mut gained = 0u128;
+    for _ in 0..rounds {
+        let mut members: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+        for (v, &h) in place.iter().enumerate() {
+            members.entry(h).or_default().push(v as u32);
+        }
+        let mut round = 0u128;
+        for group in groups(g, dist, place) {
+            let proposals: Vec<Option<Vec<u8>>> = group
+                .par_iter()
+                .map(|&(a, b)| {
+                    let verts = pair_vertices(&members, (a, b));
+                    let (bip, side) = pair_problem(g, dist, place, (a, b), &verts);
+                    repartition(&bip, &side, cap, dist.d(a, b))
+                })
+                .collect();
+            for (&(a, b), proposal) in group.iter().zip(proposals) {
+                let Some(new) = proposal else {
+                    continue;
+                };
+                let verts = pair_vertices(&members, (a, b));
+                // Pairs kept before this one may have moved its neighbours.
+                let (bip, side) = pair_problem(g, dist, place, (a, b), &verts);
+                let d12 = dist.d(a, b);
+                let (before, after) = (fm::cost(&bip, &side, d12), fm::cost(&bip, &new, d12));
+                if after >= before {
+                    continue;
+                }
+                for (&v, &s) in verts.iter().zip(&new) {
+                    place[v as usize] = if s == 0 { a } else { b };
+                }
+                let (on_a, on_b): (Vec<u32>, Vec<u32>) =
+                    verts.iter().partition(|&&v| place[v as usize] == a);
+                members.insert(a, on_a);
+                members.insert(b, on_b);
+                round += before - after;
+            }
+        }
+        gained += round;
+        if round == 0 {
+            break;
+        }
+    }
+    gained
+}
+
+/// The pairs of host nodes one unit apart with an edge between their
+/// vertices, dealt into groups of disjoint pairs.
+fn groups(g: &WGraph, dist: &HostDistance, place: &[u64]) -> Vec<Vec<Pair>> {
+    let mut pairs: Vec<Pair> = (0..g.n())
+        .into_par_iter()
+        .fold(Vec::new, |mut found, v| {
+            for (u, _) in g.edges(v) {
+                let (a, b) = (place[v], place[u]);
+                if a < b && dist.d(a, b) <= 1 {
+                    found.push((a, b));
+                }
+            }
+            found
+        })
+        .reduce(Vec::new, |mut x, y| {
+            x.extend(y);
+            x
+        });
+    pairs.par_sort_unstable();
+    pairs.dedup();
+    let mut groups = Vec::new();
+    while !pairs.is_empty() {
+        let mut used: FxHashSet<u64> = FxHashSet::default();
+        let (group, rest): (Vec<Pair>, Vec<Pair>) = pairs.into_iter().partition(|&(a, b)| {
+            !used.contains(&a) && !used.contains(&b) && used.insert(a) && used.insert(b)
+        });
+        groups.push(group);
+        pairs = rest;
+    }
+    groups
+}
+
+/// The vertices on host nodes a and b, a's first.
+fn pair_vertices(members: &FxHashMap<u64, Vec<u32>>, (a, b): (u64, u64)) -> Vec<u32> {
+    let on = |h: u64| members.get(&h).map_or(&[][..], |m| m.as_slice());
+    on(a).iter().chain(on(b)).copied().collect()
+}
+
+/// The bipartition problem of `verts` (on host nodes a and b): their
+/// induced graph, each one's external costs on a (side 0) and on b, and
+/// the sides they are on.
+fn pair_problem(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &[u64],
+    (a, b): (u64, u64),
+    verts: &[u32],
+) -> (Bip, Vec<u8>) {
+    let local: FxHashMap<u32, u32> = verts
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v, k as u32))
+        .collect();
+    let mut bip = Bip::with_capacity(verts.len());
+    let mut side = Vec::with_capacity(verts.len());
+    for &v in verts {
+        let v = v as usize;
+        let mut ext = [0u64; 2];
+        for (u, w) in g.edges(v) {
+            match local.get(&(u as u32)) {
+                None => {
+                    let h = place[u];
+                    ext[0] = ext[0].saturating_add(w.saturating_mul(dist.d(a, h)));
+                    ext[1] = ext[1].saturating_add(w.saturating_mul(dist.d(b, h)));
+                }
+                Some(&k) => {
+                    bip.g.adj.push(k);
+                    bip.g.ew.push(w);
+                }
+            }
+        }
+        bip.g.xadj.push(bip.g.adj.len());
+        bip.g.vw.push(g.vw[v]);
+        bip.ext.push(ext);
+        side.push(u8::from(place[v] == b));
+    }
+    (bip, side)
+}
+
+/// A cheaper bipartition of `bip` than `side` (FM, flows, FM again), both
+/// nodes within `cap` (or no further outside than now); none when none is
+/// found.
+fn repartition(bip: &Bip, side: &[u8], cap: Capacity, d12: u64) -> Option<Vec<u8>> {
+    let total = bip.g.total_load();
+    let load0 = bip.load0(side);
+    let lo = cap.lo.max(total.saturating_sub(cap.hi)).min(load0);
+    let hi = cap.hi.min(total.saturating_sub(cap.lo)).max(load0);
+    let bal = Balance { lo, hi, d12 };
+    let mut new = side.to_vec();
+    fm::refine(bip, &mut new, bal, PASSES);
+    if flow::refine(bip, &mut new, bal, load0) > 0 {
+        fm::refine(bip, &mut new, bal, PASSES);
+    }
+    let cheaper = fm::cost(bip, &new, d12) < fm::cost(bip, side, d12);
+    (cheaper && bal.excess(bip.load0(&new)) == 0).then_some(new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::hop_bytes;
+    use crate::topology;
+
+    /// An 8x4 mesh on two nodes of a line, its vertices dealt out in
+    /// alternate columns (a cut of 28 edges): the pair is re-cut straight,
+    /// across the columns (4 edges a cut; the minimum bisection is one such
+    /// cut, FM and flows from this start find two), the loads kept, and
+    /// the gain is exactly the drop in hop-bytes.
+    #[test]
+    fn a_jagged_pair_is_recut_straight() {
+        let g = WGraph::from_topology(topology::parse("mesh:8x4").unwrap().as_ref()).unwrap();
+        let host = topology::parse("line:2").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        // mesh:8x4 numbers x fastest: column x of vertex v is v % 8.
+        let mut place: Vec<u64> = (0..32u64).map(|v| v % 2).collect();
+        let before = hop_bytes(&g, &dist, &place);
+        assert_eq!(before, 28);
+        let cap = Capacity { lo: 16, hi: 16 };
+        let gained = refine(&g, &dist, &mut place, cap, 3);
+        let after = hop_bytes(&g, &dist, &place);
+        assert!(after <= 8, "{after}: {place:?}");
+        assert_eq!(gained, before - after);
+        assert_eq!(place.iter().filter(|&&h| h == 0).count(), 16);
+    }
+
+    /// Host nodes two units apart are not paired: nothing moves.
+    #[test]
+    fn only_nodes_one_unit_apart_are_paired() {
+        let g = WGraph::from_topology(topology::parse("mesh:8x4").unwrap().as_ref()).unwrap();
+        let host = topology::parse("line:3").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let mut place: Vec<u64> = (0..32u64).map(|v| 2 * (v % 2)).collect();
+        let start = place.clone();
+        let cap = Capacity { lo: 0, hi: 16 };
+        assert_eq!(refine(&g, &dist, &mut place, cap, 3), 0);
+        assert_eq!(place, start);
+    }
+}
