@@ -5,6 +5,10 @@
 //! rank exit with a message, not a hang.
 #![cfg(feature = "mpi")]
 
+#[path = "../../topoembed-reorder/tests/common/session.rs"]
+mod session;
+use session::session_dir;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -16,6 +20,7 @@ use topoembed::virtual_topology::VirtualTopology;
 /// `mpirun -np N topoembed-mpi ARGS`, with a time limit so a hang fails.
 fn mpirun(np: u64, args: &[&str]) -> (i32, String, String) {
     let out = Command::new("timeout")
+        .env("OMPI_MCA_orte_tmpdir_base", session_dir())
         .arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(np.to_string())

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{compile, library};
+use common::{compile, library, session_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +47,7 @@ struct Run {
 /// library preloaded when `preload`.
 fn run(np: u64, program: &str, args: &[&str], env: &[(&str, &str)], preload: bool) -> Run {
     let mut cmd = Command::new("timeout");
+    cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
     cmd.arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(np.to_string());

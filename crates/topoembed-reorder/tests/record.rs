@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{compile, library};
+use common::{compile, library, session_dir};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,7 @@ fn scratch(name: &str) -> PathBuf {
 /// `monitor.<rank>.prof` when given.
 fn run(np: u32, dir: &Path, record: Option<&str>, monitor: Option<&Path>, args: &[&str]) -> Output {
     let mut cmd = Command::new("timeout");
+    cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
     cmd.current_dir(dir)
         .arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
@@ -185,6 +186,7 @@ fn fortran_sends_are_recorded_too() {
     let bin = compile("mpifort", "traffic.f90", &dir, "traffic_f");
     for n in [4usize, 6] {
         let out = Command::new("timeout")
+            .env("OMPI_MCA_orte_tmpdir_base", session_dir())
             .current_dir(&dir)
             .arg("120")
             .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
@@ -291,6 +293,7 @@ fn a_message_outside_the_world_warns_once_and_the_run_goes_on() {
     let bin = compile("mpicc", "spawn.c", &dir, "spawn");
     let launch = |record: bool| {
         let mut cmd = Command::new("timeout");
+        cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
         cmd.current_dir(&dir).arg("120").args([
             "mpirun",
             "--allow-run-as-root",

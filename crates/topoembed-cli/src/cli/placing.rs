@@ -77,10 +77,11 @@ pub struct MapArgs {
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).
     /// 0 (default): 2 for guests up to 100 000 vertices (one partitioning
-    /// first, one bipartitioning guest and host together), 1 above — and
-    /// there a grid found in the guest, on a ring, torus, mesh or cube
-    /// host, has its closed form refined instead of a search; any N >= 1
-    /// runs N searches.
+    /// first, one bipartitioning guest and host together), 1 above (onto
+    /// a host that is not a hierarchy, multilevel: the guest coarsened
+    /// once, refined level by level) — and there a grid found in the
+    /// guest, on a ring, torus, mesh or cube host, has its closed form
+    /// refined instead of a search; any N >= 1 runs N searches.
     #[arg(long, default_value_t = 0)]
     pub restarts: usize,
     /// The machine's slots for a launch format (rankfile, seq,

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod session;
+pub use session::session_dir;
+
 /// The library cargo built for this test run: `cargo test` leaves the
 /// cdylib beside the test binary in target/<profile>/deps (built with this
 /// run's features; target/<profile>/ may hold another build's copy).
