@@ -41,6 +41,39 @@ impl Bip {
         }
     }
 
+    /// The graph `g` induces on `verts` (its vertex k is `verts[k]`), each
+    /// vertex with its external costs: `inside(u)` is a neighbour's number
+    /// among `verts` (none: outside), and an edge of volume w to an outside
+    /// neighbour u adds w × `toward(u)` to them (saturating).
+    pub fn induced(
+        g: &WGraph,
+        verts: &[u32],
+        inside: impl Fn(usize) -> Option<u32>,
+        mut toward: impl FnMut(usize) -> [u64; 2],
+    ) -> Bip {
+        let mut b = Bip::with_capacity(verts.len());
+        for &v in verts {
+            let mut ext = [0u64; 2];
+            for (u, w) in g.edges(v as usize) {
+                match inside(u) {
+                    Some(k) => {
+                        b.g.adj.push(k);
+                        b.g.ew.push(w);
+                    }
+                    None => {
+                        let d = toward(u);
+                        ext[0] = ext[0].saturating_add(w.saturating_mul(d[0]));
+                        ext[1] = ext[1].saturating_add(w.saturating_mul(d[1]));
+                    }
+                }
+            }
+            b.g.xadj.push(b.g.adj.len());
+            b.g.vw.push(g.vw[v as usize]);
+            b.ext.push(ext);
+        }
+        b
+    }
+
     /// The load on side 0 of a bipartition.
     pub fn load0(&self, side: &[u8]) -> u64 {
         side.iter()

@@ -202,30 +202,19 @@ fn local_problem(
     for (k, &v) in verts.iter().enumerate() {
         local.insert(v, k as u32);
     }
-    let mut b = Bip::with_capacity(verts.len());
     // Distances to other domains' representatives, asked once per domain.
     let mut toward: rustc_hash::FxHashMap<u32, [u64; 2]> = rustc_hash::FxHashMap::default();
-    for &v in verts {
-        let mut ext = [0u64; 2];
-        for (u, w) in g.edges(v as usize) {
-            let p = part[u];
-            if p == here {
-                b.g.adj.push(local[&(u as u32)]);
-                b.g.ew.push(w);
-            } else {
-                let d = *toward.entry(p).or_insert_with(|| {
-                    let other = &domains[p as usize];
-                    [d1.distance2(other, dist), d2.distance2(other, dist)]
-                });
-                ext[0] = ext[0].saturating_add(w.saturating_mul(d[0]));
-                ext[1] = ext[1].saturating_add(w.saturating_mul(d[1]));
-            }
-        }
-        b.g.xadj.push(b.g.adj.len());
-        b.g.vw.push(g.vw[v as usize]);
-        b.ext.push(ext);
-    }
-    b
+    Bip::induced(
+        g,
+        verts,
+        |u| (part[u] == here).then(|| local[&(u as u32)]),
+        |u| {
+            *toward.entry(part[u]).or_insert_with(|| {
+                let other = &domains[part[u] as usize];
+                [d1.distance2(other, dist), d2.distance2(other, dist)]
+            })
+        },
+    )
 }
 
 /// Whether every two host nodes are equally far apart (a one-level tleaf,

@@ -388,7 +388,7 @@ fn map_on_pool(
 
 /// One search: its placement, hop-bytes before refinement, the gain, and
 /// which initial placement it began from.
-type Run = (Vec<u64>, u128, u128, &'static str);
+type Run = (Vec<u64>, u128, u128, &'static str, &'static str);
 
 /// A search's outcome: the placement, notes on what was weighed, and the
 /// name of the start kept (none: the search's own placement).
@@ -463,10 +463,12 @@ fn search(
         notes.insert(
             0,
             format!(
-                "{} gave hop-bytes {cost}; refinement (part swaps, V-cycle, k-way FM, pairs, move/swap) took {gained} off \
+                "{} gave hop-bytes {cost}; refinement ({}) took {gained} off \
                  (the closed form refined instead of a search from scratch, as for every guest above {LARGE_GUEST} \
                  vertices with one; --restarts N searches; capacity {cap} load per host node, seed {})",
-                start.name, options.seed
+                start.name,
+                refinement_phases(true),
+                options.seed
             ),
         );
         return Ok((hosts, notes, Some(start.name.clone())));
@@ -527,7 +529,7 @@ fn search(
             let mut rng = rng::Rng::new(seed, u64::MAX);
             let gained =
                 refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, !coarsened);
-            Ok((hosts, before, gained, kind))
+            Ok((hosts, before, gained, kind, refinement_phases(!coarsened)))
         })
         .collect();
     let mut kept: Option<Run> = None;
@@ -537,16 +539,12 @@ fn search(
             kept = Some(run);
         }
     }
-    let (hosts, before, gained, kind) = kept.expect("at least one restart");
+    let (hosts, before, gained, kind, phases) = kept.expect("at least one restart");
     notes.insert(
         0,
         format!(
-            "{kind} gave hop-bytes {before}; refinement (part swaps, {}k-way FM, pairs, move/swap) took {gained} off \
+            "{kind} gave hop-bytes {before}; refinement ({phases}) took {gained} off \
              ({}; capacity {cap} load per host node, seed {})",
-            match kind.starts_with("multilevel") {
-                true => "",
-                false => "V-cycle, ",
-            },
             match options.restarts {
                 1 => "one search".to_string(),
                 r => format!("best of {r} searches"),
@@ -573,6 +571,14 @@ fn search(
         ));
     }
     Ok((hosts, notes, None))
+}
+
+/// The phases [`refine_placement`] runs, as the notes name them.
+fn refinement_phases(vcycle: bool) -> &'static str {
+    match vcycle {
+        true => "part swaps, V-cycle, k-way FM, pairs, move/swap",
+        false => "part swaps, k-way FM, pairs, move/swap",
+    }
 }
 
 /// Part swaps, a V-cycle (unless `vcycle` is false: the placement came

@@ -147,29 +147,16 @@ fn pair_problem(
         .enumerate()
         .map(|(k, &v)| (v, k as u32))
         .collect();
-    let mut bip = Bip::with_capacity(verts.len());
-    let mut side = Vec::with_capacity(verts.len());
-    for &v in verts {
-        let v = v as usize;
-        let mut ext = [0u64; 2];
-        for (u, w) in g.edges(v) {
-            match local.get(&(u as u32)) {
-                None => {
-                    let h = place[u];
-                    ext[0] = ext[0].saturating_add(w.saturating_mul(dist.d(a, h)));
-                    ext[1] = ext[1].saturating_add(w.saturating_mul(dist.d(b, h)));
-                }
-                Some(&k) => {
-                    bip.g.adj.push(k);
-                    bip.g.ew.push(w);
-                }
-            }
-        }
-        bip.g.xadj.push(bip.g.adj.len());
-        bip.g.vw.push(g.vw[v]);
-        bip.ext.push(ext);
-        side.push(u8::from(place[v] == b));
-    }
+    let bip = Bip::induced(
+        g,
+        verts,
+        |u| local.get(&(u as u32)).copied(),
+        |u| [dist.d(a, place[u]), dist.d(b, place[u])],
+    );
+    let side = verts
+        .iter()
+        .map(|&v| u8::from(place[v as usize] == b))
+        .collect();
     (bip, side)
 }
 
