@@ -77,7 +77,9 @@ pub struct MapArgs {
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).
     /// 0 (default): 2 for guests up to 100 000 vertices (one partitioning
-    /// first, one bipartitioning guest and host together), 1 above (onto
+    /// first, one bipartitioning guest and host together; onto a hierarchy
+    /// — tleaf, fat tree, dragonfly, hwloc, nodes — above 4096 vertices the
+    /// second alone, which wins there), 1 above (onto
     /// a host that is not a hierarchy, multilevel: the guest coarsened
     /// once, refined level by level) — and there a grid found in the
     /// guest, on a ring, torus, mesh or cube host, has its closed form

@@ -210,15 +210,39 @@ pub struct Start {
 /// form found for them is refined instead of searching from scratch.
 pub const LARGE_GUEST: usize = 100_000;
 
-/// Searches run when none are asked: 2 for guests up to 100 000 vertices
-/// (one partitioning first, one bipartitioning guest and host together:
-/// each wins on some graphs, and both together take about Scotch's time on
-/// two cores), then 1 (partitioning first).
-pub fn auto_restarts(vertices: usize) -> usize {
-    match vertices {
-        0..=LARGE_GUEST => 2,
+/// Guests up to this many vertices get two searches by default onto any
+/// host: both together take about a tenth of a second on one core
+/// (mesh:64x64 onto tleaf:4x8x8: 0.105 s; mesh:100x100 0.26 s).
+pub const SMALL_GUEST: usize = 4096;
+
+/// Searches run when none are asked: 2 for guests up to [`SMALL_GUEST`]
+/// vertices, and onto a machine that is not a hierarchy up to
+/// [`LARGE_GUEST`] (one partitioning first, one bipartitioning guest and
+/// host together: each wins on some graphs); 1 above (partitioning first).
+/// Onto a hierarchy (tleaf, fat tree, dragonfly, hwloc node, a list of
+/// nodes; [`crate::spec::Spec::is_hierarchy`]) between the two, 1 bipartitioning guest and host together
+/// ([`partitions_first`]): it won 9 of the 10 tleaf benchmark pairs where
+/// both ran, and alone it keeps their hop-bytes (geometric mean 0.996,
+/// 0.987 and 1.017 of both's over seeds 1–3; 0.9990 on 28 fat-tree,
+/// dragonfly and hwloc pairs) in about half the time on one core.
+pub fn auto_restarts(vertices: usize, hierarchy: bool) -> usize {
+    match (vertices, hierarchy) {
+        (0..=SMALL_GUEST, _) => 2,
+        (0..=LARGE_GUEST, false) => 2,
         _ => 1,
     }
+}
+
+/// Whether search `r` of `restarts` partitions first and maps the parts
+/// second ([`partmap`]) rather than bipartitioning guest and host together
+/// ([`initial`]): the kinds alternate, partitioning first at even `r`
+/// (which wins on tori and meshes) — but a lone search onto a hierarchy
+/// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
+/// wins there; see [`auto_restarts`]). Partitioning first needs at most
+/// [`partmap::MAX_HOSTS`] host nodes.
+fn partitions_first(r: u64, restarts: usize, vertices: usize, hierarchy: bool, p: u64) -> bool {
+    let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
+    r % 2 == 0 && !lone_on_hierarchy && p <= partmap::MAX_HOSTS
 }
 
 /// The most load one host node may take: ⌈(1 + eps) · total / nodes⌉, and
@@ -296,7 +320,7 @@ fn map_on_pool(
     let dist = HostDistance::new(host)?;
     let refine_start = options.restarts == 0;
     let restarts = match options.restarts {
-        0 => auto_restarts(g.n()),
+        0 => auto_restarts(g.n(), host.spec().is_hierarchy()),
         r => r,
     };
     let passes = match options.passes {
@@ -483,14 +507,12 @@ fn search(
                 0 => options.seed,
                 _ => rng::Rng::new(options.seed, r).next_u64(),
             };
-            // Even searches partition first and map the parts second, odd
-            // ones bipartition guest and host together: the first wins on
-            // tori and meshes, the second on some hierarchies.
-            let two_phase = r % 2 == 0 && p <= partmap::MAX_HOSTS;
+            let hierarchy = dist.host().spec().is_hierarchy();
+            let two_phase = partitions_first(r, options.restarts, g.n(), hierarchy, p);
             // Above 10^5 vertices onto a machine that is not a hierarchy the
             // parts come from one coarsening of the guest ([`multilevel`]),
             // whose levels are refined on the way up (a V-cycle already).
-            let large = g.n() > LARGE_GUEST && !dist.host().spec().is_hierarchy();
+            let large = g.n() > LARGE_GUEST && !hierarchy;
             let (mut hosts, coarsened) = match (two_phase, large) {
                 (true, true) => multilevel::place(
                     g,

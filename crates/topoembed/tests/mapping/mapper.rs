@@ -327,6 +327,53 @@ fn large_guests_reproduce_on_any_thread_count() {
     assert_eq!(placement.hosts(), one.as_slice());
 }
 
+/// Which searches run by default: two onto a torus (partitioning first and
+/// bipartitioning guest and host together), and onto a hierarchy for a
+/// guest of at most 4096 vertices; above, one onto a hierarchy — the
+/// bipartitioning, as `--restarts 1` gives it there — and the kinds
+/// alternate when searches are asked for.
+#[test]
+fn hierarchies_get_one_bipartitioning_search_by_default() {
+    assert_eq!(mapper::auto_restarts(mapper::SMALL_GUEST, true), 2);
+    let guest = topology::parse("mesh:70x60").unwrap();
+    let notes = |host: &str, restarts: usize| {
+        let host = topology::parse(host).unwrap();
+        let options = MapOptions {
+            restarts,
+            ..MapOptions::default()
+        };
+        let placement = mapper::map(guest.as_ref(), host.as_ref(), &options).unwrap();
+        (placement.notes()[0].clone(), placement.hosts().to_vec())
+    };
+    for host in [
+        "tleaf:4x4x4:100,10,1",
+        "fattree:2;8,8;1,8;1,1",
+        "dragonfly:4,1;4,1;4,1;4",
+    ] {
+        assert_eq!(mapper::auto_restarts(4200, true), 1);
+        let (note, hosts) = notes(host, 0);
+        assert!(
+            note.starts_with("dual recursive bipartitioning") && note.contains("one search"),
+            "{host}: {note}"
+        );
+        assert_eq!(
+            hosts,
+            notes(host, 1).1,
+            "{host}: the default is --restarts 1"
+        );
+        let (asked, _) = notes(host, 2);
+        assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
+    }
+    assert_eq!(mapper::auto_restarts(4200, false), 2);
+    let (note, _) = notes("torus:8x8", 0);
+    assert!(note.contains("best of 2 searches"), "{note}");
+    let (note, _) = notes("torus:8x8", 1);
+    assert!(
+        note.starts_with("partitioning and mapping the parts"),
+        "{note}"
+    );
+}
+
 /// Small grids onto themselves come back optimal: Σ dilation = edge count.
 #[test]
 fn small_grids_come_back_optimal() {
