@@ -37,6 +37,26 @@ impl WGraph {
             .map(|(&u, &w)| (u as usize, w))
     }
 
+    /// The same graph with vertex `order[i]` as vertex i (`rank` the
+    /// inverse: `rank[order[i]] = i`).
+    pub fn renumbered(&self, order: &[u32], rank: &[u32]) -> WGraph {
+        let mut out = WGraph {
+            xadj: Vec::with_capacity(self.xadj.len()),
+            adj: Vec::with_capacity(self.adj.len()),
+            ew: Vec::with_capacity(self.ew.len()),
+            vw: order.iter().map(|&v| self.vw[v as usize]).collect(),
+        };
+        out.xadj.push(0);
+        for &v in order {
+            for (u, w) in self.edges(v as usize) {
+                out.adj.push(rank[u]);
+                out.ew.push(w);
+            }
+            out.xadj.push(out.adj.len());
+        }
+        out
+    }
+
     /// The same vertices with only the edges of volume at least `t`.
     pub fn with_edges_at_least(&self, t: u64) -> WGraph {
         let mut out = WGraph {

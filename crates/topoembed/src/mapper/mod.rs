@@ -37,6 +37,7 @@ mod multilevel;
 mod partmap;
 pub mod recognize;
 pub mod refine;
+mod renumber;
 pub mod rng;
 
 pub use distance::{HostDistance, MAX_TABLE_NODES};
@@ -46,6 +47,7 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::topology::Topology;
 use rayon::prelude::*;
+use renumber::Renumbering;
 
 /// Most host nodes the mapper places onto (it lists them).
 pub const MAX_HOST_NODES: u64 = 1 << 24;
@@ -282,7 +284,39 @@ pub fn map_graph(
     // where from the caller's thread each would be handed to the pool and
     // waited for (a futex wake and sleep per loop: a fifth of k-way FM's
     // time on mdual).
-    rayon::scope(|_| map_on_pool(g, host, options, starts))
+    match Renumbering::of_scattered(g) {
+        Some(renumbering) => map_renumbered(g, host, options, starts, &renumbering),
+        None => rayon::scope(|_| map_on_pool(g, host, options, starts)),
+    }
+}
+
+/// [`map_graph`] on `g` renumbered ([`renumber`]: a shuffled guest's
+/// neighbours brought near each other in number), the placement numbered
+/// back.
+fn map_renumbered(
+    g: &WGraph,
+    host: &dyn Topology,
+    options: &MapOptions,
+    starts: &[Start],
+    renumbering: &Renumbering,
+) -> Result<Placement> {
+    let renumbered = renumbering.graph(g);
+    let starts: Vec<Start> = starts
+        .iter()
+        .map(|s| Start {
+            name: s.name.clone(),
+            hosts: renumbering.forward(&s.hosts),
+            closed_form: s.closed_form,
+        })
+        .collect();
+    let mut placement = rayon::scope(|_| map_on_pool(&renumbered, host, options, &starts))?;
+    placement.hosts = renumbering.back(&placement.hosts);
+    if let Some(inverse) = placement.inverse.as_mut() {
+        for guest in inverse.iter_mut().filter(|x| **x != u32::MAX) {
+            *guest = renumbering.original(*guest);
+        }
+    }
+    Ok(placement)
 }
 
 fn map_on_pool(
@@ -664,4 +698,46 @@ pub fn hop_bytes(g: &WGraph, dist: &HostDistance, hosts: &[u64]) -> u128 {
                 .sum::<u128>()
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology;
+
+    /// A placement found on the renumbered guest comes back in the guest's
+    /// numbering: the same hop-bytes on the guest as on the renumbered
+    /// graph, the capacity kept, and one to one the inverse names the
+    /// guest's own nodes.
+    #[test]
+    fn renumbered_placements_come_back_in_the_guests_numbering() {
+        for (guest, host) in [("mesh:24x20", "torus:4x4"), ("mesh:8x8", "torus:8x8")] {
+            let mesh = WGraph::from_topology(topology::parse(guest).unwrap().as_ref()).unwrap();
+            let shuffled = Renumbering::breadth_first(&mesh).graph(&mesh);
+            let g = Renumbering::breadth_first(&shuffled).graph(&shuffled);
+            let renumbering = Renumbering::breadth_first(&g);
+            let host = topology::parse(host).unwrap();
+            let options = MapOptions::default();
+            let placement = map_renumbered(&g, host.as_ref(), &options, &[], &renumbering).unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            let on_renumbered = renumbering.forward(placement.hosts());
+            assert_eq!(
+                hop_bytes(&g, &dist, placement.hosts()),
+                hop_bytes(&renumbering.graph(&g), &dist, &on_renumbered)
+            );
+            assert!(fits(
+                &g,
+                placement.hosts(),
+                host.node_count(),
+                placement.capacity()
+            ));
+            if let Some(inverse) = placement.inverse.as_ref() {
+                for (v, &h) in placement.hosts().iter().enumerate() {
+                    assert_eq!(inverse[h as usize] as usize, v, "{guest}");
+                }
+            } else {
+                assert_eq!(guest, "mesh:24x20", "one to one has an inverse");
+            }
+        }
+    }
 }
