@@ -3,8 +3,9 @@
 //! neighbour of every vertex it rates, and where the guest's own numbering
 //! sends neighbours to random places (a shuffled mesh) each read misses the
 //! cache. A shuffled 10^6-vertex 7-point stencil onto torus:16x16x16 took
-//! 21.0 s on one thread in its own order and 17.2 s renumbered (13.3 and
-//! 12.0 s on two), for 120 MB more (the renumbered copy of the graph).
+//! 21.2 s on one thread in its own order and 17.9 s renumbered (12.9 and
+//! 11.3 s on two; medians of 3, interleaved), for 120 MB more (the
+//! renumbered copy of the graph).
 
 use super::graph::WGraph;
 
@@ -25,8 +26,7 @@ impl Renumbering {
     /// neighbours: at least a quarter of its edges span more than [`NEAR`]
     /// in number, and four times the share they span in breadth-first order.
     /// None for every other guest (mdual's 2.6·10^5 vertices fit within
-    /// [`NEAR`] whatever their order; so does every guest the mapper
-    /// searches from scratch by default).
+    /// [`NEAR`] whatever their order, and renumbering them gained nothing).
     pub fn of_scattered(g: &WGraph) -> Option<Renumbering> {
         if g.n() as u64 <= NEAR {
             return None;
