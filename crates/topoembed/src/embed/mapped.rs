@@ -6,7 +6,8 @@
 
 use super::{structured, Embedding, Method, NotApplicable, Params};
 use crate::error::Result;
-use crate::mapper::{self, MapOptions, Placement, Start, WGraph};
+use crate::mapper::{self, MapOptions, Placement, Renumbering, Start, WGraph};
+use crate::spec::Spec;
 use crate::topology::Topology;
 
 /// Largest guest the method maps when `compare` or `metrics` ask (a few
@@ -46,8 +47,30 @@ fn build(
 pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> Result<Placement> {
     let g = WGraph::from_topology(guest)?;
     let cap = mapper::capacity(&g, host.node_count(), options.imbalance);
-    let starts = structured::starts(guest, &g, host, cap);
-    mapper::map_graph(&g, host, options, &starts)
+    mapper::map_graph_with(&g, host, options, |working, renumbering| {
+        starts_on(guest, (&g, working, renumbering), host, cap)
+    })
+}
+
+/// The closed-form starts of `guest` (working graph `g`) in the numbering
+/// of `working`, the graph the search runs on (`g` itself, or `g`
+/// renumbered by `renumbering`).
+fn starts_on(
+    guest: &dyn Topology,
+    (g, working, renumbering): (&WGraph, &WGraph, Option<&Renumbering>),
+    host: &dyn Topology,
+    cap: u64,
+) -> Vec<Start> {
+    match (guest.spec(), renumbering) {
+        // A graph's grid is recognised whatever its numbering: on the graph
+        // the search runs on (renumbered, the sweep reads memory in order).
+        (Spec::Graph(_), _) | (_, None) => structured::starts(guest, working, host, cap),
+        // An implicit grid's closed forms are in its own numbering.
+        (_, Some(renumbering)) => structured::starts(guest, g, host, cap)
+            .iter()
+            .map(|s| s.renumbered(renumbering))
+            .collect(),
+    }
 }
 
 /// [`map`] of `objective` — a graph with traffic added to the pairs in
@@ -93,5 +116,66 @@ impl Embedding for Placement {
     }
     fn notes(&self) -> Vec<String> {
         Placement::notes(self).to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::rng::Rng;
+    use crate::mapper::{hop_bytes, map_numbered, HostDistance};
+    use crate::topology::{self, Graph};
+
+    /// torus:32x32 with its nodes shuffled, as a graph file would give it.
+    fn shuffled_torus() -> Graph {
+        let torus = topology::parse("torus:32x32").unwrap();
+        let shuffle = Rng::new(5, 0).permutation(1024);
+        let edges: Vec<(u64, u64)> = (0..1024u64)
+            .flat_map(|v| {
+                let shuffle = &shuffle;
+                torus
+                    .neighbors(v)
+                    .into_iter()
+                    .filter(move |&u| u > v)
+                    .map(move |u| {
+                        (
+                            u64::from(shuffle[v as usize]),
+                            u64::from(shuffle[u as usize]),
+                        )
+                    })
+            })
+            .collect();
+        Graph::from_edges(Spec::Graph("shuffled-torus".into()), 1024, &edges).unwrap()
+    }
+
+    /// A shuffled grid renumbered for the search has its grid found and its
+    /// closed forms built on the renumbered graph: the best start places
+    /// 4x4 boxes onto torus:8x8 (512 hop-bytes: 2 × 32 lines × 8 box sides,
+    /// each cut edge one hop long), and the placement comes back in the
+    /// guest's own numbering at most as long (scored on the guest itself,
+    /// where a placement left renumbered would cost thousands).
+    #[test]
+    fn a_renumbered_graphs_starts_are_built_on_the_graph_the_search_runs_on() {
+        let guest = shuffled_torus();
+        let g = WGraph::from_topology(&guest).unwrap();
+        let renumbering = Renumbering::breadth_first(&g);
+        let working = renumbering.graph(&g);
+        let host = topology::parse("torus:8x8").unwrap();
+        let host = host.as_ref();
+        let cap = mapper::capacity(&g, 64, 0.03);
+        let dist = HostDistance::new(host).unwrap();
+        let starts = starts_on(&guest, (&g, &working, Some(&renumbering)), host, cap);
+        let best = starts
+            .iter()
+            .map(|s| hop_bytes(&working, &dist, &s.hosts))
+            .min();
+        assert_eq!(best, Some(512), "{} starts", starts.len());
+        let options = MapOptions::default();
+        let placement = map_numbered(&g, host, &options, Some(&renumbering), |w, r| {
+            starts_on(&guest, (&g, w, r), host, cap)
+        })
+        .unwrap();
+        let placed = hop_bytes(&g, &dist, placement.hosts());
+        assert!(placed <= 512, "{placed} hop-bytes");
     }
 }

@@ -17,6 +17,8 @@
 
 use std::collections::BinaryHeap;
 
+use rayon::prelude::*;
+
 use super::choice::{choose, weighted, Objective};
 use super::figures::{exact_figures, AxisFigures};
 use super::plan::{step_hops, AxisSplit, GuestAxis, HostAxes, Part, Plan, StepHops};
@@ -119,15 +121,16 @@ pub fn search(req: &Request) -> Found {
             routed: Vec::new(),
         };
     }
-    let mut plans = Vec::with_capacity(best.len());
-    let mut routed = Vec::with_capacity(best.len());
-    for (_, c) in best {
-        let plan = Plan::new(host.clone(), c.splits, c.guest);
-        routed.push(exact_figures(req.host, req.sides, req.closed, &|g| {
-            plan.host_node(g)
-        }));
-        plans.push(plan);
-    }
+    // In parallel, in the finalists' order (up to 40·10^6 routes: half a
+    // second for a 16x16x16 grid onto torus:16x16x16).
+    let (mut plans, routed): (Vec<Plan>, Vec<Vec<AxisFigures>>) = best
+        .into_par_iter()
+        .map(|(_, c)| {
+            let plan = Plan::new(host.clone(), c.splits, c.guest);
+            let figures = exact_figures(req.host, req.sides, req.closed, &|g| plan.host_node(g));
+            (plan, figures)
+        })
+        .unzip();
     let at = choose(&routed, req.weights, req.objective)
         .expect("every pair with equal node counts has a plan");
     Found {
