@@ -587,7 +587,14 @@ fn search(
                     options.progress,
                 )?,
                 (true, false) => (
-                    partmap::place(g, dist, p, (cap, options.imbalance), seed, options.progress),
+                    partmap::place(
+                        g,
+                        dist,
+                        p,
+                        (cap, options.imbalance),
+                        (seed, 1),
+                        options.progress,
+                    ),
                     false,
                 ),
                 (false, _) => (
