@@ -9,7 +9,8 @@
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
 #   SCALING="g.graph:torus:8x8x8" bench/mapper.sh   # the thread-scaling pairs ("": none)
 #   LARGE=1 bench/mapper.sh   # also the 10^6-vertex 7-point stencil, shuffled, onto
-#                             # torus:16x16x16 (Scotch takes a minute a run there)
+#                             # torus:16x16x16, in both tables (Scotch takes
+#                             # minutes a run there)
 #
 # Each row times `map` on one thread (RAYON_NUM_THREADS=1) and on every core,
 # and checks both placements are the same (a seed gives one placement).
@@ -107,6 +108,8 @@ if [ -z "${SCALING+x}" ]; then
   mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
   [ -f "$mdual" ] && SCALING="$mdual:torus:8x8x8"
   [ -n "${DEFAULT_SET:-}" ] && SCALING="$SCALING $work/stencil7_24x24x24_shuffled.graph:torus:8x8x4"
+  [ -n "${DEFAULT_SET:-}" ] && [ -n "${LARGE:-}" ] \
+    && SCALING="$SCALING $work/stencil7_100x100x100_shuffled.graph:torus:16x16x16"
 fi
 if [ -n "${SCALING// /}" ]; then
   threads=1; list=""
