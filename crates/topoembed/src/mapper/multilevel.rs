@@ -37,7 +37,7 @@ const CLUSTER_SHARE: u64 = 8;
 /// 512 parts), and the lone search of a large guest left the second core
 /// idle meanwhile. mdual, seeds 1–3, the mean over the seeds: onto
 /// torus:8x8x8 −1.9 % (86 524 → 82 982 on seed 2), torus:16x16 −3.9 %
-/// (72 853 → 66 410 on seed 3), torus:32x16 −1.5 %, torus:8x8x4 +0.5 %
+/// (72 853 → 66 410 on seed 3), torus:32x16 −1.4 %, torus:8x8x4 +0.5 %
 /// (the better quotient is not always the better placement once refined);
 /// the same time on two threads, 0.27 s more on one. Two chains of half
 /// the steps each lost 1–3 %.
