@@ -260,6 +260,9 @@ impl Format {
             lists: Vec::new(),
             weights: Vec::with_capacity(lines.len() * ncon),
         };
+        // Numbers before the neighbours (size, weights), numbers per neighbour.
+        let lead = usize::from(self.sizes) + if self.weighted_vertices { ncon } else { 0 };
+        let step = 1 + usize::from(self.weighted_edges);
         let mut nums: Vec<u64> = Vec::new();
         for (v, &(line, l)) in (first..).zip(lines) {
             nums.clear();
@@ -269,7 +272,6 @@ impl Format {
                     .map_err(|_| at(line, format!("'{t}' is not a whole number")))?;
                 nums.push(x);
             }
-            let lead = usize::from(self.sizes) + if self.weighted_vertices { ncon } else { 0 };
             if nums.len() < lead {
                 return Err(at(
                     line,
@@ -288,7 +290,6 @@ impl Format {
                 block.weights.resize(block.weights.len() + ncon, 1);
             }
             let rest = &nums[lead..];
-            let step = 1 + usize::from(self.weighted_edges);
             if rest.len() % step != 0 {
                 return Err(at(line, format!("vertex {}: a neighbour has no edge weight (fmt {} gives every neighbour one)", v + 1, self.fmt)));
             }
@@ -345,35 +346,35 @@ impl Symmetry<'_> {
         self.offsets[v] as usize..self.offsets[v + 1] as usize
     }
 
-    /// Where u's list holds v with weight w: `None` when it holds no v,
-    /// `Some(false)` with another weight.
-    fn mirrored(&self, (v, u, w): (usize, usize, u64)) -> Option<bool> {
+    /// The weight u's list gives v, if it lists v.
+    fn mirror(&self, v: usize, u: usize) -> Option<u64> {
         let row = self.row(u);
         let k = self.targets[row.clone()].binary_search(&(v as u32)).ok()?;
-        Some(self.weights[row.start + k] == w)
+        Some(self.weights[row.start + k])
+    }
+
+    /// Whether u lists v with the weight w that v gives u.
+    fn mirrored(&self, (v, u, w): (usize, usize, u64)) -> bool {
+        self.mirror(v, u) == Some(w)
     }
 
     /// Why v's entry for u is one-sided, if it is.
     fn fault(&self, (v, u, w): (usize, usize, u64)) -> Option<String> {
-        match self.mirrored((v, u, w)) {
-            None => {
-                Some(format!(
+        match self.mirror(v, u) {
+            None => Some(format!(
                 "vertex {} lists {} but {} does not list {}; METIS lists every edge from both ends",
-                v + 1, u + 1, u + 1, v + 1
-            ))
-            }
-            Some(false) => {
-                let row = self.row(u);
-                let k = self.targets[row.clone()].partition_point(|&x| (x as usize) < v);
-                Some(format!(
-                    "the edge {}-{} has weight {w} here and {} at vertex {}",
-                    v + 1,
-                    u + 1,
-                    self.weights[row.start + k],
-                    u + 1
-                ))
-            }
-            Some(true) => None,
+                v + 1,
+                u + 1,
+                u + 1,
+                v + 1
+            )),
+            Some(other) if other != w => Some(format!(
+                "the edge {}-{} has weight {w} here and {other} at vertex {}",
+                v + 1,
+                u + 1,
+                u + 1
+            )),
+            Some(_) => None,
         }
     }
 
@@ -398,7 +399,7 @@ impl Symmetry<'_> {
             .with_min_len(1 << 10)
             .map(|v| {
                 entries(v).fold((0usize, true), |(up, fine), e| match e.1 > v {
-                    true => (up + 1, fine && self.mirrored(e) == Some(true)),
+                    true => (up + 1, fine && self.mirrored(e)),
                     false => (up, fine),
                 })
             })

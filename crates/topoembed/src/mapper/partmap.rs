@@ -75,9 +75,10 @@ pub fn place(
         (super::hop_bytes(&q, dist, &on), on)
     };
     let laid_out: Vec<(u128, Vec<u64>)> = (0..chains.max(1)).into_par_iter().map(lay_out).collect();
+    // (The first of equal minima: the lowest chain on ties.)
     let (_, on) = laid_out
         .into_iter()
-        .reduce(|best, next| if next.0 < best.0 { next } else { best })
+        .min_by_key(|(cost, _)| *cost)
         .expect("at least one chain");
     parts.iter().map(|&part| on[part as usize]).collect()
 }
