@@ -458,6 +458,7 @@ pub enum Answer {
 }
 
 /// What varisat said of a formula.
+#[derive(Debug)]
 pub(in crate::optimal) enum Solved {
     /// A model: the value of every variable, indexed from 1.
     Model(Vec<bool>),
@@ -490,16 +491,23 @@ pub(in crate::optimal) fn solve(
         let lits: Vec<varisat::Lit> = clause.iter().map(|&x| lit(x)).collect();
         solver.add_clause(&lits);
     }
+    // A stop can come during the solve or after it, while the proof is
+    // closed (its last flush): either way the proof is cut short and
+    // nothing is decided.
+    let stopped = |e: &SolverError| match e {
+        SolverError::ProofIoError { cause } => crate::optimal::run::interrupt::is_stop(cause),
+        _ => false,
+    };
     let sat = match solver.solve() {
         Ok(sat) => sat,
-        Err(SolverError::ProofIoError { cause })
-            if crate::optimal::run::interrupt::is_stop(&cause) =>
-        {
-            return Ok(Solved::Stopped)
-        }
+        Err(e) if stopped(&e) => return Ok(Solved::Stopped),
         Err(e) => return Err(e.to_string()),
     };
-    solver.close_proof().map_err(|e| e.to_string())?;
+    match solver.close_proof() {
+        Ok(()) => {}
+        Err(e) if stopped(&e) => return Ok(Solved::Stopped),
+        Err(e) => return Err(e.to_string()),
+    }
     if !sat {
         return Ok(Solved::Unsatisfiable);
     }
@@ -811,5 +819,52 @@ mod tests {
         easy.clauses.remove(0);
         let model = solve(&easy, Some(&mut Stoppable::new(None, Some(&stop), None))).unwrap();
         assert!(matches!(model, Solved::Model(_)));
+    }
+
+    /// A stop that comes after the solve has its answer, while the proof is
+    /// being closed (the flag set between the solve's own flush and the
+    /// closing one), is a stop, not a failed solver: the search keeps what it
+    /// decided. (Once a flaky `cargo test`: the certificate run stopped by
+    /// its flag while a proof was closed returned "the SAT solver failed".)
+    #[test]
+    fn a_stop_while_the_proof_is_closed_is_a_stop() {
+        use crate::optimal::run::interrupt::StopRequested;
+        /// Takes every step; refuses the flush numbered `refuse` (from 1) as
+        /// a flag set just then would.
+        struct Flushes {
+            count: usize,
+            refuse: usize,
+        }
+        impl Write for Flushes {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                self.count += 1;
+                match self.count == self.refuse {
+                    true => Err(std::io::Error::other(StopRequested)),
+                    false => Ok(()),
+                }
+            }
+        }
+        let cnf = pigeonhole(4);
+        let mut counted = Flushes {
+            count: 0,
+            refuse: 0,
+        };
+        assert!(matches!(
+            solve(&cnf, Some(&mut counted)),
+            Ok(Solved::Unsatisfiable)
+        ));
+        assert!(counted.count >= 2, "the solve and the close flush");
+        // The last flush is the closing one; every earlier one is the solve's.
+        for refuse in 1..=counted.count {
+            let mut out = Flushes { count: 0, refuse };
+            let answer = solve(&cnf, Some(&mut out));
+            assert!(
+                matches!(answer, Ok(Solved::Stopped)),
+                "flush {refuse}: {answer:?}"
+            );
+        }
     }
 }
