@@ -297,6 +297,16 @@ fn match_by_group(g: &WGraph, order: &[u32], max_load: u64, group: &[u64]) -> Ve
 pub(crate) mod tests {
     use super::*;
 
+    /// The extra edges of an n-vertex path: chords two apart (a matched
+    /// pair has two edges to the next pair, to be merged) and 2n/5 random
+    /// long ones, of volumes 1 to 5.
+    fn chords(n: usize) -> Vec<(usize, usize, u64)> {
+        (0..n)
+            .map(|i| (i, i + 2, 1 + i as u64 % 3))
+            .chain((0..2 * n / 5).map(|i| (i * 7919, i * 104_729 + 13, 1 + i as u64 % 5)))
+            .collect()
+    }
+
     /// The coarse graph is the fine one with matched pairs merged: every
     /// coarse edge carries the volume of the fine edges between its two
     /// clusters, loads and external costs add up, and it is the same on
@@ -304,13 +314,7 @@ pub(crate) mod tests {
     #[test]
     fn contraction_sums_volumes_on_any_thread_count() {
         let n = 10_000;
-        // A path with chords two apart (a matched pair has two edges to
-        // the next pair, to be merged) and random long ones.
-        let extra: Vec<(usize, usize, u64)> = (0..n)
-            .map(|i| (i, i + 2, 1 + i as u64 % 3))
-            .chain((0..4000).map(|i| (i * 7919, i * 104_729 + 13, 1 + i as u64 % 5)))
-            .collect();
-        let fine = bip(n, &extra, &[1, 2, 3], &[[1, 4], [2, 0]]);
+        let fine = bip(n, &chords(n), &[1, 2, 3], &[[1, 4], [2, 0]]);
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -380,11 +384,7 @@ pub(crate) mod tests {
     #[test]
     fn matching_by_group_is_the_serial_matching() {
         let n = 20_000;
-        let extra: Vec<(usize, usize, u64)> = (0..n)
-            .map(|i| (i, i + 2, 1 + i as u64 % 3))
-            .chain((0..8000).map(|i| (i * 7919, i * 104_729 + 13, 1 + i as u64 % 5)))
-            .collect();
-        let fine = bip(n, &extra, &[1, 2, 3], &[[0, 0]]);
+        let fine = bip(n, &chords(n), &[1, 2, 3], &[[0, 0]]);
         let g = &fine.g;
         let mut rng = Rng::new(5, 1);
         // Groups of a few hundred vertices in runs, a tenth of the
