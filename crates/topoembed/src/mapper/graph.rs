@@ -2,6 +2,8 @@
 //! vertex, read once from any guest (a stored graph with its weights, or an
 //! implicit topology with volume 1 and load 1).
 
+use rayon::prelude::*;
+
 use crate::error::{Error, Result};
 use crate::topology::{EdgeBuffer, Topology};
 
@@ -38,23 +40,48 @@ impl WGraph {
     }
 
     /// The same graph with vertex `order[i]` as vertex i (`rank` the
-    /// inverse: `rank[order[i]] = i`).
+    /// inverse: `rank[order[i]] = i`). The rows are copied in parallel,
+    /// chunk by chunk, each into its own stretch of the new arrays (the
+    /// 10^6-vertex stencil: 0.18 s serially, a random read per entry).
     pub fn renumbered(&self, order: &[u32], rank: &[u32]) -> WGraph {
-        let mut out = WGraph {
-            xadj: Vec::with_capacity(self.xadj.len()),
-            adj: Vec::with_capacity(self.adj.len()),
-            ew: Vec::with_capacity(self.ew.len()),
-            vw: order.iter().map(|&v| self.vw[v as usize]).collect(),
-        };
-        out.xadj.push(0);
+        const CHUNK: usize = 1 << 12;
+        let mut xadj = Vec::with_capacity(self.xadj.len());
+        xadj.push(0);
         for &v in order {
-            for (u, w) in self.edges(v as usize) {
-                out.adj.push(rank[u]);
-                out.ew.push(w);
-            }
-            out.xadj.push(out.adj.len());
+            let v = v as usize;
+            xadj.push(xadj[xadj.len() - 1] + self.xadj[v + 1] - self.xadj[v]);
         }
-        out
+        let entries = xadj[xadj.len() - 1];
+        let (mut adj, mut ew) = (vec![0u32; entries], vec![0u64; entries]);
+        // Each chunk's stretch of `adj` and `ew`.
+        let mut stretches = Vec::with_capacity(order.len().div_ceil(CHUNK));
+        let (mut adj_rest, mut ew_rest) = (&mut adj[..], &mut ew[..]);
+        for first in (0..order.len()).step_by(CHUNK) {
+            let last = (first + CHUNK).min(order.len());
+            let len = xadj[last] - xadj[first];
+            let (a, a_rest) = std::mem::take(&mut adj_rest).split_at_mut(len);
+            let (e, e_rest) = std::mem::take(&mut ew_rest).split_at_mut(len);
+            (adj_rest, ew_rest) = (a_rest, e_rest);
+            stretches.push((a, e));
+        }
+        order
+            .par_chunks(CHUNK)
+            .zip(stretches)
+            .for_each(|(vertices, (a, e))| {
+                let mut k = 0;
+                for &v in vertices {
+                    for (u, w) in self.edges(v as usize) {
+                        (a[k], e[k]) = (rank[u], w);
+                        k += 1;
+                    }
+                }
+            });
+        WGraph {
+            xadj,
+            adj,
+            ew,
+            vw: order.par_iter().map(|&v| self.vw[v as usize]).collect(),
+        }
     }
 
     /// The same vertices with only the edges of volume at least `t`.
