@@ -124,12 +124,14 @@ fn balanced_boxes(
                 .iter()
                 .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k])
         };
-        // Each group sorted and cut on its own (in parallel; the keys are
-        // distinct, so the order is the same on any number of threads).
+        // Each group sorted and cut on its own (in parallel, and each sort
+        // in parallel too: the first axis's one group is every node; the
+        // keys are distinct, so the order is the same on any number of
+        // threads).
         let next: Vec<Vec<Vec<u32>>> = groups
             .into_par_iter()
             .map(|mut members| {
-                members.sort_unstable_by_key(key);
+                members.par_sort_unstable_by_key(key);
                 let total: u64 = members.iter().map(|&v| g.vw[v as usize]).sum();
                 let mut parts = vec![Vec::new(); cut[a] as usize];
                 let mut before = 0u64;
