@@ -82,6 +82,41 @@ proptest! {
     }
 }
 
+/// A grid whose breadth-first levels span many tasks of the parallel sweep
+/// (hundreds of vertices each) is recognised with the same numbering on
+/// one thread and three, its edges all grid edges; with one edge moved it
+/// is refused on both.
+#[test]
+fn a_large_grid_is_recognised_alike_on_any_thread_count() {
+    let (sides, wraps) = ([60, 50, 7], [true, false, true]);
+    let (n, mut edges) = grid_edges(&sides, &wraps);
+    let on = |threads: usize, g: &Graph| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| recognised(g))
+    };
+    let g = shuffled(n, &edges, 11);
+    let one = on(1, &g).expect("a grid is recognised");
+    assert_eq!(on(3, &g).as_ref(), Some(&one));
+    let shape = topology::build(&one.spec()).unwrap();
+    assert_eq!(one.spec().to_string(), "grid:60wx50x7w");
+    for v in 0..n {
+        for &u in g.adjacency(v) {
+            assert_eq!(
+                shape.distance(one.node[v as usize], one.node[u as usize]),
+                1
+            );
+        }
+    }
+    // One edge of the far side moved onto a diagonal: no grid.
+    let last = edges.len() - 1;
+    edges[last].1 = (edges[last].1 + 61) % n;
+    let bent = shuffled(n, &edges, 11);
+    assert_eq!((on(1, &bent), on(3, &bent)), (None, None));
+}
+
 #[test]
 fn graphs_that_are_not_grids_are_refused() {
     let from = |n: u64, edges: &[(u64, u64)]| {
