@@ -106,16 +106,12 @@ pub fn coarsen_graph(
 ) -> (Bip, Vec<u32>) {
     let n = g.n();
     let order = rng.permutation(n);
-    let mate = match group {
-        None => {
-            let mate: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
-            match_in_order(g, &order, max_load, None, &mate);
-            mate
-        }
-        Some(group) => match_by_group(g, &order, max_load, group),
-    };
+    let mate: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
+    match group {
+        None => match_in_order(g, &order, max_load, None, &mate),
+        Some(group) => match_by_group(g, &order, max_load, group, &mate),
+    }
     let mate: Vec<u32> = mate.into_iter().map(AtomicU32::into_inner).collect();
-    const NONE: u32 = u32::MAX;
     let mut cmap = vec![NONE; n];
     let mut coarse_n = 0u32;
     for (v, &m) in mate.iter().enumerate() {
@@ -264,12 +260,10 @@ fn match_in_order(
 /// the same matching as one pass over `order` (on the 10^6-vertex
 /// stencil's V-cycle the serial pass was its one step that did not
 /// parallelise).
-fn match_by_group(g: &WGraph, order: &[u32], max_load: u64, group: &[u64]) -> Vec<AtomicU32> {
-    let mate: Vec<AtomicU32> = (0..g.n()).map(|_| AtomicU32::new(NONE)).collect();
+fn match_by_group(g: &WGraph, order: &[u32], max_load: u64, group: &[u64], mate: &[AtomicU32]) {
     let groups = group.iter().copied().max().map_or(0, |m| m + 1);
     if groups > MAX_GROUPS {
-        match_in_order(g, order, max_load, Some(group), &mate);
-        return mate;
+        return match_in_order(g, order, max_load, Some(group), mate);
     }
     // `order` dealt into its groups, each keeping the order (a counting
     // sort by group).
@@ -289,8 +283,7 @@ fn match_by_group(g: &WGraph, order: &[u32], max_load: u64, group: &[u64]) -> Ve
     }
     start
         .par_windows(2)
-        .for_each(|w| match_in_order(g, &dealt[w[0]..w[1]], max_load, Some(group), &mate));
-    mate
+        .for_each(|w| match_in_order(g, &dealt[w[0]..w[1]], max_load, Some(group), mate));
 }
 
 #[cfg(test)]
@@ -416,7 +409,8 @@ pub(crate) mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let grouped = pool.install(|| match_by_group(g, &order, 4, &group));
+            let grouped: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
+            pool.install(|| match_by_group(g, &order, 4, &group, &grouped));
             let grouped: Vec<u32> = grouped.into_iter().map(AtomicU32::into_inner).collect();
             assert_eq!(grouped, serial, "{threads} threads");
         }

@@ -136,7 +136,6 @@ pub fn grid(g: &WGraph) -> Option<Grid> {
     if n < 2 || (0..n).any(|v| g.xadj[v + 1] - g.xadj[v] > MAX_DEGREE) {
         return None;
     }
-    let mut marks = Marks::new(n);
     // Axes at vertex 0: neighbours on no common square with each other.
     let root: Vec<u32> = g.adj[g.xadj[0]..g.xadj[1]].to_vec();
     let mut axis_of = vec![usize::MAX; root.len()];
@@ -145,8 +144,11 @@ pub fn grid(g: &WGraph) -> Option<Grid> {
         if axis_of[a] != usize::MAX {
             continue;
         }
+        let x = root[a] as usize;
+        let mut around_a: Vec<u32> = g.adj[g.xadj[x]..g.xadj[x + 1]].to_vec();
+        around_a.sort_unstable();
         let same: Vec<usize> = (0..root.len())
-            .filter(|&b| b != a && marks.corner(g, root[a], root[b], 0).is_none())
+            .filter(|&b| b != a && corner_beside(g, &around_a, root[b], 0).is_none())
             .collect();
         match same.as_slice() {
             [] => {}
@@ -358,8 +360,8 @@ fn frame_of(
 }
 
 /// The one common neighbour of a vertex (its neighbours `sorted`) and `b`
-/// other than `not`; `None` if there is none or more than one (as
-/// [`Marks::corner`], without the marks a thread would need of its own).
+/// other than `not`; `None` if there is none or more than one (a binary
+/// search per neighbour of `b`: no marks shared between threads).
 fn corner_beside(g: &WGraph, sorted: &[u32], b: u32, not: u32) -> Option<u32> {
     let b = b as usize;
     let mut found = None;
@@ -456,43 +458,4 @@ fn number(position: &[u64], sides: Vec<u64>, wraps: Vec<bool>) -> Option<Grid> {
         wraps: order.iter().map(|&a| wraps[a]).collect(),
         node,
     })
-}
-
-/// Scratch marks for common-neighbour queries.
-struct Marks {
-    stamp: Vec<u32>,
-    now: u32,
-}
-
-impl Marks {
-    fn new(n: usize) -> Marks {
-        Marks {
-            stamp: vec![0; n],
-            now: 0,
-        }
-    }
-
-    /// The one common neighbour of `a` and `b` other than `not`; `None` if
-    /// there is none or more than one.
-    fn corner(&mut self, g: &WGraph, a: u32, b: u32, not: u32) -> Option<u32> {
-        if self.now == u32::MAX {
-            self.stamp.fill(0);
-            self.now = 0;
-        }
-        self.now += 1;
-        let (a, b) = (a as usize, b as usize);
-        for &x in &g.adj[g.xadj[a]..g.xadj[a + 1]] {
-            self.stamp[x as usize] = self.now;
-        }
-        let mut found = None;
-        for &x in &g.adj[g.xadj[b]..g.xadj[b + 1]] {
-            if x != not && self.stamp[x as usize] == self.now {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(x);
-            }
-        }
-        found
-    }
 }
