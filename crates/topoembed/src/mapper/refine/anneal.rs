@@ -7,6 +7,8 @@
 //! ([`super::parts`]) stop at the first local optimum; a planar quotient
 //! folded onto a torus has many, and annealing climbs out of them.
 
+use rayon::prelude::*;
+
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
@@ -31,6 +33,18 @@ const COOLING: f64 = 1.0 / 300.0;
 const MAX_HOST_DEGREE: u64 = 64;
 /// No vertex on a host node.
 const EMPTY: u32 = u32::MAX;
+/// Chains that run the hot part of the schedule from the same start, each
+/// on a stream of its own, in parallel; the one standing lowest at its end
+/// cools alone. The layout's shape (where a planar quotient folds) is set
+/// while it is hot, and a lone chain's draw there was the lottery of
+/// delaunay_n15 onto torus:16x16 (13 828–16 777 over six seeds). Benchmark
+/// (24 torus pairs of `bench/mapper.sh`, seeds 1–3, hop-bytes after the
+/// whole search): 4 chains hot for 40 % of the steps −1.3 % (geometric
+/// mean), 4 for 25 % −0.9 %, 2 for 40 % −0.5 %; the same 4 × 40 % with the
+/// steps cut to cost what one chain did, +0.3 % (the cooling needs its
+/// steps); one chain of twice the steps, or the better of two whole
+/// chains, did less for more.
+const RACE: (usize, f64) = (4, 0.4);
 
 /// Anneals `place` (distinct host nodes below `p`, one per vertex of `q`);
 /// returns the hop-bytes gained (the best placement met is kept, never a
@@ -68,10 +82,10 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     let before = crate::mapper::hop_bytes(q, dist, place);
     let original = place.to_vec();
     match table {
-        Some((width, t)) => run(q, &w, place, (p, &near), at, rng, |a, b| {
+        Some((width, t)) => run(q, &w, place, (p, &near), at, (rng, RACE), |a, b| {
             i64::from(t[a as usize * width + b as usize])
         }),
-        None => run(q, &w, place, (p, &near), at, rng, |a, b| {
+        None => run(q, &w, place, (p, &near), at, (rng, RACE), |a, b| {
             dist.d(a, b) as i64
         }),
     }
@@ -86,7 +100,10 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
 
 /// The annealing proper on volumes `w` (one per entry of `q.adj`) and
 /// distances `d`: `at` is the vertex on each host node, `near` each host
-/// node's neighbours (empty: none listed). Leaves the best placement met.
+/// node's neighbours (empty: none listed), `race` the chains that run the
+/// hot part and its share of the steps ([`RACE`]; one chain: the whole
+/// schedule on `rng`'s own stream). Leaves the best placement met by the
+/// chain that cooled.
 ///
 /// Each vertex's cost where it sits, Σ volume × distance over its edges, is
 /// kept (`cost`), so an exchange's Δ reads one distance per edge, the one
@@ -100,14 +117,14 @@ fn run(
     w: &[i64],
     place: &mut [u64],
     (p, near): (u64, &[Vec<u64>]),
-    mut at: Vec<u32>,
-    rng: &mut Rng,
-    d: impl Fn(u64, u64) -> i64,
+    at: Vec<u32>,
+    (rng, race): (&mut Rng, (usize, f64)),
+    d: impl Fn(u64, u64) -> i64 + Sync,
 ) {
     let n = q.n();
     // The hot loop reads host nodes in 32 bits (p < 2^32) and each entry's
     // neighbour and volume side by side.
-    let mut on: Vec<u32> = place.iter().map(|&h| h as u32).collect();
+    let on: Vec<u32> = place.iter().map(|&h| h as u32).collect();
     let entries: Vec<(u32, i64)> = q.adj.iter().copied().zip(w.iter().copied()).collect();
     let row = |v: usize| &entries[q.xadj[v]..q.xadj[v + 1]];
     let (near_start, near_list) = flatten(near);
@@ -123,7 +140,7 @@ fn run(
         }
         (sum, skipped)
     };
-    let mut cost: Vec<i64> = (0..n)
+    let cost: Vec<i64> = (0..n)
         .map(|v| from_node(&on, v, u64::from(on[v]), EMPTY).0)
         .collect();
     // Δ of moving v from `from` to `to`, its edges to `skip` left out (a
@@ -181,48 +198,98 @@ fn run(
     }
     let t0 = worse.0 as f64 / worse.1 as f64 * HEAT;
     let factor = COOLING.powf(1.0 / steps as f64);
-    let (mut current, mut best) = (0i64, 0i64);
-    let mut kept = on.clone();
-    let mut t = t0;
-    for _ in 0..steps {
-        t *= factor;
-        let Some((a, y)) = propose(&on, rng) else {
-            continue;
-        };
-        let change = exchange_delta(&on, &cost, &at, a, y);
-        // Worse by over 30 temperatures: e^-30 < 10^-13, never taken.
-        if change > 0 && (change as f64 > 30.0 * t || rng.unit() >= (-(change as f64) / t).exp()) {
-            continue;
-        }
-        let x = on[a];
-        let b = at[y as usize];
-        on[a] = y;
-        at[y as usize] = a as u32;
-        at[x as usize] = b;
-        if b != EMPTY {
-            on[b as usize] = x;
-        }
-        // The neighbours' costs follow a (x → y) and b (y → x); a's and b's
-        // own are summed again.
-        let (x, y) = (u64::from(x), u64::from(y));
-        for &(c, wc) in row(a) {
-            let h = u64::from(on[c as usize]);
-            cost[c as usize] += wc * (d(h, y) - d(h, x));
-        }
-        if b != EMPTY {
-            for &(c, wc) in row(b as usize) {
-                let h = u64::from(on[c as usize]);
-                cost[c as usize] += wc * (d(h, x) - d(h, y));
+    // `count` more steps of one chain.
+    let advance = |chain: &mut Chain, count: u64| {
+        let Chain {
+            on,
+            at,
+            cost,
+            current,
+            best,
+            kept,
+            t,
+            rng,
+        } = chain;
+        for _ in 0..count {
+            *t *= factor;
+            let Some((a, y)) = propose(on, rng) else {
+                continue;
+            };
+            let change = exchange_delta(on, cost, at, a, y);
+            // Worse by over 30 temperatures: e^-30 < 10^-13, never taken.
+            if change > 0
+                && (change as f64 > 30.0 * *t || rng.unit() >= (-(change as f64) / *t).exp())
+            {
+                continue;
             }
-            cost[b as usize] = from_node(&on, b as usize, x, EMPTY).0;
+            let x = on[a];
+            let b = at[y as usize];
+            on[a] = y;
+            at[y as usize] = a as u32;
+            at[x as usize] = b;
+            if b != EMPTY {
+                on[b as usize] = x;
+            }
+            // The neighbours' costs follow a (x → y) and b (y → x); a's and
+            // b's own are summed again.
+            let (x, y) = (u64::from(x), u64::from(y));
+            for &(c, wc) in row(a) {
+                let h = u64::from(on[c as usize]);
+                cost[c as usize] += wc * (d(h, y) - d(h, x));
+            }
+            if b != EMPTY {
+                for &(c, wc) in row(b as usize) {
+                    let h = u64::from(on[c as usize]);
+                    cost[c as usize] += wc * (d(h, x) - d(h, y));
+                }
+                cost[b as usize] = from_node(on, b as usize, x, EMPTY).0;
+            }
+            cost[a] = from_node(on, a, y, EMPTY).0;
+            *current += change;
+            if *current < *best {
+                *best = *current;
+                kept.copy_from_slice(on);
+            }
         }
-        cost[a] = from_node(&on, a, y, EMPTY).0;
-        current += change;
-        if current < best {
-            best = current;
-            kept.copy_from_slice(&on);
+    };
+    let start = Chain {
+        kept: on.clone(),
+        on,
+        at,
+        cost,
+        current: 0,
+        best: 0,
+        t: t0,
+        rng: rng.clone(),
+    };
+    let chain = match race {
+        (chains, hot) if chains > 1 => {
+            let hot = ((hot * steps as f64) as u64).min(steps);
+            let base = rng.next_u64();
+            let mut racing: Vec<Chain> = (0..chains as u64)
+                .map(|c| Chain {
+                    rng: Rng::new(base, c),
+                    ..start.clone()
+                })
+                .collect();
+            racing.par_iter_mut().for_each(|chain| advance(chain, hot));
+            // Where the chains stand (`current`, from the same start): the
+            // lowest, the first on ties, whatever thread ran which.
+            let lowest = (0..chains)
+                .min_by_key(|&c| (racing[c].current, c))
+                .expect("more than one chain");
+            let mut chain = racing.swap_remove(lowest);
+            advance(&mut chain, steps - hot);
+            chain
         }
-    }
+        _ => {
+            let mut chain = start;
+            advance(&mut chain, steps);
+            *rng = chain.rng.clone();
+            chain
+        }
+    };
+    let Chain { on, cost, kept, .. } = chain;
     debug_assert!(
         (0..n).all(|v| cost[v] == from_node(&on, v, u64::from(on[v]), EMPTY).0),
         "the kept costs follow the exchanges"
@@ -230,6 +297,22 @@ fn run(
     for (h, &k) in place.iter_mut().zip(&kept) {
         *h = u64::from(k);
     }
+}
+
+/// One annealing chain: the placement both ways (`on`: host node per
+/// vertex; `at`: vertex per host node), each vertex's cost where it sits,
+/// the hop-bytes change since the start (`current`) and the least met
+/// (`best`, placed as `kept`), the temperature and the chain's stream.
+#[derive(Clone)]
+struct Chain {
+    on: Vec<u32>,
+    at: Vec<u32>,
+    cost: Vec<i64>,
+    current: i64,
+    best: i64,
+    kept: Vec<u32>,
+    t: f64,
+    rng: Rng,
 }
 
 /// Host nodes' neighbour lists in one array: node y's are
@@ -383,7 +466,7 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(60))]
 
-        /// Keeping each vertex's cost changes nothing the search decides:
+        /// Keeping each vertex's cost changes nothing a chain decides:
         /// on random graphs, on a torus and on a tleaf (distances from a
         /// table and from the host), the same seed leaves the same
         /// placement as reading both distances of every edge.
@@ -409,11 +492,47 @@ mod tests {
             let near: Vec<Vec<u64>> = (0..p).map(|y| dist.host().neighbors(y)).collect();
             let w: Vec<i64> = q.ew.iter().map(|&w| w as i64).collect();
             let (mut kept, mut both) = (start.clone(), start);
-            run(&q, &w, &mut kept, (p, &near), at, &mut Rng::new(seed, 2), |a, b| {
+            let one_chain = (&mut Rng::new(seed, 2), (1, 0.0));
+            run(&q, &w, &mut kept, (p, &near), at, one_chain, |a, b| {
                 dist.d(a, b) as i64
             });
             reference(&q, &dist, &mut both, p, &mut Rng::new(seed, 2));
             prop_assert_eq!(kept, both);
         }
+    }
+
+    /// The chains that run the hot part of the schedule give the same
+    /// placement, gain and caller's stream on one thread and on three (each
+    /// chain has its own stream, and the lowest standing wins with ties to
+    /// the first), and the gain is exact.
+    #[test]
+    fn racing_chains_give_one_placement_on_any_thread_count() {
+        let extra: Vec<(usize, usize, u64)> = (0..120)
+            .map(|i| (i * 7 % 64, (i * 13 + 5) % 64, 1 + i as u64 % 5))
+            .collect();
+        let q = bip(64, &extra, &[1], &[[0, 0]]).g;
+        let host = topology::parse("torus:8x8").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let start: Vec<u64> = (0..64).map(|v| (v * 37 % 64) as u64).collect();
+        let on_threads = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut place = start.clone();
+                let mut rng = Rng::new(9, 0);
+                let gained = anneal(&q, &dist, &mut place, 64, &mut rng);
+                (place, gained, rng.next_u64())
+            })
+        };
+        let one = on_threads(1);
+        assert_eq!(one, on_threads(3));
+        assert!(
+            one.1 > 0,
+            "a scrambled layout gives the annealing something"
+        );
+        let raced = crate::mapper::hop_bytes(&q, &dist, &one.0);
+        assert_eq!(raced + one.1, crate::mapper::hop_bytes(&q, &dist, &start));
     }
 }
