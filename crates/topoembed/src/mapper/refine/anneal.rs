@@ -34,17 +34,18 @@ const MAX_HOST_DEGREE: u64 = 64;
 /// No vertex on a host node.
 const EMPTY: u32 = u32::MAX;
 /// Chains that run the hot part of the schedule from the same start, each
-/// on a stream of its own, in parallel; the one standing lowest at its end
-/// cools alone. The layout's shape (where a planar quotient folds) is set
-/// while it is hot, and a lone chain's draw there was the lottery of
-/// delaunay_n15 onto torus:16x16 (13 828–16 777 over six seeds). Benchmark
-/// (24 torus pairs of `bench/mapper.sh`, seeds 1–3, hop-bytes after the
-/// whole search): 4 chains hot for 40 % of the steps −1.3 % (geometric
-/// mean), 4 for 25 % −0.9 %, 2 for 40 % −0.5 %; the same 4 × 40 % with the
-/// steps cut to cost what one chain did, +0.3 % (the cooling needs its
-/// steps); one chain of twice the steps, or the better of two whole
-/// chains, did less for more.
-const RACE: (usize, f64) = (4, 0.4);
+/// on a stream of its own, in parallel, and the share of the steps that
+/// part takes; the one standing lowest at its end cools alone. The
+/// layout's shape (where a planar quotient folds) is set while it is hot,
+/// and a lone chain's draw there was the lottery of delaunay_n15 onto
+/// torus:16x16 (13 828–16 777 over six seeds). Benchmark (24 torus pairs of
+/// `bench/mapper.sh`, seeds 1–3, hop-bytes after the whole search,
+/// geometric mean): 4 chains hot for 25 % of the steps −0.9 % (the
+/// annealing costs 1.75 chains), for 40 % −1.3 % (2.2 chains: over the
+/// whole set 20 % more time where 25 % costs 12 %), 2 for 40 % −0.5 %; the
+/// 4 × 25 % with the steps cut to cost one chain +0.3 % (the cooling
+/// needs its steps); the better of two whole chains −0.4 % (2 chains).
+const RACE: (usize, f64) = (4, 0.25);
 
 /// Anneals `place` (distinct host nodes below `p`, one per vertex of `q`);
 /// returns the hop-bytes gained (the best placement met is kept, never a
