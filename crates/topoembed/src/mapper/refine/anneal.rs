@@ -5,7 +5,9 @@
 //! exchanges, each costing O(degree), worse ones accepted with probability
 //! e^(−Δ/T) as T cools geometrically. Whole-part greedy swaps
 //! ([`super::parts`]) stop at the first local optimum; a planar quotient
-//! folded onto a torus has many, and annealing climbs out of them.
+//! folded onto a torus has many, and annealing climbs out of them. Four
+//! chains race through the hot part of the schedule and the lowest cools
+//! ([`RACE`]): where the quotient folds is decided while it is hot.
 
 use rayon::prelude::*;
 
@@ -42,7 +44,7 @@ const EMPTY: u32 = u32::MAX;
 /// `bench/mapper.sh`, seeds 1–3, hop-bytes after the whole search,
 /// geometric mean): 4 chains hot for 25 % of the steps −0.9 % (the
 /// annealing costs 1.75 chains), for 40 % −1.3 % (2.2 chains: over the
-/// whole set 20 % more time where 25 % costs 12 %), 2 for 40 % −0.5 %; the
+/// whole set 20 % more time where 25 % costs 15 %), 2 for 40 % −0.5 %; the
 /// 4 × 25 % with the steps cut to cost one chain +0.3 % (the cooling
 /// needs its steps); the better of two whole chains −0.4 % (2 chains).
 const RACE: (usize, f64) = (4, 0.25);
