@@ -61,13 +61,7 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     for (v, &h) in place.iter().enumerate() {
         at[h as usize] = v as u32;
     }
-    let host = dist.host();
-    let near: Vec<Vec<u64>> =
-        if p <= 1 << 16 && (0..p.min(64)).all(|y| host.degree(y) <= MAX_HOST_DEGREE) {
-            (0..p).map(|y| host.neighbors(y)).collect()
-        } else {
-            Vec::new()
-        };
+    let near = neighbour_lists(dist, p);
     // Exchanges are summed in i64 (i128 through the general lookup was 2.5
     // times slower): volumes are scaled down, only where Σ volume × the
     // largest distance would overflow it, and the gain returned is
@@ -85,10 +79,10 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     let before = crate::mapper::hop_bytes(q, dist, place);
     let original = place.to_vec();
     match table {
-        Some((width, t)) => run(q, &w, place, (p, &near), at, (rng, RACE), |a, b| {
+        Some((width, t)) => run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
             i64::from(t[a as usize * width + b as usize])
         }),
-        None => run(q, &w, place, (p, &near), at, (rng, RACE), |a, b| {
+        None => run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
             dist.d(a, b) as i64
         }),
     }
@@ -119,7 +113,7 @@ fn run(
     q: &WGraph,
     w: &[i64],
     place: &mut [u64],
-    (p, near): (u64, &[Vec<u64>]),
+    (p, (near_start, near_list)): (u64, (&[u32], &[u32])),
     at: Vec<u32>,
     (rng, race): (&mut Rng, (usize, f64)),
     d: impl Fn(u64, u64) -> i64 + Sync,
@@ -130,7 +124,6 @@ fn run(
     let on: Vec<u32> = place.iter().map(|&h| h as u32).collect();
     let entries: Vec<(u32, i64)> = q.adj.iter().copied().zip(w.iter().copied()).collect();
     let row = |v: usize| &entries[q.xadj[v]..q.xadj[v + 1]];
-    let (near_start, near_list) = flatten(near);
     // Σ volume × distance from host node `to` over v's edges, and the
     // volume of those to `skip`. (No branch: which vertex is `skip` is
     // unpredictable, and a mispredicted branch per exchange cost more than
@@ -318,20 +311,33 @@ struct Chain {
     rng: Rng,
 }
 
-/// Host nodes' neighbour lists in one array: node y's are
-/// `list[start[y]..start[y + 1]]` (`start` empty when none are listed).
-fn flatten(near: &[Vec<u64>]) -> (Vec<u32>, Vec<u32>) {
-    if near.is_empty() {
-        return (Vec::new(), Vec::new());
+/// Every host node's neighbours in one array, node y's
+/// `list[start[y]..start[y + 1]]` — `(start, list)`, both empty where none
+/// are listed (above 2^16 nodes, or more than [`MAX_HOST_DEGREE`]
+/// neighbours).
+fn neighbour_lists(dist: &HostDistance, p: u64) -> NeighbourLists {
+    let host = dist.host();
+    let mut near = NeighbourLists::default();
+    if p > 1 << 16 || (0..p.min(64)).any(|y| host.degree(y) > MAX_HOST_DEGREE) {
+        return near;
     }
-    let mut start = Vec::with_capacity(near.len() + 1);
-    let mut list = Vec::new();
-    start.push(0);
-    for ys in near {
-        list.extend(ys.iter().map(|&y| y as u32));
-        start.push(list.len() as u32);
+    near.0.push(0);
+    for y in 0..p {
+        near.1
+            .extend(host.neighbors(y).into_iter().map(|z| z as u32));
+        near.0.push(near.1.len() as u32);
     }
-    (start, list)
+    near
+}
+
+/// `(start, list)` of [`neighbour_lists`].
+#[derive(Default)]
+struct NeighbourLists(Vec<u32>, Vec<u32>);
+
+impl NeighbourLists {
+    fn as_ref(&self) -> (&[u32], &[u32]) {
+        (&self.0, &self.1)
+    }
 }
 
 #[cfg(test)]
@@ -492,11 +498,11 @@ mod tests {
             for (v, &h) in start.iter().enumerate() {
                 at[h as usize] = v as u32;
             }
-            let near: Vec<Vec<u64>> = (0..p).map(|y| dist.host().neighbors(y)).collect();
+            let near = neighbour_lists(&dist, p);
             let w: Vec<i64> = q.ew.iter().map(|&w| w as i64).collect();
             let (mut kept, mut both) = (start.clone(), start);
             let one_chain = (&mut Rng::new(seed, 2), (1, 0.0));
-            run(&q, &w, &mut kept, (p, &near), at, one_chain, |a, b| {
+            run(&q, &w, &mut kept, (p, near.as_ref()), at, one_chain, |a, b| {
                 dist.d(a, b) as i64
             });
             reference(&q, &dist, &mut both, p, &mut Rng::new(seed, 2));
