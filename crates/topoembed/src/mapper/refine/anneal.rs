@@ -66,7 +66,12 @@ const RACE: (usize, f64) = (4, 0.25);
 /// n² up to SMALL_STEPS, within MAX_STEPS and MAX_READS.
 fn steps(n: u64, reads: u64) -> u64 {
     (STEPS_PER_VERTEX * n)
-        .max((STEPS_PER_PAIR * n * n).min(SMALL_STEPS))
+        .max(
+            STEPS_PER_PAIR
+                .saturating_mul(n)
+                .saturating_mul(n)
+                .min(SMALL_STEPS),
+        )
         .min(MAX_STEPS)
         .min(MAX_READS / reads.max(1))
 }
@@ -363,6 +368,28 @@ impl NeighbourLists {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget's shape: linear up to 16 vertices, n² · STEPS_PER_PAIR up
+    /// to 64, flat to 256, linear above up to MAX_STEPS; dense quotients
+    /// capped by the distances read; never zero, never overflowing.
+    #[test]
+    fn small_quotients_get_a_budget_by_pairs() {
+        assert_eq!(steps(3, 4), 30_000);
+        assert_eq!(steps(16, 4), 160_000);
+        assert_eq!(steps(17, 4), 625 * 17 * 17);
+        assert_eq!(steps(32, 4), 640_000);
+        assert_eq!(steps(64, 4), SMALL_STEPS);
+        assert_eq!(steps(100, 4), SMALL_STEPS);
+        assert_eq!(steps(256, 4), SMALL_STEPS);
+        assert_eq!(steps(300, 4), 3_000_000);
+        assert_eq!(steps(1024, 4), MAX_STEPS);
+        assert_eq!(steps(64, 200), MAX_READS / 200);
+        assert_eq!(steps(1 << 24, 0), MAX_STEPS);
+        assert_eq!(steps(u64::from(u32::MAX), 1), MAX_STEPS);
+        for n in 3..600 {
+            assert!(steps(n + 1, 4) >= steps(n, 4), "the budget shrinks at {n}");
+        }
+    }
     use crate::mapper::coarsen::tests::bip;
     use crate::mapper::rng::Rng;
     use crate::topology;
