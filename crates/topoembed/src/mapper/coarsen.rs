@@ -309,11 +309,7 @@ pub(crate) mod tests {
         let n = 10_000;
         let fine = bip(n, &chords(n), &[1, 2, 3], &[[1, 4], [2, 0]]);
         let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| coarsen(&fine, 4, None, &mut Rng::new(3, 0)))
+            crate::mapper::on_threads(threads, || coarsen(&fine, 4, None, &mut Rng::new(3, 0)))
         };
         let (coarse, cmap) = run(1);
         let (again, cmap_again) = run(3);
@@ -405,12 +401,8 @@ pub(crate) mod tests {
         assert!(pairs > n / 2, "{pairs} of {n} vertices matched");
         assert!(pairs < n, "some vertices are left alone");
         for threads in [1, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
             let grouped: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
-            pool.install(|| match_by_group(g, &order, 4, &group, &grouped));
+            crate::mapper::on_threads(threads, || match_by_group(g, &order, 4, &group, &grouped));
             let grouped: Vec<u32> = grouped.into_iter().map(AtomicU32::into_inner).collect();
             assert_eq!(grouped, serial, "{threads} threads");
         }

@@ -604,11 +604,7 @@ mod tests {
         // The first split with its look-ahead is a bisection within the
         // halves' capacity, and the same on any number of threads.
         let first = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
+            crate::mapper::on_threads(threads, || {
                 split_vertices(
                     &g,
                     &dist,

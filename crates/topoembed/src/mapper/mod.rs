@@ -736,6 +736,17 @@ pub fn hop_bytes(g: &WGraph, dist: &HostDistance, hosts: &[u64]) -> u128 {
         .sum()
 }
 
+/// Runs `f` on a pool of `threads` threads: the tests that show a seed
+/// gives one placement on any number of threads run a phase on 1 and on 3.
+#[cfg(test)]
+pub(crate) fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,11 +157,9 @@ mod tests {
         let dist = HostDistance::new(host.as_ref()).unwrap();
         let cap = crate::mapper::capacity(&g, 64, 0.03);
         let on = |threads: usize, seed: u64, chains: u64| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| place(&g, &dist, 64, (cap, 0.03), (seed, chains), None))
+            crate::mapper::on_threads(threads, || {
+                place(&g, &dist, 64, (cap, 0.03), (seed, chains), None)
+            })
         };
         let mut better = 0;
         for seed in 1..=6 {

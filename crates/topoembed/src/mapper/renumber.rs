@@ -159,11 +159,7 @@ mod tests {
             }
         }
         for threads in [1, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let got = pool.install(|| g.renumbered(&order, &rank));
+            let got = crate::mapper::on_threads(threads, || g.renumbered(&order, &rank));
             assert_eq!(
                 (&got.xadj, &got.adj, &got.ew, &got.vw),
                 (&want.xadj, &want.adj, &want.ew, &want.vw),

@@ -569,11 +569,7 @@ mod tests {
         let dist = HostDistance::new(host.as_ref()).unwrap();
         let start: Vec<u64> = (0..64).map(|v| (v * 37 % 64) as u64).collect();
         let on_threads = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
+            crate::mapper::on_threads(threads, || {
                 let mut place = start.clone();
                 let mut rng = Rng::new(9, 0);
                 let gained = anneal(&q, &dist, &mut place, 64, &mut rng);

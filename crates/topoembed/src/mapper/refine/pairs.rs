@@ -272,12 +272,9 @@ mod tests {
         let cap = Capacity { lo: 144, hi: 144 };
         let before = hop_bytes(&g, &dist, &start);
         let on = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
             let mut place = start.clone();
-            let gained = pool.install(|| refine(&g, &dist, &mut place, cap, 2));
+            let gained =
+                crate::mapper::on_threads(threads, || refine(&g, &dist, &mut place, cap, 2));
             (place, gained)
         };
         let (place, gained) = on(1);
