@@ -6,14 +6,15 @@
 #    `topoembed map`;
 # 2. any target graph: Mt-KaHyPar's map_onto_graph (PyPI `mtkahypar`,
 #    bench/peers.py; the host exported as a METIS graph) beside
-#    scotch_gmap -Cd and `topoembed map` on tori ($TORI, graphs $MT_GRAPHS).
+#    scotch_gmap -Cd and `topoembed map` on tori ($TORI, graphs $MT_GRAPHS);
+# 3. one-to-one quotient graphs onto hosts of as many nodes (below).
 # Every mapping is scored by Scotch's gmtst on the same target (KaHIP
 # prints its objective doubled; gmtst does not). Median wall time of RUNS
 # runs (MT_RUNS for Mt-KaHyPar, default 1: it takes about a minute a run).
 #
 #   bench/peers.sh                      # shared graphs + libmetis-doc's
 #   PRESETS="eco strong" RUNS=1 bench/peers.sh
-#   PARTS=hierarchies bench/peers.sh    # or PARTS=graphs
+#   PARTS=hierarchies bench/peers.sh    # or PARTS=graphs, PARTS=quotients
 #   SEEDS="1 2 3 4 5" PARTS=hierarchies bench/peers.sh   # every tool on these seeds
 #
 # The venv with the peers is made once in $PEERS_VENV (default /tmp/topoembed-peers).
@@ -29,7 +30,7 @@ fi
 peer() { "$venv/bin/python" "$here/bench/peers.py" "$@"; }
 # A one-block-per-line partition as a Scotch map of gcv's 1-based graph.
 part_to_map() { { wc -l <"$1"; awk '{print NR "\t" $1}' "$1"; } >"$2"; }
-PARTS=${PARTS:-"hierarchies graphs"}
+PARTS=${PARTS:-"hierarchies graphs quotients"}
 kbin=$("$venv/bin/python" -c 'import kahip, os; print(os.path.join(os.path.dirname(os.path.dirname(kahip.__file__)), "bin"))' 2>/dev/null || true)
 [ -x "$kbin/global_multisection" ] || kbin=$(dirname "$(find "$venv" -name global_multisection -type f | head -1)")
 work=$(mktemp -d)
@@ -152,5 +153,45 @@ for graph in $MT_GRAPHS; do
       "$(echo "scale=3; $ht / $hk" | bc)" "$(printf '%s\n' "${ts[@]}" | median)" \
       "$(printf '%s\n' "${tk[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
   done
+done
+fi
+
+# 3. one-to-one quotient graphs (delaunay_n15 cut into K parts by
+#    `scotch_gpart -Cd K`, the parts' graph weighted by the edges cut, as in
+#    bench/mapper.sh) onto hosts of K nodes: Mt-KaHyPar and topoembed on the
+#    seeds of $SEEDS each (median [best]), Scotch once. Mt-KaHyPar takes
+#    about 24 s a run onto torus:16x16 and was not done in 12 minutes onto
+#    torus:32x32, so the default stops at 256 parts.
+if [[ " $PARTS " == *" quotients "* ]]; then
+QUOTIENTS=${QUOTIENTS:-"64:cube:6 256:torus:16x16"}
+echo
+echo "| quotient | host | scotch_gmap -Cd | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar (medians) | map / Mt-KaHyPar (bests) | times (gmap, Mt-KaHyPar, map) s, medians |"
+echo "|---|---|---|---|---|---|---|---|"
+med_best() { sort -g | awk '{a[NR]=$1} END {printf "%d %d\n", a[int((NR+1)/2)], a[1]}'; }
+gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
+for q in $QUOTIENTS; do
+  k=${q%%:*}; host=${q#*:}
+  scotch_gpart -Cd "$k" "$work/delaunay.grf" "$work/parts.map" 2>/dev/null
+  python3 "$here/bench/graphs.py" quotient "$shared/delaunay_n15.graph" "$work/parts.map" "$work/q$k.graph"
+  gcv -ic "$work/q$k.graph" "$work/q$k.grf"
+  tgt=$work/host.tgt
+  "$bin" export "$host" --format tgt >"$tgt"
+  "$bin" export "$host" --format grf >"$work/host.grf"
+  gcv -is -oc "$work/host.grf" "$work/host.graph"
+  ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds scotch_gmap -Cd "$work/q$k.grf" "$tgt" "$work/s.map")"); done
+  hs=$(expan "$work/q$k.grf" "$tgt" "$work/s.map")
+  tk=(); hk=(); tm=(); hm=()
+  for seed in $SEEDS; do
+    tk+=("$(peer mtkahypar "$work/q$k.graph" "$work/host.graph" "$work/mt.part" --seed "$seed")")
+    part_to_map "$work/mt.part" "$work/mt.map"
+    hk+=("$(expan "$work/q$k.grf" "$tgt" "$work/mt.map")")
+    tm+=("$(seconds run_map "$work/q$k.grf" "$host" --seed "$seed")")
+    hm+=("$(expan "$work/q$k.grf" "$tgt" "$work/t.map")")
+  done
+  read -r km kb < <(printf '%s\n' "${hk[@]}" | med_best)
+  read -r mm mb < <(printf '%s\n' "${hm[@]}" | med_best)
+  printf '| delaunay_n15/%s | %s | %s | %s [%s] | %s [%s] | %s | %s | %s, %s, %s |\n' "$k" "$host" "$hs" "$km" "$kb" "$mm" "$mb" \
+    "$(echo "scale=3; $mm / $km" | bc)" "$(echo "scale=3; $mb / $kb" | bc)" "$(printf '%s\n' "${ts[@]}" | median)" \
+    "$(printf '%s\n' "${tk[@]}" | median)" "$(printf '%s\n' "${tm[@]}" | median)"
 done
 fi
