@@ -45,6 +45,8 @@ RUNS=${RUNS:-3}
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 median() { sort -g | awk '{a[NR]=$1} END {printf "%.2f\n", a[int((NR+1)/2)]}'; }
+# "median best" of the hop-bytes on stdin, one per line.
+med_best() { sort -g | awk '{a[NR]=$1} END {printf "%d %d\n", a[int((NR+1)/2)], a[1]}'; }
 run_map() { "$bin" map "graph:$1" "$2" --format scotch-map "${@:3}" >"$work/t.map"; }
 seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 version() { "$venv/bin/pip" show "$1" | sed -n 's/^Version: //p'; }
@@ -61,8 +63,6 @@ echo "seeds: $SEEDS (median [best] per tool)"
 echo
 echo "| graph | host | scotch_gmap -Cd | $(for p in $PRESETS; do printf 'KaHIP %s | ' "$p"; done)SharedMap eco | topoembed map | map / best peer (medians) | map / best peer (bests) | times (gmap, $(for p in $PRESETS; do printf 'KaHIP %s, ' "$p"; done)SharedMap, map) s, medians |"
 echo "|---|---|---|$(for _ in $PRESETS; do printf -- '---|'; done)---|---|---|---|---|"
-# "median best" of the hop-bytes on stdin, one per line.
-med_best() { sort -g | awk '{a[NR]=$1} END {printf "%d %d\n", a[int((NR+1)/2)], a[1]}'; }
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
   grf=$work/$name.grf
@@ -167,7 +167,6 @@ QUOTIENTS=${QUOTIENTS:-"64:cube:6 256:torus:16x16"}
 echo
 echo "| quotient | host | scotch_gmap -Cd | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar (medians) | map / Mt-KaHyPar (bests) | times (gmap, Mt-KaHyPar, map) s, medians |"
 echo "|---|---|---|---|---|---|---|---|"
-med_best() { sort -g | awk '{a[NR]=$1} END {printf "%d %d\n", a[int((NR+1)/2)], a[1]}'; }
 gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
 for q in $QUOTIENTS; do
   k=${q%%:*}; host=${q#*:}
