@@ -21,3 +21,16 @@ stored_graphs() {
   for g in 4elt copter2; do [ -f "$metis/$g.graph" ] && list="$list $metis/$g.graph"; done
   echo "$list"
 }
+
+# The one-to-one quotient graph of a METIS graph cut into K parts by
+# `scotch_gpart -Cd K` (bench/graphs.py: edge weights = edges cut), written
+# as OUT.graph (METIS) and OUT.grf (Scotch). Both mapper.sh and peers.sh
+# map these onto a host of K nodes.
+# quotient_graph GRAPH.graph GRAPH.grf K OUT
+quotient_graph() {
+  local here
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  scotch_gpart -Cd "$3" "$2" "$4.parts.map" 2>/dev/null
+  python3 "$here/bench/graphs.py" quotient "$1" "$4.parts.map" "$4.graph"
+  gcv -ic "$4.graph" "$4.grf"
+}

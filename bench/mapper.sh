@@ -99,9 +99,7 @@ if [ -n "${DEFAULT_SET:-}" ]; then
   gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
   for q in ${QUOTIENTS:-64:cube:6 256:torus:16x16 1024:torus:32x32 4096:torus:16x16x16}; do
     k=${q%%:*}; host=${q#*:}
-    scotch_gpart -Cd "$k" "$work/delaunay.grf" "$work/parts.map" 2>/dev/null
-    python3 "$here/bench/graphs.py" quotient "$shared/delaunay_n15.graph" "$work/parts.map" "$work/q$k.graph"
-    gcv -ic "$work/q$k.graph" "$work/q$k.grf"
+    quotient_graph "$shared/delaunay_n15.graph" "$work/delaunay.grf" "$k" "$work/q$k"
     row "delaunay_n15/$k" "$work/q$k.grf" "$host"
   done
 fi

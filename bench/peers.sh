@@ -170,9 +170,7 @@ echo "|---|---|---|---|---|---|---|---|"
 gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
 for q in $QUOTIENTS; do
   k=${q%%:*}; host=${q#*:}
-  scotch_gpart -Cd "$k" "$work/delaunay.grf" "$work/parts.map" 2>/dev/null
-  python3 "$here/bench/graphs.py" quotient "$shared/delaunay_n15.graph" "$work/parts.map" "$work/q$k.graph"
-  gcv -ic "$work/q$k.graph" "$work/q$k.grf"
+  quotient_graph "$shared/delaunay_n15.graph" "$work/delaunay.grf" "$k" "$work/q$k"
   tgt=$work/host.tgt
   "$bin" export "$host" --format tgt >"$tgt"
   "$bin" export "$host" --format grf >"$work/host.grf"

@@ -201,18 +201,14 @@ fn split_vertices(
     // 4x8x8's first: 2 | 2 of the 4 top groups) is judged by the cut of
     // all of them: each try's halves are split as they will be, and the
     // try whose quarters cost least is kept (see `look_ahead`).
-    let quarters = match (
-        look && hierarchy && tries == TOP_TRIES,
-        d1.split(dist),
-        d2.split(dist),
-    ) {
-        (true, Some(q1), Some(q2))
-            if q1.0.distance2(&q1.1, dist) >= top_cost(dist)
-                && q2.0.distance2(&q2.1, dist) >= top_cost(dist) =>
-        {
-            Some([q1, q2])
-        }
-        _ => None,
+    // (The halves' own halves are only asked for where that can be.)
+    let top_again = |q: &(Domain, Domain)| q.0.distance2(&q.1, dist) >= top_cost(dist);
+    let quarters = match look && hierarchy && tries == TOP_TRIES {
+        true => match (d1.split(dist), d2.split(dist)) {
+            (Some(q1), Some(q2)) if top_again(&q1) && top_again(&q2) => Some([q1, q2]),
+            _ => None,
+        },
+        false => None,
     };
     let Some(quarters) = quarters else {
         let side = tried
