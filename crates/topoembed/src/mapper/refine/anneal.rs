@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use crate::mapper::distance::HostDistance;
+use crate::mapper::distance::{HostDistance, TableRef};
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
@@ -106,9 +106,16 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     let before = crate::mapper::hop_bytes(q, dist, place);
     let original = place.to_vec();
     match table {
-        Some((width, t)) => run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
-            i64::from(t[a as usize * width + b as usize])
-        }),
+        Some((width, TableRef::Bytes(t))) => {
+            run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
+                i64::from(t[a as usize * width + b as usize])
+            })
+        }
+        Some((width, TableRef::Words(t))) => {
+            run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
+                i64::from(t[a as usize * width + b as usize])
+            })
+        }
         None => run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
             dist.d(a, b) as i64
         }),
