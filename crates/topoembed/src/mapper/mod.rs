@@ -546,7 +546,7 @@ fn search(
     if let (true, Some((cost, start))) = (from_start, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
-        let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, true);
+        let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, Phases::All);
         notes.insert(
             0,
             format!(
@@ -554,7 +554,7 @@ fn search(
                  (the closed form refined instead of a search from scratch, as for every guest above {LARGE_GUEST} \
                  vertices with one; --restarts N searches; capacity {cap} load per host node, seed {})",
                 start.name,
-                refinement_phases(true),
+                Phases::All.names(),
                 options.seed
             ),
         );
@@ -619,9 +619,16 @@ fn search(
             refine::balance::restore(g, dist, &mut hosts, p, cap)?;
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
-            let gained =
-                refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, !coarsened);
-            Ok((hosts, before, gained, kind, refinement_phases(!coarsened)))
+            // Bipartitioning beside partitioning first onto a machine that
+            // is not a hierarchy is refined lightly (see [`Phases::Light`]).
+            let beside = partitions_first(0, options.restarts, g.n(), hierarchy, p);
+            let phases = match (two_phase, coarsened) {
+                (false, _) if beside && !hierarchy => Phases::Light,
+                (_, true) => Phases::AfterVcycle,
+                _ => Phases::All,
+            };
+            let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, phases);
+            Ok((hosts, before, gained, kind, phases.names()))
         })
         .collect();
     let mut kept: Option<Run> = None;
@@ -665,17 +672,43 @@ fn search(
     Ok((hosts, notes, None))
 }
 
-/// The phases [`refine_placement`] runs, as the notes name them.
-fn refinement_phases(vcycle: bool) -> &'static str {
-    match vcycle {
-        true => "part swaps, V-cycle, k-way FM, pairs, move/swap",
-        false => "part swaps, k-way FM, pairs, move/swap",
+/// What [`refine_placement`] runs on a search's placement.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phases {
+    /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap.
+    All,
+    /// The same without the V-cycle: the placement came up through one
+    /// ([`multilevel`]).
+    AfterVcycle,
+    /// Pairwise refinement and move/swap only: the bipartitioning search
+    /// beside a partitioning-first one onto a machine that is not a
+    /// hierarchy (onto one it is the stronger search — see
+    /// [`auto_restarts`] — and every phase pays: the small weighted example
+    /// onto tleaf:2x4x4 lost 0.08 % without them). Its placement weighs distance at
+    /// every split, and the V-cycle and k-way FM — which take 10–20 % off a
+    /// partitioning-first placement — took 0–2 % off it, and on most pairs
+    /// it lost anyway (delaunay_n15 onto torus:16x16: 14 567 → 14 375,
+    /// against 12 970; copter2: 137 272 → 134 461 in 0.55 s, against
+    /// 127 074). Benchmark (the 24 torus pairs of `bench/mapper.sh`, seeds
+    /// 1–3): hop-bytes 1.0000, 1.0008 and 1.0002 of refining it fully,
+    /// one-thread time 7–8 % less (copter2 14–18 %, butterfly_12 8–12 %),
+    /// two threads 7 % less.
+    Light,
+}
+
+impl Phases {
+    /// The phases as the notes name them.
+    fn names(self) -> &'static str {
+        match self {
+            Phases::All => "part swaps, V-cycle, k-way FM, pairs, move/swap",
+            Phases::AfterVcycle => "part swaps, k-way FM, pairs, move/swap",
+            Phases::Light => "pairs, move/swap",
+        }
     }
 }
 
-/// Part swaps, a V-cycle (unless `vcycle` is false: the placement came
-/// up through one), k-way FM, pairwise refinement and move/swap local
-/// search on `hosts`; returns the hop-bytes they took off.
+/// Refines `hosts` by `phases` ([`Phases`]); returns the hop-bytes they
+/// took off.
 fn refine_placement(
     g: &WGraph,
     dist: &HostDistance,
@@ -683,14 +716,20 @@ fn refine_placement(
     bounds: refine::Capacity,
     options: &MapOptions,
     rng: &mut rng::Rng,
-    vcycle: bool,
+    phases: Phases,
 ) -> u128 {
-    let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
-    let coarse = match vcycle {
-        true => refine::vcycle::refine(g, dist, hosts, bounds, rng),
-        false => 0,
+    let (swapped, coarse, fm) = match phases {
+        Phases::Light => (0, 0, 0),
+        _ => {
+            let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
+            let coarse = match phases {
+                Phases::All => refine::vcycle::refine(g, dist, hosts, bounds, rng),
+                _ => 0,
+            };
+            let fm = refine::kway::refine(g, dist, hosts, bounds, options.passes, rng);
+            (swapped, coarse, fm)
+        }
     };
-    let fm = refine::kway::refine(g, dist, hosts, bounds, options.passes, rng);
     let paired = refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS);
     swapped
         + coarse

@@ -327,6 +327,19 @@ fn large_guests_reproduce_on_any_thread_count() {
     assert_eq!(placement.hosts(), one.as_slice());
 }
 
+/// The first note (the search kept) and the placement of mapping `guest`
+/// onto `host` with `restarts` searches (0: the default).
+fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
+    let guest = topology::parse(guest).unwrap();
+    let host = topology::parse(host).unwrap();
+    let options = MapOptions {
+        restarts,
+        ..MapOptions::default()
+    };
+    let placement = mapper::map(guest.as_ref(), host.as_ref(), &options).unwrap();
+    (placement.notes()[0].clone(), placement.hosts().to_vec())
+}
+
 /// Which searches run by default: two onto a torus (partitioning first and
 /// bipartitioning guest and host together), and onto a hierarchy for a
 /// guest of at most 4096 vertices; above, one onto a hierarchy — the
@@ -335,16 +348,7 @@ fn large_guests_reproduce_on_any_thread_count() {
 #[test]
 fn hierarchies_get_one_bipartitioning_search_by_default() {
     assert_eq!(mapper::auto_restarts(mapper::SMALL_GUEST, true), 2);
-    let guest = topology::parse("mesh:70x60").unwrap();
-    let notes = |host: &str, restarts: usize| {
-        let host = topology::parse(host).unwrap();
-        let options = MapOptions {
-            restarts,
-            ..MapOptions::default()
-        };
-        let placement = mapper::map(guest.as_ref(), host.as_ref(), &options).unwrap();
-        (placement.notes()[0].clone(), placement.hosts().to_vec())
-    };
+    let notes = |host: &str, restarts: usize| first_note("mesh:70x60", host, restarts);
     for host in [
         "tleaf:4x4x4:100,10,1",
         "fattree:2;8,8;1,8;1,1",
@@ -372,6 +376,37 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
         note.starts_with("partitioning and mapping the parts"),
         "{note}"
     );
+}
+
+/// The bipartitioning search beside a partitioning-first one onto a torus
+/// is refined by pairs and move/swap only (its placement weighs distance
+/// split by split; the V-cycle and k-way FM pay on the other's); onto a
+/// hierarchy, alone or beside the other, by every phase, as is
+/// partitioning first.
+#[test]
+fn bipartitioning_beside_partitioning_is_refined_lightly() {
+    let first_note = |host: &str, restarts: usize| first_note("mesh:8x8x8", host, restarts).0;
+    let every = "refinement (part swaps, V-cycle, k-way FM, pairs, move/swap)";
+    // Onto torus:8x8 the bipartitioning wins (a 3-D grid onto a 2-D torus).
+    let note = first_note("torus:8x8", 0);
+    assert!(
+        note.starts_with("dual recursive bipartitioning")
+            && note.contains("refinement (pairs, move/swap)")
+            && note.contains("best of 2 searches"),
+        "{note}"
+    );
+    let note = first_note("torus:8x8", 1);
+    assert!(
+        note.starts_with("partitioning and mapping the parts") && note.contains(every),
+        "{note}"
+    );
+    for restarts in [1, 2] {
+        let note = first_note("tleaf:4x4x4:100,10,1", restarts);
+        assert!(
+            note.starts_with("dual recursive bipartitioning") && note.contains(every),
+            "{restarts}: {note}"
+        );
+    }
 }
 
 /// Small grids onto themselves come back optimal: Σ dilation = edge count.
