@@ -9,9 +9,10 @@ use crate::error::{Error, Result};
 use crate::routing::TieRule;
 use crate::topology::{Paths, Topology};
 
-/// Largest stored host given a distance table (8192² two-byte entries: 128 MiB).
+/// Largest stored host given a distance table (8192² entries: 64 MiB in
+/// bytes, 128 MiB where a distance passes 255).
 pub const MAX_TABLE_NODES: u64 = 8192;
-/// Largest implicit host tabulated too (4096² entries: 32 MiB), since a
+/// Largest implicit host tabulated too (4096² entries: 16 MiB in bytes), since a
 /// table lookup beats the closed forms' divisions in the local search's
 /// millions of queries.
 const MAX_IMPLICIT_TABLE_NODES: u64 = 4096;
@@ -25,9 +26,11 @@ pub struct HostDistance<'a> {
 /// A row-major distance table: one byte an entry where every distance is
 /// below 256 (tori, meshes and hierarchies of this size all are), two
 /// otherwise. The refinement and the annealing read it at random, and
-/// bytes take half the cache: the annealing of delaunay_n15's 4096-part
-/// quotient onto torus:16x16x16 (a 16 MiB table instead of 32) ran 13 %
-/// faster, its 1024-part one onto torus:32x32 5 %.
+/// bytes take half the cache: the whole map of delaunay_n15's 4096-part
+/// quotient onto torus:16x16x16 (a 16 MiB table instead of 32) took 1.49 s
+/// on one thread where it took 1.85 (medians of 3, the same placement),
+/// its 1024-part one onto torus:32x32 0.57 s for 0.59; hosts of 512 nodes
+/// and fewer, whose two-byte tables fit the cache already, gained nothing.
 enum Table {
     Bytes(Vec<u8>),
     Words(Vec<u16>),

@@ -683,11 +683,11 @@ enum Phases {
     /// Pairwise refinement and move/swap only: the bipartitioning search
     /// beside a partitioning-first one onto a machine that is not a
     /// hierarchy (onto one it is the stronger search — see
-    /// [`auto_restarts`] — and every phase pays: the small weighted example
-    /// onto tleaf:2x4x4 lost 0.08 % without them). Its placement weighs distance at
-    /// every split, and the V-cycle and k-way FM — which take 10–20 % off a
-    /// partitioning-first placement — took 0–2 % off it, and on most pairs
-    /// it lost anyway (delaunay_n15 onto torus:16x16: 14 567 → 14 375,
+    /// [`auto_restarts`] — and every phase pays: the small weighted
+    /// example onto tleaf:2x4x4 lost 0.08 % without them). Its placement
+    /// weighs distance at every split, and the V-cycle and k-way FM —
+    /// which take 10–20 % off a partitioning-first placement — took 0–2 %
+    /// off it, and on most pairs it lost anyway (delaunay_n15 onto torus:16x16: 14 567 → 14 375,
     /// against 12 970; copter2: 137 272 → 134 461 in 0.55 s, against
     /// 127 074). Benchmark (the 24 torus pairs of `bench/mapper.sh`, seeds
     /// 1–3): hop-bytes 1.0000, 1.0008 and 1.0002 of refining it fully,
