@@ -103,9 +103,10 @@ if [ -n "${DEFAULT_SET:-}" ]; then
     row "delaunay_n15/$k" "$work/q$k.grf" "$host"
   done
 fi
-# Thread scaling: `map` on 1, 2, 4, .. up to every core of this machine
-# (median of RUNS each), on $SCALING (GRAPH:HOST pairs; default: the
-# largest graphs of the set). SCALING="" skips it.
+# Thread scaling (bench/threads.sh): `map` on 1, 2, 4, .. up to every core
+# of this machine (median of RUNS each, the placement checked to be the
+# same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
+# of the set). SCALING="" skips it.
 if [ -z "${SCALING+x}" ]; then
   SCALING=""
   mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
@@ -115,28 +116,7 @@ if [ -z "${SCALING+x}" ]; then
     && SCALING="$SCALING $work/stencil7_100x100x100_shuffled.graph:torus:16x16x16"
 fi
 if [ -n "${SCALING// /}" ]; then
-  threads=1; list=""
-  while [ "$threads" -le "$(nproc)" ]; do list="$list $threads"; threads=$((threads * 2)); done
-  [ "$(( $(nproc) & ($(nproc) - 1) ))" -ne 0 ] && list="$list $(nproc)"
   echo
-  echo "| graph | host | vertices |$(for t in $list; do printf ' %s s |' "$([ "$t" = 1 ] && echo '1 thread' || echo "$t threads")"; done) speedup at $(nproc) |"
-  echo "|---|---|---|$(for _ in $list; do printf -- '---|'; done)---|"
-  for pair in $SCALING; do
-    graph=${pair%%:*}; host=${pair#*:}
-    name=$(basename "$graph" .graph)
-    vertices=$(awk '!/^%/ {print $1; exit}' "$graph")
-    line="| $name | $host | $vertices |"; first=""; last=""
-    for t in $list; do
-      times=()
-      for _ in $(seq "$RUNS"); do
-        s=$(date +%s.%N); RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --format scotch-map > /dev/null; e=$(date +%s.%N)
-        times+=("$(echo "$e - $s" | bc)")
-      done
-      m=$(printf '%s\n' "${times[@]}" | median)
-      [ -z "$first" ] && first=$m
-      last=$m
-      line="$line $(printf '%.2f' "$m") |"
-    done
-    echo "$line $(echo "scale=2; $first / $last" | bc)x |"
-  done
+  # shellcheck disable=SC2086 # the pairs are words
+  BIN=$bin RUNS=$RUNS "$here/bench/threads.sh" $SCALING | sed 1,2d
 fi

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Thread scaling of `topoembed map`: each GRAPH:HOST pair mapped on 1, 2,
+# 4, .. threads up to every core of this machine (RAYON_NUM_THREADS; median
+# wall time of RUNS runs each), the placement checked to be the same on
+# every thread count (a seed gives one placement), as a Markdown table.
+# Needs only bash, awk, python3 and the binary: it runs where Scotch is not
+# installed (a lent 16-core machine, say). bench/mapper.sh calls it for its
+# scaling table.
+#
+#   bench/threads.sh GRAPH.graph:torus:8x8x8 [GRAPH:HOST ..]
+#   THREADS="1 4 16" RUNS=5 BIN=path/to/topoembed bench/threads.sh g.graph:torus:16x16
+#
+# Columns: vertices, hop-bytes (the same at every thread count), one
+# column of seconds per thread count, and the speedup of the most threads
+# over one.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${RUNS:-3}
+bin=${BIN:-$here/target/release/topoembed}
+if [ -z "${BIN:-}" ]; then
+  (cd "$here" && cargo build --release -q -p topoembed-cli)
+fi
+[ $# -gt 0 ] || { echo "usage: bench/threads.sh GRAPH:HOST [GRAPH:HOST ..]" >&2; exit 2; }
+cores=$(nproc)
+if [ -z "${THREADS:-}" ]; then
+  THREADS=""; t=1
+  while [ "$t" -le "$cores" ]; do THREADS="$THREADS $t"; t=$((t * 2)); done
+  [ $((cores & (cores - 1))) -ne 0 ] && THREADS="$THREADS $cores"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+now() { date +%s.%N; }
+label() { [ "$1" = 1 ] && echo "1 thread" || echo "$1 threads"; }
+echo "machine: $cores cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p)"
+echo
+header="| graph | host | vertices | hop-bytes |"
+rule="|---|---|---|---|"
+for t in $THREADS; do header="$header $(label "$t") s |"; rule="$rule---|"; done
+echo "$header speedup |"
+echo "$rule---|"
+for pair in "$@"; do
+  graph=${pair%%:*}
+  host=${pair#*:}
+  name=$(basename "$graph" .graph)
+  vertices=$(awk '!/^%/ {print $1; exit}' "$graph")
+  line="| $name | $host | $vertices |"
+  cells=""; first=""; last=""; hop=""
+  for t in $THREADS; do
+    times=()
+    for _ in $(seq "$RUNS"); do
+      s=$(now)
+      RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --format scotch-map > "$work/out.map"
+      e=$(now)
+      times+=("$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f", e - s}')")
+    done
+    # The placement must not depend on the thread count.
+    placement=$(cksum < "$work/out.map")
+    if [ -z "$hop" ]; then
+      hop=$("$bin" map "graph:$graph" "$host" --no-traffic --format json \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["metrics"]["hop_bytes"])')
+      reference=$placement
+    elif [ "$placement" != "$reference" ]; then
+      echo "$name -> $host: $t threads placed differently from $(label "${THREADS%% *}")" >&2
+      exit 1
+    fi
+    m=$(printf '%s\n' "${times[@]}" | median)
+    [ -z "$first" ] && first=$m
+    last=$m
+    cells="$cells $(printf '%.2f' "$m") |"
+  done
+  echo "$line $hop |$cells $(awk -v a="$first" -v b="$last" 'BEGIN {printf "%.2f", a / b}')x |"
+done
