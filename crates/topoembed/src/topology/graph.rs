@@ -189,6 +189,12 @@ impl Graph {
         &self.offsets
     }
 
+    /// Every node's neighbours, node 0's first: the CSR entries
+    /// [`Graph::offsets`] index.
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
     /// Volumes of node v's edges, aligned with [`Graph::adjacency`] (1 each
     /// when the graph has no volumes).
     pub fn adjacency_volumes(&self, v: u64) -> impl Iterator<Item = u64> + '_ {
