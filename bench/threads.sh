@@ -27,6 +27,7 @@ if [ -z "${THREADS:-}" ]; then
   while [ "$t" -le "$cores" ]; do THREADS="$THREADS $t"; t=$((t * 2)); done
   [ $((cores & (cores - 1))) -ne 0 ] && THREADS="$THREADS $cores"
 fi
+THREADS=${THREADS#"${THREADS%%[! ]*}"} # no leading space: the first count names the reference
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

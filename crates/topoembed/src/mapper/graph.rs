@@ -167,3 +167,46 @@ impl WGraph {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Spec;
+    use crate::topology::Graph;
+
+    /// A stored graph's CSR, copied whole, reads as the graph does node by
+    /// node: every vertex's neighbours with their volumes (1 where the graph
+    /// has none) and its load (1 where it has none), with and without
+    /// volumes and loads stored.
+    #[test]
+    fn a_stored_graph_reads_as_its_nodes_do() {
+        let edges: Vec<(u64, u64)> = (0..40u64)
+            .flat_map(|v| [(v, (v + 1) % 40), (v, (v * 7 + 3) % 40)])
+            .filter(|&(a, b)| a < b)
+            .collect();
+        let mut unique = edges.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        let plain = Graph::from_edges(Spec::Graph("test".into()), 40, &unique).unwrap();
+        let weighted = plain
+            .clone()
+            .with_volumes(|a, b| 1 + (a * b) % 9)
+            .with_loads((0..40).map(|v| 1 + v % 4).collect())
+            .unwrap();
+        for graph in [plain, weighted] {
+            let g = WGraph::from_topology(&graph).unwrap();
+            assert_eq!(g.n(), 40);
+            for v in 0..40u64 {
+                let read: Vec<(usize, u64)> = g.edges(v as usize).collect();
+                let stored: Vec<(usize, u64)> = graph
+                    .adjacency(v)
+                    .iter()
+                    .map(|&u| u as usize)
+                    .zip(graph.adjacency_volumes(v))
+                    .collect();
+                assert_eq!(read, stored, "node {v}");
+                assert_eq!(g.vw[v as usize], graph.load(v), "node {v}");
+            }
+        }
+    }
+}
