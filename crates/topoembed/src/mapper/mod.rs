@@ -718,17 +718,18 @@ fn refine_placement(
     rng: &mut rng::Rng,
     phases: Phases,
 ) -> u128 {
-    let (swapped, coarse, fm) = match phases {
-        Phases::Light => (0, 0, 0),
-        _ => {
-            let swapped = refine::parts::swap(g, dist, hosts, PART_PASSES, rng);
-            let coarse = match phases {
-                Phases::All => refine::vcycle::refine(g, dist, hosts, bounds, rng),
-                _ => 0,
-            };
-            let fm = refine::kway::refine(g, dist, hosts, bounds, options.passes, rng);
-            (swapped, coarse, fm)
-        }
+    let light = phases == Phases::Light;
+    let swapped = match light {
+        true => 0,
+        false => refine::parts::swap(g, dist, hosts, PART_PASSES, rng),
+    };
+    let coarse = match phases {
+        Phases::All => refine::vcycle::refine(g, dist, hosts, bounds, rng),
+        _ => 0,
+    };
+    let fm = match light {
+        true => 0,
+        false => refine::kway::refine(g, dist, hosts, bounds, options.passes, rng),
     };
     let paired = refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS);
     swapped
