@@ -83,7 +83,9 @@ pub struct MapArgs {
     /// a host that is not a hierarchy, multilevel: the guest coarsened
     /// once, refined level by level) — and there a grid found in the
     /// guest, on a ring, torus, mesh or cube host, has its closed form
-    /// refined instead of a search; any N >= 1 runs N searches. 1 onto a
+    /// refined instead of a search, as has a grid of any size whose edges
+    /// carry one volume and whose closed form cuts only edges one hop
+    /// long; any N >= 1 runs N searches. 1 onto a
     /// torus is a quarter faster on one core (partitioning first alone:
     /// the same hop-bytes on most graphs, 0.4 % more on average, up to
     /// 14 % more on a 3-D stencil folded onto a 2-D torus).

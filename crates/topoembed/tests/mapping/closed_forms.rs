@@ -86,3 +86,42 @@ fn large_grids_refine_their_closed_form_on_grid_hosts() {
         placed.notes()
     );
 }
+
+/// A small grid of even volumes whose closed form cuts only edges one hop
+/// long is refined instead of searched (its hop-bytes are its cut: 6x6
+/// blocks of mesh:24x24 on torus:4x4, 3 planes of 24 edges across each
+/// axis); one whose closed form folds (3-D onto 2-D), or whose volumes
+/// differ (a strip cut along the heavy axis may cut less volume), is
+/// searched; and asking for searches runs them.
+#[test]
+fn small_grids_refine_a_closed_form_of_one_hop_edges() {
+    let first = |guest: &dyn Topology, host: &str, restarts: usize| {
+        let host = topology::parse(host).unwrap();
+        let options = MapOptions {
+            restarts,
+            ..MapOptions::default()
+        };
+        let placed = mapped::map(guest, host.as_ref(), &options).unwrap();
+        let (hop_bytes, most) = measure(guest, host.as_ref(), placed.hosts());
+        assert!(most <= placed.capacity());
+        (placed.notes()[0].clone(), hop_bytes)
+    };
+    let mesh = topology::parse("mesh:24x24").unwrap();
+    let (note, hop_bytes) = first(mesh.as_ref(), "torus:4x4", 0);
+    assert!(note.contains("the closed form refined"), "{note}");
+    assert!(note.contains("cuts only edges one hop long"), "{note}");
+    assert_eq!(hop_bytes, 2 * 3 * 24);
+    let (note, _) = first(mesh.as_ref(), "torus:4x4", 2);
+    assert!(!note.contains("the closed form refined"), "{note}");
+
+    let cube = topology::parse("mesh:12x12x12").unwrap();
+    let (note, _) = first(cube.as_ref(), "torus:8x8", 0);
+    assert!(!note.contains("the closed form refined"), "{note}");
+
+    // The same 24x24 mesh with its edges along x eight times heavier.
+    let heavy = topology::Graph::from_topology(mesh.as_ref())
+        .unwrap()
+        .with_volumes(|u, v| if u.abs_diff(v) == 1 { 8 } else { 1 });
+    let (note, _) = first(&heavy, "torus:4x4", 0);
+    assert!(!note.contains("the closed form refined"), "{note}");
+}
