@@ -539,8 +539,11 @@ fn search(
     // most of the time at 10^6 vertices; unless searches are asked for,
     // the one search refines it. (On hierarchies the closed forms ignore
     // the levels, and the search is kept: a 100^3 stencil onto
-    // tleaf:16x16x16 starts at 3x the search's hop-bytes.)
-    // (Only when no other start, the launch order say, is better.)
+    // tleaf:16x16x16 starts at 3x the search's hop-bytes.) A small guest's
+    // closed form is refined so too when it cuts only one-hop edges of one
+    // volume ([`one_hop_on_uniform_volumes`]); otherwise it is weighed
+    // after the searches. (Only when no other start, the launch order say,
+    // is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
     let from_start = refine_start
         && host_is_grid
@@ -758,9 +761,9 @@ fn refine_placement(
 
 /// Whether a closed form (`hosts`, of hop-bytes `cost`) of a guest whose
 /// edges all carry one volume and whose nodes all carry one load puts
-/// every cut edge one hop long: its hop-bytes are then its cut, the blocks
-/// of a grid are as compact as the host lets them be, and a search from
-/// scratch has only a smaller cut to find. Over 20 small grids
+/// every cut edge one hop long: its hop-bytes are then its cut (of boxes
+/// tried cheapest cut first in `embed/structured.rs`), and a search
+/// from scratch has only a smaller cut to find. Over 20 small grids
 /// (128x128 and 24^3 stencils onto tori, meshes, rings, lines and cubes)
 /// the search never beat such a closed form (by 7–80 % it lost: 24^3
 /// onto torus:8x8x8 19 350 against 12 096 in 1.1 s of searching); every
