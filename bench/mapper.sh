@@ -3,7 +3,10 @@
 # every graph converted once to Scotch's format (gcv -ic), every host
 # exported once as a Scotch target, both mappings scored by Scotch's own
 # gmtst (CommExpan total = hop-bytes) and wall time taken as the median of
-# RUNS runs. Prints a Markdown table (ratio < 1: topoembed's hop-bytes lower).
+# RUNS runs. Prints a Markdown table (ratio < 1: topoembed's hop-bytes lower)
+# and a line of totals: the geometric mean of the ratios, the pairs above
+# Scotch, the summed times beside Scotch's and the pairs where one thread is
+# slower than Scotch (the bars of issue 56).
 #
 #   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
@@ -74,9 +77,27 @@ row() {
   hs=$(expan "$grf" "$tgt" "$work/s.map")
   ht=$(expan "$grf" "$tgt" "$work/t.map")
   ratio=$(echo "scale=3; $ht / $hs" | bc)
+  local t_scotch t_one t_all
+  t_scotch=$(printf '%s\n' "${ts[@]}" | median)
+  t_one=$(printf '%s\n' "${t1[@]}" | median)
+  t_all=$(printf '%s\n' "${tm[@]}" | median)
   printf '| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
-    "$(printf '%s\n' "${ts[@]}" | median)" "$(printf '%s\n' "${t1[@]}" | median)" \
-    "$(printf '%s\n' "${tm[@]}" | median)"
+    "$t_scotch" "$t_one" "$t_all"
+  echo "$hs $ht $t_scotch $t_one $t_all" >> "$work/rows"
+}
+# The table's totals: the geometric mean of the hop-bytes ratios, the
+# pairs above Scotch's, and the summed median times beside Scotch's.
+summary() {
+  [ -s "$work/rows" ] || return 0
+  echo
+  awk -v threads="$(nproc)" '
+    { n++; r = $2 / $1; lg += log(r); if (r > worst) worst = r; if (r > 1) above++
+      s += $3; one += $4; all += $5; if ($4 > $3) slower++ }
+    END {
+      printf "Over %d pairs: hop-bytes %.4fx Scotch'"'"'s (geometric mean), at most %.3fx, above it on %d; ", n, exp(lg / n), worst, above
+      printf "time on %d threads %.2f s against Scotch'"'"'s %.2f s (%.2fx), on one thread %.2f s (%.2fx), ", threads, all, s, all / s, one, one / s
+      printf "one thread slower than Scotch on %d of the %d.\n", slower, n
+    }' "$work/rows"
 }
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
@@ -103,6 +124,7 @@ if [ -n "${DEFAULT_SET:-}" ]; then
     row "delaunay_n15/$k" "$work/q$k.grf" "$host"
   done
 fi
+summary
 # Thread scaling (bench/threads.sh): `map` on 1, 2, 4, .. up to every core
 # of this machine (median of RUNS each, the placement checked to be the
 # same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
