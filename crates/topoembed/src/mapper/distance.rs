@@ -176,6 +176,15 @@ impl<'a> HostDistance<'a> {
     pub fn host(&self) -> &'a dyn Topology {
         self.host
     }
+
+    /// Whether distinct host nodes are known to be at least 1 apart: hops
+    /// on a grid-shaped host (ring, line, torus, mesh, cube) or a stored
+    /// graph without link costs. Then hop-bytes are at least the volume
+    /// cut, and a placement with every cut edge one hop long has no shorter
+    /// edge to find.
+    pub fn at_least_a_hop_apart(&self) -> bool {
+        self.host.spec().is_grid() || self.host.as_graph().is_some_and(|g| g.volumes().is_none())
+    }
 }
 
 #[cfg(test)]

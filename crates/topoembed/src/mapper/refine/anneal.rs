@@ -118,9 +118,7 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     // exchange gains. A stencil's parts onto a torus of its shape often
     // start so (the 24^3 stencil's 512 parts onto torus:8x8x8: 0.88 s of
     // annealing saved).
-    let host = dist.host();
-    let hops = host.spec().is_grid() || host.as_graph().is_some_and(|h| h.volumes().is_none());
-    if hops && before == volume / 2 {
+    if dist.at_least_a_hop_apart() && before == volume / 2 {
         return 0;
     }
     let mut at = vec![EMPTY; p as usize];
