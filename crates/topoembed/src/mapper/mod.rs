@@ -32,6 +32,7 @@ mod coarsen;
 mod distance;
 mod domain;
 mod graph;
+mod halved;
 mod initial;
 mod multilevel;
 mod partmap;

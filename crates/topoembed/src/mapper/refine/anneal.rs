@@ -107,6 +107,19 @@ fn steps(n: u64, reads: u64) -> u64 {
 /// returns the hop-bytes gained (the best placement met is kept, never a
 /// worse one than the start).
 pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &mut Rng) -> u128 {
+    anneal_from(q, dist, place, p, rng, HEAT)
+}
+
+/// [`anneal`] from a first temperature of `heat` × the mean worsening
+/// exchange ([`HEAT`] there): a cooler start keeps more of the layout.
+pub fn anneal_from(
+    q: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    p: u64,
+    rng: &mut Rng,
+    heat: f64,
+) -> u128 {
     let n = q.n();
     if n < 3 || p > u64::from(u32::MAX) {
         return 0;
@@ -140,18 +153,19 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
     }
     let w: Vec<i64> = q.ew.iter().map(|&w| (w >> shift) as i64).collect();
     let original = place.to_vec();
+    let schedule = (rng, RACE, heat);
     match table {
         Some((width, TableRef::Bytes(t))) => {
-            run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
+            run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
                 i64::from(t[a as usize * width + b as usize])
             })
         }
         Some((width, TableRef::Words(t))) => {
-            run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
+            run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
                 i64::from(t[a as usize * width + b as usize])
             })
         }
-        None => run(q, &w, place, (p, near.as_ref()), at, (rng, RACE), |a, b| {
+        None => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
             dist.d(a, b) as i64
         }),
     }
@@ -168,8 +182,9 @@ pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &
 /// distances `d`: `at` is the vertex on each host node, `near` each host
 /// node's neighbours (empty: none listed), `race` the chains that run the
 /// hot part and its share of the steps ([`RACE`]; one chain: the whole
-/// schedule on `rng`'s own stream). Leaves the best placement met by the
-/// chain that cooled.
+/// schedule on `rng`'s own stream), `heat` the first temperature's share of
+/// the mean worsening exchange ([`HEAT`]). Leaves the best placement met
+/// by the chain that cooled.
 ///
 /// Each vertex's cost where it sits, Σ volume × distance over its edges, is
 /// kept (`cost`), so an exchange's Δ reads one distance per edge, the one
@@ -184,7 +199,7 @@ fn run(
     place: &mut [u64],
     (p, (near_start, near_list)): (u64, (&[u32], &[u32])),
     at: Vec<u32>,
-    (rng, race): (&mut Rng, (usize, f64)),
+    (rng, race, heat): (&mut Rng, (usize, f64), f64),
     d: impl Fn(u64, u64) -> i64 + Sync,
 ) {
     let n = q.n();
@@ -259,7 +274,7 @@ fn run(
     if worse.1 == 0 {
         return;
     }
-    let t0 = worse.0 as f64 / worse.1 as f64 * HEAT;
+    let t0 = worse.0 as f64 / worse.1 as f64 * heat;
     let factor = COOLING.powf(1.0 / steps as f64);
     let stalled = |taken, since_best| stalled(steps, taken, since_best);
     // `count` more steps of one chain, ending early once it has stalled
@@ -620,7 +635,7 @@ mod tests {
             let near = neighbour_lists(&dist, p);
             let w: Vec<i64> = q.ew.iter().map(|&w| w as i64).collect();
             let (mut kept, mut both) = (start.clone(), start);
-            let one_chain = (&mut Rng::new(seed, 2), (1, 0.0));
+            let one_chain = (&mut Rng::new(seed, 2), (1, 0.0), HEAT);
             run(&q, &w, &mut kept, (p, near.as_ref()), at, one_chain, |a, b| {
                 dist.d(a, b) as i64
             });
