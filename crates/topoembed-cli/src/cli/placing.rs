@@ -85,7 +85,10 @@ pub struct MapArgs {
     /// guest, on a ring, torus, mesh or cube host, has its closed form
     /// refined instead of a search, as has a grid of any size whose edges
     /// carry one volume and whose closed form cuts only edges one hop
-    /// long; any N >= 1 runs N searches. 1 onto a
+    /// long; 1 for one guest node of load 1 per host node onto a host that
+    /// is not a hierarchy (partitioning first, which wins there: MPI
+    /// ranks onto their slots, quotient graphs); any N >= 1 runs N
+    /// searches. 1 onto a
     /// torus is a quarter faster on one core (partitioning first alone:
     /// the same hop-bytes on most graphs, 0.4 % more on average, up to
     /// 14 % more on a 3-D stencil folded onto a 2-D torus).

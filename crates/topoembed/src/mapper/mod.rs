@@ -239,8 +239,20 @@ pub const SMALL_GUEST: usize = 4096;
 /// both ran, and alone it keeps their hop-bytes (geometric mean 0.996,
 /// 0.987 and 1.017 of both's over seeds 1–3; 0.9990 on 28 fat-tree,
 /// dragonfly and hwloc pairs) in about half the time on one core.
-pub fn auto_restarts(vertices: usize, hierarchy: bool) -> usize {
+///
+/// A `one_to_one` guest (one vertex of load 1 per host node: MPI ranks
+/// onto their slots, a quotient graph) onto a machine that is not a
+/// hierarchy gets 1 search, partitioning first: the parts are its
+/// vertices, laid out whole (and on a large grid host halved first), and
+/// that search won all 36 runs where both ran — delaunay_n15's 64- to
+/// 4096-part quotients onto cube:6, cube:8, torus:16x16, torus:32x32,
+/// mesh:32x32, torus:16x16x16 and torus:64x64, 4elt's, copter2's and
+/// rgg_n_2_15_s0's onto torus:8x8, torus:16x16, torus:8x8x8, mesh:8x8x8
+/// and torus:32x32, seeds 1–3 — where onto tleaf:4x8x8 bipartitioning won
+/// or tied on 3 of 3.
+pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool) -> usize {
     match (vertices, hierarchy) {
+        _ if one_to_one && !hierarchy => 1,
         (0..=SMALL_GUEST, _) => 2,
         (0..=LARGE_GUEST, false) => 2,
         _ => 1,
@@ -384,7 +396,11 @@ fn map_on_pool(
     let dist = HostDistance::new(host)?;
     let refine_start = options.restarts == 0;
     let restarts = match options.restarts {
-        0 => auto_restarts(g.n(), host.spec().is_hierarchy()),
+        0 => auto_restarts(
+            g.n(),
+            host.spec().is_hierarchy(),
+            g.n() as u64 == p && cap == 1,
+        ),
         r => r,
     };
     let passes = match options.passes {

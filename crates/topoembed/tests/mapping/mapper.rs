@@ -340,6 +340,28 @@ fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
     (placement.notes()[0].clone(), placement.hosts().to_vec())
 }
 
+/// One guest node of load 1 per host node (ranks onto their slots, a
+/// quotient graph) gets one search by default onto a machine that is not
+/// a hierarchy — partitioning first, which won every such run measured —
+/// and two onto a hierarchy, where bipartitioning wins some; the same
+/// guest onto a host of more nodes keeps two.
+#[test]
+fn one_to_one_guests_get_one_search_off_hierarchies() {
+    assert_eq!(mapper::auto_restarts(255, false, true), 1);
+    assert_eq!(mapper::auto_restarts(255, true, true), 2);
+    assert_eq!(mapper::auto_restarts(255, false, false), 2);
+    let (note, hosts) = first_note("bintree:128", "mesh:15x17", 0);
+    assert!(
+        note.starts_with("partitioning and mapping the parts") && note.contains("one search"),
+        "{note}"
+    );
+    assert_eq!(hosts, first_note("bintree:128", "mesh:15x17", 1).1);
+    let (note, _) = first_note("bintree:128", "tleaf:5x51:10,1", 0);
+    assert!(note.contains("best of 2 searches"), "{note}");
+    let (note, _) = first_note("bintree:128", "mesh:16x17", 0);
+    assert!(note.contains("best of 2 searches"), "{note}");
+}
+
 /// Which searches run by default: two onto a torus (partitioning first and
 /// bipartitioning guest and host together), and onto a hierarchy for a
 /// guest of at most 4096 vertices; above, one onto a hierarchy — the
@@ -347,14 +369,14 @@ fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
 /// alternate when searches are asked for.
 #[test]
 fn hierarchies_get_one_bipartitioning_search_by_default() {
-    assert_eq!(mapper::auto_restarts(mapper::SMALL_GUEST, true), 2);
+    assert_eq!(mapper::auto_restarts(mapper::SMALL_GUEST, true, false), 2);
     let notes = |host: &str, restarts: usize| first_note("mesh:70x60", host, restarts);
     for host in [
         "tleaf:4x4x4:100,10,1",
         "fattree:2;8,8;1,8;1,1",
         "dragonfly:4,1;4,1;4,1;4",
     ] {
-        assert_eq!(mapper::auto_restarts(4200, true), 1);
+        assert_eq!(mapper::auto_restarts(4200, true, false), 1);
         let (note, hosts) = notes(host, 0);
         assert!(
             note.starts_with("dual recursive bipartitioning") && note.contains("one search"),
@@ -368,7 +390,7 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
         let (asked, _) = notes(host, 2);
         assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
     }
-    assert_eq!(mapper::auto_restarts(4200, false), 2);
+    assert_eq!(mapper::auto_restarts(4200, false, false), 2);
     let (note, _) = notes("torus:8x8", 0);
     assert!(note.contains("best of 2 searches"), "{note}");
     let (note, _) = notes("torus:8x8", 1);
