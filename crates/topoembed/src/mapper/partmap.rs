@@ -30,15 +30,19 @@ pub const MAX_HOSTS: u64 = 1 << 16;
 
 /// Fewest host nodes laid out on the host halved first
 /// ([`lay_out_halved`]; below, bipartitioned and annealed as they are).
-/// Benchmark (the 24 torus pairs and 3 quotients of `bench/mapper.sh`
-/// above 64 nodes, seeds 1–3, hop-bytes after the whole search): halving
-/// down to 256 nodes −2.1 %, down to 64 −1.4 %.
+/// Benchmark (the 24 torus pairs and the 4 quotients of `bench/mapper.sh`,
+/// seeds 1–3, hop-bytes after the whole search, against no halving):
+/// halving down to 256 nodes −1.9 to −2.1 %, down to 64 −1.4 % (the
+/// 16x16 pairs lost 1–7 % once their 8x8 halves were halved again, though
+/// cube:6 and torus:4x4x4 gained 1–8 % on most graphs).
 const MIN_HALVED: u64 = 256;
 
 /// First temperature of the annealing after the blocks are spread, as a
 /// share of the mean worsening exchange ([`refine::anneal::anneal_from`]):
 /// cool, to keep the blocks' layout. Benchmark (as [`MIN_HALVED`]'s): 0.05
-/// −1.5 %, 0.1 −2.1 %, 0.15 −1.3 %, 0.3 (the annealing's own heat) −0.3 %.
+/// −1.5 %, 0.1 −2.1 %, 0.15 −1.3 %, 0.3 (the annealing's own heat) −0.3 %;
+/// one chain instead of the race +0.6 % against it, twice the steps −0.8 %
+/// for 15 % more time.
 const FINE_HEAT: f64 = 0.1;
 
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
