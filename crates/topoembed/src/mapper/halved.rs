@@ -63,6 +63,11 @@ impl Halved {
         })
     }
 
+    /// Whether the host is a hypercube (halved over two dimensions).
+    pub fn is_cube(&self) -> bool {
+        matches!(self.shape, Shape::Cube)
+    }
+
     /// The `k`-th host node (k < [`Halved::block`]) of block `c`.
     pub fn node(&self, c: u64, k: u64) -> u64 {
         debug_assert!(k < self.block);

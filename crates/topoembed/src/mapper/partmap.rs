@@ -37,6 +37,15 @@ pub const MAX_HOSTS: u64 = 1 << 16;
 /// cube:6 and torus:4x4x4 gained 1–8 % on most graphs).
 const MIN_HALVED: u64 = 256;
 
+/// [`MIN_HALVED`] where a block is 8 nodes or more (a torus or mesh of
+/// three axes or more) and on a hypercube: halving there paid down to 64
+/// nodes. Benchmark (seeds 1–3, against halving down to 256): every
+/// torus:8x8x8 pair −0.1 to −1.7 %, delaunay_n15/4096 onto torus:16x16x16
+/// −0.5 %, delaunay_n15/64 onto cube:6 −2.3 % (seeds 1–5; 4 of 5 graphs
+/// onto cube:6 lower, 3 of 4 onto torus:4x4x4), the one-thread time
+/// +1.6 % on those pairs; a 2-D host's 8x8 halved to 4x4 lost instead.
+const MIN_HALVED_IN_EIGHTS: u64 = 64;
+
 /// First temperature of the annealing after the blocks are spread, as a
 /// share of the mean worsening exchange ([`refine::anneal::anneal_from`]):
 /// cool, to keep the blocks' layout. Benchmark (as [`MIN_HALVED`]'s): 0.05
@@ -97,7 +106,7 @@ pub fn place(
 /// first ([`Halved`]): `q` cut into as many parts as the halved host has
 /// nodes, a block's worth each, and those parts laid out on it — by this
 /// same function, so the host is halved again down to [`MIN_HALVED`]
-/// nodes — then every part's vertices spread over its block in any order
+/// nodes ([`MIN_HALVED_IN_EIGHTS`] in blocks of 8 and on cubes) — then every part's vertices spread over its block in any order
 /// and annealed from [`FINE_HEAT`]. `None` where the host is not halved.
 ///
 /// Exchanges of single vertices fold a large quotient onto a torus one
@@ -106,10 +115,14 @@ pub fn place(
 /// (33 863 as the best of 16 searches). Decided block by block, the fold
 /// is set where a block's exchange moves four parts at once.
 fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Option<Vec<u64>> {
-    if p < MIN_HALVED {
+    let halved = Halved::of(dist.host())?;
+    let least = match halved.block >= 8 || halved.is_cube() {
+        true => MIN_HALVED_IN_EIGHTS,
+        false => MIN_HALVED,
+    };
+    if p < least {
         return None;
     }
-    let halved = Halved::of(dist.host())?;
     let coarse = HostDistance::new(halved.host.as_ref()).ok()?;
     let (blocks, block) = (halved.host.node_count(), halved.block);
     let mut on_block = place(q, &coarse, blocks, (block, 0.0), (rng.next_u64(), 1), None);
@@ -242,7 +255,9 @@ mod tests {
     /// from a bipartitioned start: mesh:16x16 onto cube:8 526–551 hop-bytes
     /// against 662–664 (480 is a Gray code's, every edge one hop),
     /// torus:8x8x8 onto torus:16x16x2 2 560–2 688 against 2 956–2 994. Hosts
-    /// below [`MIN_HALVED`] nodes, or without a side to halve, are not halved.
+    /// below [`MIN_HALVED`] nodes ([`MIN_HALVED_IN_EIGHTS`] in blocks of 8
+    /// and on cubes: torus:4x4x4 and cube:6 are halved), or without a side
+    /// to halve, are not.
     #[test]
     fn halving_folds_grids_better_than_single_exchanges() {
         for (guest, host) in [("mesh:16x16", "cube:8"), ("torus:8x8x8", "torus:16x16x2")] {
@@ -275,6 +290,9 @@ mod tests {
         }
         for (guest, host) in [
             ("mesh:8x16", "torus:8x16"),
+            ("mesh:8x8", "torus:8x8"),
+            ("mesh:4x8", "cube:5"),
+            ("torus:4x4x2", "torus:4x4x2"),
             ("mesh:16x16", "tleaf:4x8x8:10,5,1"),
         ] {
             let g = WGraph::from_topology(topology::parse(guest).unwrap().as_ref()).unwrap();
@@ -286,6 +304,15 @@ mod tests {
                 "{}",
                 host.spec()
             );
+        }
+        for host in ["torus:4x4x4", "cube:6"] {
+            let g = WGraph::from_topology(topology::parse("mesh:8x8").unwrap().as_ref()).unwrap();
+            let host = topology::parse(host).unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            let mut on = lay_out_halved(&g, &dist, 64, &mut Rng::new(1, 0))
+                .unwrap_or_else(|| panic!("{} is halved", host.spec()));
+            on.sort_unstable();
+            assert_eq!(on, (0..64).collect::<Vec<u64>>(), "{}", host.spec());
         }
     }
 }
