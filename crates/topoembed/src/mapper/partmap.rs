@@ -225,7 +225,7 @@ mod tests {
     /// never above one chain's, whose layout is chain 0's; and the chains
     /// pick the same on any number of threads (mesh:48x40 folded onto
     /// torus:8x8, where the layouts have local optima to tell apart; onto
-    /// torus:4x4x4, now halved first, chain 0 won on seeds 1–6).
+    /// torus:4x4x4, now halved first, chain 0 won or tied on seeds 1–6).
     #[test]
     fn the_better_of_two_chains_is_kept_on_any_thread_count() {
         let g = WGraph::from_topology(topology::parse("mesh:48x40").unwrap().as_ref()).unwrap();
