@@ -271,6 +271,12 @@ fn partitions_first(r: u64, restarts: usize, vertices: usize, hierarchy: bool, p
     r % 2 == 0 && !lone_on_hierarchy && p <= partmap::MAX_HOSTS
 }
 
+/// Whether `g` goes one vertex per host node (as many vertices as the `p`
+/// host nodes, capacity 1): MPI ranks onto their slots, a quotient graph.
+pub(crate) fn one_per_node(g: &WGraph, p: u64, cap: u64) -> bool {
+    g.n() as u64 == p && cap == 1
+}
+
 /// The most load one host node may take: ⌈(1 + eps) · total / nodes⌉, and
 /// exactly 1 when guest and host have as many nodes and every load is 1.
 pub fn capacity(g: &WGraph, host_nodes: u64, eps: f64) -> u64 {
@@ -396,11 +402,7 @@ fn map_on_pool(
     let dist = HostDistance::new(host)?;
     let refine_start = options.restarts == 0;
     let restarts = match options.restarts {
-        0 => auto_restarts(
-            g.n(),
-            host.spec().is_hierarchy(),
-            g.n() as u64 == p && cap == 1,
-        ),
+        0 => auto_restarts(g.n(), host.spec().is_hierarchy(), one_per_node(g, p, cap)),
         r => r,
     };
     let passes = match options.passes {
@@ -457,7 +459,7 @@ fn map_on_pool(
             hop_bytes(g, &dist, &hosts)
         ));
     }
-    let inverse = if g.n() as u64 == p && cap == 1 {
+    let inverse = if one_per_node(g, p, cap) {
         let mut inv = vec![u32::MAX; p as usize];
         for (v, &h) in hosts.iter().enumerate() {
             inv[h as usize] = v as u32;
@@ -538,7 +540,7 @@ fn search(
     }
     // One guest node per host node: no edge is shorter than one hop, so a
     // start with every edge one hop long is optimal and ends the search.
-    let one_to_one = g.n() as u64 == p && cap == 1;
+    let one_to_one = one_per_node(g, p, cap);
     let floor: u128 = g.ew.iter().map(|&w| u128::from(w)).sum::<u128>() / 2;
     if let Some((cost, start)) = best {
         if one_to_one && cost == floor {

@@ -74,7 +74,7 @@ pub fn place(
     // ones, which the repair then scattered (delaunay_n15's 256- and
     // 1024-part quotients onto torus:16x16 and torus:32x32: 10 % and 13 %
     // more hop-bytes than mapping the vertices themselves).
-    let parts = match g.n() as u64 == p && cap == 1 {
+    let parts = match super::one_per_node(g, p, cap) {
         true => (0..p).collect(),
         false => initial::place(g, &flat, (0..p).collect(), (cap, imbalance), seed, progress),
     };
