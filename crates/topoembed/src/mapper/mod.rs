@@ -29,6 +29,7 @@
 //! Results depend only on the seed, not on the number of threads.
 
 mod coarsen;
+mod coords;
 mod distance;
 mod domain;
 mod graph;
