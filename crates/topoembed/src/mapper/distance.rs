@@ -21,7 +21,8 @@ const MAX_IMPLICIT_TABLE_NODES: u64 = 4096;
 /// each node's coordinates ([`Coords`]), which stay in the cache where
 /// the table does not. The whole map on one thread, the same placements
 /// (minimum of 3 or 4 runs): delaunay_n15's 4096-part quotient onto
-/// torus:16x16x16 (a 16 MiB table) 2.09 s → 1.49 s, delaunay_n15 onto
+/// torus:16x16x16 (a 16 MiB table) 2.09 s → 1.49 s (1.27 s once the
+/// annealing read them inline, [`HostDistance::coords`]), delaunay_n15 onto
 /// torus:64x128 (8192 nodes: no table, the grid's divisions before) 5.36 s
 /// → 4.83 s; at 2048 nodes the 4 MiB table was 5–10 % faster (delaunay_n15
 /// onto torus:16x16x8 and cube:11, 4elt onto torus:32x64), at 1024 (1 MiB)
@@ -159,6 +160,11 @@ impl<'a> HostDistance<'a> {
                 None => self.host.distance(a, b),
             },
         }
+    }
+
+    /// The nodes' coordinates, where distances come from them (no table).
+    pub(crate) fn coords(&self) -> Option<&Coords> {
+        self.coords.as_ref()
     }
 
     /// The distance table, when there is one: (nodes, row-major distances;

@@ -66,8 +66,6 @@ pub fn place(
     (seed, chains): (u64, u64),
     progress: Option<&Progress>,
 ) -> Vec<u64> {
-    let flat = Tleaf::new(&[p], &[1]);
-    let flat = HostDistance::new(&flat).expect("a one-level hierarchy has closed-form distances");
     // One vertex per host node (an MPI job's ranks onto its slots, a
     // quotient graph onto its machine): the parts are the vertices. Cutting
     // them by recursive bisection left parts of two vertices beside empty
@@ -76,7 +74,12 @@ pub fn place(
     // more hop-bytes than mapping the vertices themselves).
     let parts = match super::one_per_node(g, p, cap) {
         true => (0..p).collect(),
-        false => initial::place(g, &flat, (0..p).collect(), (cap, imbalance), seed, progress),
+        false => {
+            let flat = Tleaf::new(&[p], &[1]);
+            let flat =
+                HostDistance::new(&flat).expect("a one-level hierarchy has closed-form distances");
+            initial::place(g, &flat, (0..p).collect(), (cap, imbalance), seed, progress)
+        }
     };
     let q = quotient(g, &parts, p);
     let lay_out = |chain: u64| {
