@@ -18,8 +18,8 @@ pub(crate) enum Coords {
     /// A ring, line, torus, mesh or mixed grid of at most [`AXES`] axes of
     /// at most [`MAX_SIDE`] nodes each.
     Grid {
-        /// Every node's coordinates, axis 1 first (node (i1, i2, ..) is
-        /// i1 + K1·(i2 + K2·(..))); unused axes 0.
+        /// Every node's coordinates as the host gives them
+        /// ([`Topology::coords`], axis 1 first); unused axes 0.
         at: Vec<[u8; AXES]>,
         /// Per axis, the length of a turn: the side where the axis wraps,
         /// twice it where it does not (so no way round is ever shorter),
@@ -46,11 +46,10 @@ impl Coords {
             turn[axis] = if wraps { side as i32 } else { 2 * side as i32 };
         }
         let at = (0..host.node_count())
-            .map(|mut v| {
+            .map(|v| {
                 let mut c = [0u8; AXES];
-                for (axis, &side) in sides.iter().enumerate() {
-                    c[axis] = (v % side) as u8;
-                    v /= side;
+                for (axis, x) in host.coords(v).into_iter().enumerate() {
+                    c[axis] = x as u8;
                 }
                 c
             })

@@ -33,9 +33,17 @@ const MAX_GRID_TABLE_NODES: u64 = 2048;
 /// Distances between host nodes.
 pub struct HostDistance<'a> {
     host: &'a dyn Topology,
-    table: Option<(usize, Table)>,
-    /// Where there is no table: the nodes' coordinates, if the host has them.
-    coords: Option<Coords>,
+    source: Source,
+}
+
+/// Where the distances come from.
+enum Source {
+    /// A table of `.0` nodes a row.
+    Table(usize, Table),
+    /// The nodes' coordinates.
+    Coords(Coords),
+    /// The host itself, pair by pair.
+    Host,
 }
 
 /// A row-major distance table: one byte an entry where every distance is
@@ -88,18 +96,14 @@ impl<'a> HostDistance<'a> {
     pub fn new(host: &'a dyn Topology) -> Result<HostDistance<'a>> {
         let Some(graph) = host.as_graph() else {
             let n = host.node_count();
-            let untabled = |coords| HostDistance {
-                host,
-                table: None,
-                coords,
-            };
+            let from = |source| Ok(HostDistance { host, source });
             if n > MAX_GRID_TABLE_NODES {
                 if let Some(coords) = Coords::of(host) {
-                    return Ok(untabled(Some(coords)));
+                    return from(Source::Coords(coords));
                 }
             }
             if n > MAX_IMPLICIT_TABLE_NODES {
-                return Ok(untabled(None));
+                return from(Source::Host);
             }
             // Row by row in parallel, each into its place.
             let words = parallel_rows(n, |a| {
@@ -108,13 +112,9 @@ impl<'a> HostDistance<'a> {
                     .collect()
             });
             if words.par_iter().any(|&d| d == u16::MAX) {
-                return Ok(untabled(None));
+                return from(Source::Host);
             }
-            return Ok(HostDistance {
-                host,
-                table: Some((n as usize, Table::of(words))),
-                coords: None,
-            });
+            return from(Source::Table(n as usize, Table::of(words)));
         };
         let n = graph.node_count();
         if n > MAX_TABLE_NODES {
@@ -144,39 +144,37 @@ impl<'a> HostDistance<'a> {
         }
         Ok(HostDistance {
             host,
-            table: Some((n as usize, Table::of(table))),
-            coords: None,
+            source: Source::Table(n as usize, Table::of(table)),
         })
     }
 
     /// Distance between host nodes `a` and `b`.
     #[inline]
     pub fn d(&self, a: u64, b: u64) -> u64 {
-        match &self.table {
-            Some((n, Table::Bytes(t))) => u64::from(t[a as usize * n + b as usize]),
-            Some((n, Table::Words(t))) => u64::from(t[a as usize * n + b as usize]),
-            None => match &self.coords {
-                Some(coords) => coords.d(a, b),
-                None => self.host.distance(a, b),
-            },
+        match &self.source {
+            Source::Table(n, Table::Bytes(t)) => u64::from(t[a as usize * n + b as usize]),
+            Source::Table(n, Table::Words(t)) => u64::from(t[a as usize * n + b as usize]),
+            Source::Coords(coords) => coords.d(a, b),
+            Source::Host => self.host.distance(a, b),
         }
     }
 
     /// The nodes' coordinates, where distances come from them (no table).
     pub(crate) fn coords(&self) -> Option<&Coords> {
-        self.coords.as_ref()
+        match &self.source {
+            Source::Coords(coords) => Some(coords),
+            _ => None,
+        }
     }
 
     /// The distance table, when there is one: (nodes, row-major distances;
     /// a to b at `a × nodes + b`).
     pub fn table(&self) -> Option<(usize, TableRef<'_>)> {
-        self.table.as_ref().map(|(n, t)| {
-            let t = match t {
-                Table::Bytes(t) => TableRef::Bytes(t),
-                Table::Words(t) => TableRef::Words(t),
-            };
-            (*n, t)
-        })
+        match &self.source {
+            Source::Table(n, Table::Bytes(t)) => Some((*n, TableRef::Bytes(t))),
+            Source::Table(n, Table::Words(t)) => Some((*n, TableRef::Words(t))),
+            _ => None,
+        }
     }
 
     /// Appends the route from `a` to `b` under the host's own model with
@@ -187,8 +185,8 @@ impl<'a> HostDistance<'a> {
     /// from each destination (its table lacks the hop counts that break
     /// ties among cheapest paths).
     pub fn route(&self, a: u64, b: u64, path: &mut Vec<u64>) {
-        match (self.host.as_graph(), &self.table) {
-            (Some(graph), Some(_)) if graph.volumes().is_none() => {
+        match (self.host.as_graph(), &self.source) {
+            (Some(graph), Source::Table(..)) if graph.volumes().is_none() => {
                 let mut here = a;
                 while here != b {
                     let closer = self.d(here, b) - 1;
