@@ -23,6 +23,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 impl From<DecideBy> for topoembed::optimal::DecideBy {
     fn from(how: DecideBy) -> Self {
         match how {
+            DecideBy::Auto => Self::Auto,
             DecideBy::Turns => Self::Turns,
             DecideBy::Search => Self::Search,
             DecideBy::Solver => Self::Solver,

@@ -26,12 +26,13 @@ pub mod rate {
     /// `optimal`, per search node (one thread: cube:8 on ring:256, 2.0·10^8
     /// nodes in 3.7 s; on torus:16x16, 1.9·10^7 in 0.62 s).
     pub const SEARCH_NODE: f64 = 3.0e-8;
-    /// `optimal`, per distance vector the bounds leave: the mean over the
-    /// settled tori that leave the most (torus:32x32, 2 731 vectors in
-    /// 619 s; torus:64x16, 815 in 52 s; torus:64x8, 30 in 12 s), rounded
-    /// up; a vector refuted by a core found before costs next to nothing,
-    /// a hard one seconds.
-    pub const VECTOR: f64 = 0.25;
+    /// `optimal`, per distance vector the bounds leave and no band takes:
+    /// torus:32x32's, the most of any settled torus and the slowest to
+    /// decide (2 731 vectors in 356 s on 2 cores AMD EPYC with the default
+    /// `--decide-by auto`, 0.13 s each; torus:64x16's 441 outside a band
+    /// take 2.4 s, torus:16x16's 7 0.2 s), rounded up; a vector refuted by
+    /// a core found before costs next to nothing, a hard one minutes.
+    pub const VECTOR: f64 = 0.15;
     /// `optimal`, per distance vector the window lemma folds into a band,
     /// tried by unit propagation first (torus:128x8: 983 in 0.56 s;
     /// torus:64x16, 815 vectors of which 506 banded, 3.5 s), rounded up.

@@ -4,7 +4,7 @@
 //! theorem (xor optimal, xor paper Theorem 10), embeddings that really have
 //! the distances reported, and bad input.
 
-pub(crate) use topoembed::optimal::vectors::PROOF_BUDGET;
+pub(crate) use topoembed::optimal::vectors::{SolverAt, PROOF_BUDGET};
 pub(crate) use topoembed::optimal::{certificate, optimal_by_vectors, Bounds, Refuted, Turns};
 pub(crate) use topoembed::optimal::{
     estimate_nodes, optimal_constant, SearchOptions, ESTIMATE_PROBES,

@@ -42,7 +42,8 @@ pub struct OptimalArgs {
     /// refutes all 983 of torus:128x8), and each one left to the
     /// branch and bound and a SAT solver (varisat) in turns, 2^18 nodes
     /// and 4 MiB of proof first, four times as much each turn, until one
-    /// decides it; the first with an embedding is optimal. Where the
+    /// decides it (the solver only where the lemmas fold or pin the
+    /// formula: --decide-by); the first with an embedding is optimal. Where the
     /// branch and bound refutes a vector it names the sub-cube that
     /// embeds nowhere (its first dimensions), and every later vector
     /// holding those distances is refuted with it. Ctrl-C stops it
@@ -75,15 +76,19 @@ pub struct OptimalArgs {
     /// own).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "all_bijections"])]
     pub certificate: Option<std::path::PathBuf>,
-    /// How each vector is decided: `turns` (the branch
-    /// and bound and the solver in turns, as above), `search` (the
+    /// How each vector is decided: `auto` (the default: in turns, as
+    /// above, but under the lift bounds the solver only at vectors whose
+    /// formula a winding pair folds or pins — torus:32x32, where the
+    /// solver decides none of 2 731 vectors, 356 s instead of 630 s),
+    /// `turns` (the branch and bound and the solver in turns at every
+    /// vector), `search` (the
     /// branch and bound alone, in turns of 2^18 nodes, four times as many
     /// each turn: on torus:32x32 the solver decides no vector, and its
     /// turns cost many times the branch and bound's: 450 s for 256 MiB
     /// of proof against 25 s for 2^28 nodes), `solver` (the solver
     /// alone, as --certificate does by default). The vectors of one sum
     /// take their turns together, so a hard vector waits for the cores
-    /// the easy ones find [default: turns].
+    /// the easy ones find [default: auto].
     #[arg(
         long,
         value_enum,

@@ -234,8 +234,13 @@ pub enum Format {
 /// How `optimal --sat` decides a distance vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DecideBy {
+    /// As turns, but under the default lift bounds the solver only at
+    /// vectors whose formula a winding pair folds or pins (where it has
+    /// decided vectors; on a whole formula the branch and bound has decided
+    /// them all).
+    Auto,
     /// The branch and bound and the SAT solver in turns, budgets growing
-    /// four times each turn.
+    /// four times each turn, the solver at every vector.
     Turns,
     /// The branch and bound alone, in turns (budgets growing four times each turn).
     Search,

@@ -27,8 +27,12 @@ use crate::work::{self, rate, Estimate};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecideBy {
+    /// The default: in turns as [`DecideBy::Turns`], but under the lift
+    /// bounds the solver only at vectors whose formula a winding pair folds
+    /// or pins ([`Turns::AUTO`], [`crate::optimal::vectors::SolverAt`]).
+    Auto,
     /// The branch and bound and the SAT solver in turns, budgets growing
-    /// four times each turn ([`Turns::DEFAULT`]).
+    /// four times each turn, the solver at every vector ([`Turns::DEFAULT`]).
     Turns,
     /// The branch and bound alone, in turns ([`Turns::SEARCH_ONLY`]).
     Search,
@@ -40,6 +44,7 @@ impl DecideBy {
     /// The budgets this choice names.
     pub fn turns(self) -> Turns {
         match self {
+            DecideBy::Auto => Turns::AUTO,
             DecideBy::Turns => Turns::DEFAULT,
             DecideBy::Search => Turns::SEARCH_ONLY,
             DecideBy::Solver => Turns::SOLVER_ONLY,
@@ -49,6 +54,7 @@ impl DecideBy {
     /// The name the CLI and Python take.
     pub fn name(self) -> &'static str {
         match self {
+            DecideBy::Auto => "auto",
             DecideBy::Turns => "turns",
             DecideBy::Search => "search",
             DecideBy::Solver => "solver",
@@ -61,11 +67,12 @@ impl std::str::FromStr for DecideBy {
 
     fn from_str(s: &str) -> Result<DecideBy> {
         match s {
+            "auto" => Ok(DecideBy::Auto),
             "turns" => Ok(DecideBy::Turns),
             "search" => Ok(DecideBy::Search),
             "solver" => Ok(DecideBy::Solver),
             other => Err(Error::Parameter(format!(
-                "decide-by {other:?}: give turns, search or solver"
+                "decide-by {other:?}: give auto, turns, search or solver"
             ))),
         }
     }
@@ -104,8 +111,8 @@ pub struct Question<'a> {
     /// The bounds that rule vectors out before any search ([`Bounds::Lift`]
     /// by default).
     pub bounds: Bounds,
-    /// `None`: in turns, or the solver alone with a certificate (so its
-    /// refutations are all DRAT proofs).
+    /// `None`: [`DecideBy::Auto`], or the solver alone with a certificate
+    /// (so its refutations are all DRAT proofs).
     pub decide_by: Option<DecideBy>,
     /// Run whatever the estimate says (else a search estimated beyond the
     /// work limit is refused, see [`crate::work`]).
@@ -136,7 +143,7 @@ impl<'a> Question<'a> {
             // cores the branch and bound names are proved by the solver on
             // their own.
             (Some(_), None, Method::Vectors) => Turns::SOLVER_ONLY,
-            (_, how, _) => how.unwrap_or(DecideBy::Turns).turns(),
+            (_, how, _) => how.unwrap_or(DecideBy::Auto).turns(),
         }
     }
 }

@@ -33,27 +33,37 @@ pub(crate) fn certify(
     found
 }
 
+/// Turns of one search node first and `proof_bytes` of proof, the solver
+/// at every vector.
+fn one_node_first(proof_bytes: u64) -> Turns {
+    Turns {
+        search_nodes: 1,
+        proof_bytes,
+        ..Turns::DEFAULT
+    }
+}
+
 #[test]
 pub(crate) fn the_solver_by_vectors_equals_the_branch_and_bound() {
     // Turns too small for either to decide at first: both take several
     // turns, with budgets growing until one decides.
-    let tight = Turns {
-        search_nodes: 1,
-        proof_bytes: 1,
-    };
+    let tight = one_node_first(1);
     // The branch and bound's turns only (with no proof budget the solver
     // takes no turn).
-    let searching = Turns {
-        search_nodes: 1,
-        proof_bytes: 0,
-    };
+    let searching = one_node_first(0);
     // The solver's first turn decides what one search node cannot.
-    let solving = Turns {
-        search_nodes: 1,
-        proof_bytes: PROOF_BUDGET,
+    let solving = one_node_first(PROOF_BUDGET);
+    // The solver only where the lemmas fold or pin the formula (under the
+    // lift bounds; under the others at every vector).
+    let tight_auto = Turns {
+        solver_at: SolverAt::Folded,
+        ..tight
     };
     // How each set of turns refuted vectors: "search" or "drat".
     let mut refuted_by = std::collections::HashSet::new();
+    // (turns, bounds, whether the solver's formula was folded or pinned)
+    // of every refutation by the solver.
+    let mut solved = std::collections::HashSet::new();
     for (d, host) in [
         (3, "ring:8"),
         (4, "ring:16"),
@@ -78,11 +88,18 @@ pub(crate) fn the_solver_by_vectors_equals_the_branch_and_bound() {
             (Turns::SOLVER_ONLY, Bounds::SmallCubes),
             (Turns::SOLVER_ONLY, Bounds::All),
             (Turns::SOLVER_ONLY, Bounds::Lift),
+            (tight, Bounds::Lift),
+            (tight_auto, Bounds::Lift),
+            (tight_auto, Bounds::Counting),
+            (Turns::AUTO, Bounds::Lift),
         ] {
             let options = SearchOptions::default();
             let by = optimal_by_vectors(d, &spec, &options, None, budget, bounds).unwrap();
             for r in &by.refuted {
                 refuted_by.insert((budget, r.by.clone()));
+                if r.by == "drat" {
+                    solved.insert((budget, bounds, r.halved || r.pinned));
+                }
             }
             let b = by.optimum;
             assert!(b.proved, "{host}");
@@ -96,6 +113,51 @@ pub(crate) fn the_solver_by_vectors_equals_the_branch_and_bound() {
     assert!(used(Turns::SEARCH_ONLY, "search") && !used(Turns::SEARCH_ONLY, "drat"));
     assert!(used(solving, "drat"));
     assert!(used(tight, "search"));
+    assert!(!solved.contains(&(tight_auto, Bounds::Lift, false)));
+}
+
+/// Under the lift bounds, [`SolverAt::Folded`] gives the solver its turns
+/// only at vectors whose formula a winding pair folds or pins: with a first
+/// search turn too small to decide anything, the solver refutes a whole
+/// formula of torus:8x8x8 in its turns at every vector (3.1 s, where the
+/// branch and bound alone takes 0.2 s), and only the folded ones of
+/// torus:32x8x2 (which it still refutes) when it waits for them; under the
+/// counting bounds, which fold nothing, it takes every vector's turn either
+/// way (torus:16x4). The answers are the same.
+#[test]
+fn the_solver_waits_for_a_folded_formula_under_the_lift_bounds() {
+    let solving = one_node_first(PROOF_BUDGET);
+    let solving_folded = Turns {
+        solver_at: SolverAt::Folded,
+        ..solving
+    };
+    let mut solved = std::collections::HashSet::new();
+    for (d, host, bounds) in [
+        (9, "torus:8x8x8", Bounds::Lift),
+        (9, "torus:32x8x2", Bounds::Lift),
+        (6, "torus:16x4", Bounds::Counting),
+    ] {
+        let spec: Spec = host.parse().unwrap();
+        let mut sums = Vec::new();
+        for (budget, name) in [(solving, "every"), (solving_folded, "folded")] {
+            let options = SearchOptions::default();
+            let by = optimal_by_vectors(d, &spec, &options, None, budget, bounds).unwrap();
+            for r in by.refuted.iter().filter(|r| r.by == "drat") {
+                solved.insert((name, bounds, r.halved || r.pinned));
+            }
+            assert!(by.optimum.proved, "{host}");
+            sums.push(by.optimum.min_sum);
+        }
+        assert_eq!(sums[0], sums[1], "{host}");
+    }
+    let lift = Bounds::Lift;
+    assert!(solved.contains(&("every", lift, false)), "{solved:?}");
+    assert!(!solved.contains(&("folded", lift, false)), "{solved:?}");
+    assert!(solved.contains(&("folded", lift, true)), "{solved:?}");
+    assert!(
+        solved.contains(&("folded", Bounds::Counting, false)),
+        "{solved:?}"
+    );
 }
 
 /// Writes the certificate index `original` of `dir` edited by `f`, and

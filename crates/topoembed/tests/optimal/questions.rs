@@ -134,7 +134,7 @@ fn the_budgets_follow_the_options() {
     let (guest, host) = (spec("cube:6"), spec("torus:8x8"));
     let dir = std::path::Path::new("cert");
     let plain = Question::new(&guest, &host);
-    assert_eq!(plain.turns(), Turns::DEFAULT);
+    assert_eq!(plain.turns(), Turns::AUTO);
     let certified = Question {
         certificate: Some(dir),
         ..plain.clone()
@@ -150,8 +150,18 @@ fn the_budgets_follow_the_options() {
         method: Method::OneVector(vec![1, 1, 2, 2, 4, 4]),
         ..certified
     };
-    assert_eq!(one.turns(), Turns::DEFAULT);
-    for how in [DecideBy::Turns, DecideBy::Search, DecideBy::Solver] {
+    assert_eq!(one.turns(), Turns::AUTO);
+    let turns = Question {
+        decide_by: Some(DecideBy::Turns),
+        ..plain.clone()
+    };
+    assert_eq!(turns.turns(), Turns::DEFAULT);
+    for how in [
+        DecideBy::Auto,
+        DecideBy::Turns,
+        DecideBy::Search,
+        DecideBy::Solver,
+    ] {
         assert_eq!(how.name().parse::<DecideBy>().unwrap(), how);
     }
     assert!("luck".parse::<DecideBy>().is_err());

@@ -231,6 +231,7 @@ pub(crate) fn a_level_takes_turns_so_cores_found_early_refute_the_rest() {
     let from_one = Turns {
         search_nodes: 1,
         proof_bytes: 0,
+        ..Turns::DEFAULT
     };
     let turn_of = |nodes: u64| (0..).find(|&t| 4u64.pow(t) >= nodes).unwrap();
     let sum = |r: &Refuted| r.distances.iter().sum::<u32>();

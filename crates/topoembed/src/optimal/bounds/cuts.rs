@@ -86,6 +86,7 @@ use crate::optimal::host::SearchHost;
     Copy,
     PartialEq,
     Eq,
+    Hash,
     PartialOrd,
     Ord,
     Default,

@@ -300,6 +300,7 @@ mod tests {
         let first = Turns {
             search_nodes: 1,
             proof_bytes: 0,
+            ..Turns::DEFAULT
         };
         let turn = Turn {
             take: &take,
@@ -474,6 +475,7 @@ mod tests {
         let first = Turns {
             search_nodes: 1,
             proof_bytes: 0,
+            ..Turns::DEFAULT
         };
         let stopping = |dims: &[u32], _: Turns| {
             Ok(if dims == [1, 1] {

@@ -35,7 +35,7 @@ use crate::optimal::search::constant::{prepare, Optimum, Prepared, SearchOptions
 use crate::optimal::search::cores::Cores;
 use crate::optimal::search::queue::{take_turns, Turn};
 use crate::optimal::search::turns::{Decider, Decision};
-pub use crate::optimal::search::turns::{Turns, PROOF_BUDGET, SEARCH_BUDGET};
+pub use crate::optimal::search::turns::{SolverAt, Turns, PROOF_BUDGET, SEARCH_BUDGET};
 use crate::spec::Spec;
 
 /// What the search by vectors found, beside the optimum.
@@ -157,7 +157,7 @@ pub(in crate::optimal) fn winding_form(bounds: Bounds) -> Winding {
 /// refutation's DRAT proof is written under it (the caller writes the
 /// certificate's index with [`crate::optimal::certificate::write`]). Each vector
 /// goes to the branch and bound and the solver in `turns`
-/// ([`Turns::DEFAULT`] is the CLI's; [`Turns::SOLVER_ONLY`] its
+/// ([`Turns::AUTO`] is the CLI's; [`Turns::SOLVER_ONLY`] its
 /// certificates').
 ///
 /// The refutations so far are recorded ([`crate::optimal::run::record`]) in the
