@@ -111,7 +111,9 @@ impl Domains {
         self.edge.clear();
         self.edge.resize(half * k, NOT_MADE);
         for x in 0..half {
-            self.set_edges(h, k, x);
+            for j in 0..k {
+                self.set_edge(h, k, x, j);
+            }
         }
         self.doms.clear();
         self.placed.clear();
@@ -242,7 +244,10 @@ impl Domains {
             return false;
         }
         self.centre[x] = u;
-        self.set_edges(h, k, x);
+        for j in 0..k {
+            self.set_edge(h, k, x, j);
+            self.set_edge(h, k, x ^ 1 << j, j);
+        }
         self.doms[x] = self.free_points(h, u, used);
         if self.doms[x] == 0 {
             return self.fail();
@@ -323,18 +328,12 @@ impl Domains {
         true
     }
 
-    /// Points the tables of x's edges to x's neighbours, and theirs back,
-    /// where both centres are known (x's own: [`Domains::centre`]).
-    fn set_edges(&mut self, h: &SearchHost, k: usize, x: usize) {
-        if self.centre[x] == UNKNOWN {
-            return;
-        }
-        for j in 0..k {
-            let y = x ^ 1 << j;
-            if self.centre[y] != UNKNOWN {
-                self.edge[x * k + j] = self.pair_table(h, j, self.centre[y], self.centre[x]);
-                self.edge[y * k + j] = self.pair_table(h, j, self.centre[x], self.centre[y]);
-            }
+    /// Points the table of copy node z against its neighbour z ⊕ 2^j
+    /// ([`Domains::edge`]), where both centres are known.
+    fn set_edge(&mut self, h: &SearchHost, k: usize, z: usize, j: usize) {
+        let (from, to) = (self.centre[z], self.centre[z ^ 1 << j]);
+        if from != UNKNOWN && to != UNKNOWN {
+            self.edge[z * k + j] = self.pair_table(h, j, to, from);
         }
     }
 

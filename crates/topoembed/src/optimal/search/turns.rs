@@ -143,6 +143,13 @@ pub(in crate::optimal) enum Decision {
     Stopped,
 }
 
+/// The lemmas a vector's formula uses ([`Decider::lemmas`]).
+struct FormulaLemmas {
+    windings: Winding,
+    fold: Option<crate::optimal::bounds::halving::Fold>,
+    pin: Option<crate::optimal::bounds::pin::Pin>,
+}
+
 /// What deciding the vectors of one host needs, shared by all of them.
 pub(in crate::optimal) struct Decider<'a> {
     pub h: &'a SearchHost,
@@ -267,15 +274,36 @@ impl Decider<'_> {
 
     /// Whether the solver takes its turn at `dims` ([`SolverAt`]).
     fn solver_takes(&self, dims: &[u32], at: SolverAt) -> bool {
-        let windings = self.form.1;
         match at {
             SolverAt::Every => true,
-            SolverAt::Folded if windings != Winding::Lifted => true,
+            SolverAt::Folded if self.form.1 != Winding::Lifted => true,
             SolverAt::Folded => {
-                crate::optimal::proof::sat::windings_apply(self.h, dims, windings)
-                    && (crate::optimal::proof::sat::folding(self.h, dims, windings, true).is_some()
-                        || crate::optimal::bounds::pin::pin(self.h.sides(), dims).is_some())
+                let lemmas = self.lemmas(dims);
+                lemmas.fold.is_some() || lemmas.pin.is_some()
             }
+        }
+    }
+
+    /// The lemmas `dims`' formula uses: the winding lemma's form (off where
+    /// no pair reaches half a side) and, under the lift bounds, the fold of
+    /// a tight winding pair (halving) or the slack window's pin.
+    fn lemmas(&self, dims: &[u32]) -> FormulaLemmas {
+        let h = self.h;
+        let windings = match self.form.1 {
+            form if crate::optimal::proof::sat::windings_apply(h, dims, form) => form,
+            _ => Winding::Off,
+        };
+        let lifted = windings == Winding::Lifted;
+        FormulaLemmas {
+            windings,
+            // A tight winding pair halves the formula.
+            fold: lifted
+                .then(|| crate::optimal::proof::sat::folding(h, dims, windings, true))
+                .flatten(),
+            // A winding pair with slack pins half the cube to a window.
+            pin: lifted
+                .then(|| crate::optimal::bounds::pin::pin(h.sides(), dims))
+                .flatten(),
         }
     }
 
@@ -339,27 +367,17 @@ impl Decider<'_> {
     /// `stop` is set).
     fn by_solver(&self, dims: &[u32], proof_budget: Option<u64>) -> Result<Decision> {
         let (h, certificate, stop) = (self.h, self.certificate, self.stop);
-        let (even, windings) = self.form;
-        let windings = if crate::optimal::proof::sat::windings_apply(h, dims, windings) {
-            windings
-        } else {
-            Winding::Off
-        };
-        // With the lift lemma's bounds, a tight winding pair halves the formula.
-        let fold = match windings {
-            Winding::Lifted => crate::optimal::proof::sat::folding(h, dims, windings, true),
-            _ => None,
-        };
+        let even = self.form.0;
+        let FormulaLemmas {
+            windings,
+            fold,
+            pin,
+        } = self.lemmas(dims);
         let halved = fold.is_some();
         // And a folded part at the lift bound's equality fills a band of the
         // torus.
         let window = fold.and_then(|f| crate::optimal::bounds::band::window(h.sides(), dims, f));
         let banded = window.is_some();
-        // A winding pair with slack pins half the cube to a window instead.
-        let pin = match windings {
-            Winding::Lifted => crate::optimal::bounds::pin::pin(h.sides(), dims),
-            _ => None,
-        };
         let decide_to = |proof: Option<&mut dyn std::io::Write>| match &window {
             Some(window) => {
                 crate::optimal::bounds::band::decide_window(h, dims, even, window, proof)
