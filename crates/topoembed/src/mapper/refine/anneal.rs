@@ -15,6 +15,8 @@ use crate::mapper::distance::{HostDistance, TableRef};
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
+use super::metropolis;
+
 /// Exchanges tried per vertex of the quotient graph.
 const STEPS_PER_VERTEX: u64 = 10_000;
 /// Exchanges tried per vertex *pair* of a small quotient graph, up to
@@ -358,7 +360,8 @@ fn run(
             let change = exchange_delta(on, cost, at, a, y);
             // Worse by over 30 temperatures: e^-30 < 10^-13, never taken.
             if change > 0
-                && (change as f64 > 30.0 * *t || rng.unit() >= (-(change as f64) / *t).exp())
+                && (change as f64 > metropolis::MOST * *t
+                    || !metropolis::takes(change as f64 / *t, rng.unit()))
             {
                 continue;
             }

@@ -7,6 +7,7 @@ pub mod flow;
 pub mod fm;
 pub mod kway;
 pub mod local;
+mod metropolis;
 pub mod pairs;
 pub mod parts;
 mod queue;
