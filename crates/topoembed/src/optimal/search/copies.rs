@@ -27,6 +27,8 @@
 //! is not placed yet is [`UNKNOWN`], has no domain and prunes nothing
 //! until [`Domains::reveal`] places it.
 
+use std::collections::VecDeque;
+
 use crate::optimal::host::SearchHost;
 
 /// Spheres larger than this many points are not kept as domains (the
@@ -59,7 +61,7 @@ pub(in crate::optimal) struct Domains {
     placed: Vec<bool>,
     /// Domains saved before each placement, restored on the way back.
     trail: Vec<Domain>,
-    queue: Vec<usize>,
+    queue: VecDeque<usize>,
     queued: Vec<bool>,
     /// The table for dimension j and offset δ, once needed, at
     /// `pairs[pair_at[j · n + δ]..]` (n host nodes; [`NOT_MADE`] before):
@@ -298,7 +300,7 @@ impl Domains {
     fn enqueue(&mut self, x: usize) {
         if !self.queued[x] {
             self.queued[x] = true;
-            self.queue.push(x);
+            self.queue.push_back(x);
         }
     }
 
@@ -312,9 +314,13 @@ impl Domains {
     }
 
     /// AC-3: every domain that changed prunes its neighbours' (the known
-    /// ones) until none changes; false when one empties.
+    /// ones) until none changes; false when one empties. The queue is
+    /// first in, first out: a node's losses gather while it waits, and
+    /// one revision of its neighbours covers them all (last in, first out
+    /// took torus:32x32's core (1, 2, 2, 4, 4, 5, 5) 10.2 s where this
+    /// takes 8.1, the same fixpoint and nodes).
     fn propagate(&mut self, k: usize) -> bool {
-        while let Some(y) = self.queue.pop() {
+        while let Some(y) = self.queue.pop_front() {
             self.queued[y] = false;
             for j in 0..k {
                 let z = y ^ 1 << j;
