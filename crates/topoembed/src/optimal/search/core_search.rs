@@ -31,6 +31,7 @@
 //! built-in checker replays such a proof as the tree it is
 //! ([`crate::optimal::proof::drat::replay`]), in about the time the search took.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -232,14 +233,19 @@ impl<'a> Search<'a> {
 
     /// Arc consistency from the cube nodes in `queue` on, with every
     /// placed node's host taken from the others and the formula's symmetry
-    /// breaking on the unit vectors; false at a domain wiped out.
-    fn propagate(&mut self, mut queue: Vec<usize>) -> bool {
+    /// breaking on the unit vectors; false at a domain wiped out. The
+    /// queue is first in, first out, so a node's losses gather while it
+    /// waits (the fixpoint, the search and its proof are the same: on
+    /// torus:32x32, (1, 2, 2, 3, 4, 5, 5) 5.29 → 2.77 s and (1, 2, 2, 4, 5,
+    /// 5, 5) 276 → 139 s, the same proofs byte for byte).
+    fn propagate(&mut self, queue: Vec<usize>) -> bool {
+        let mut queue = VecDeque::from(queue);
         let words = self.words;
         let mut queued = vec![false; self.cubes];
         queue.iter().for_each(|&c| queued[c] = true);
         let mut support = vec![0u64; words];
         let mut removed = vec![0u64; words];
-        while let Some(c) = queue.pop() {
+        while let Some(c) = queue.pop_front() {
             queued[c] = false;
             let mut touched = Vec::new();
             match self.size(c) {
@@ -290,7 +296,7 @@ impl<'a> Search<'a> {
                 }
                 if !queued[t] {
                     queued[t] = true;
-                    queue.push(t);
+                    queue.push_back(t);
                 }
             }
         }
