@@ -59,12 +59,8 @@ pub(in crate::optimal) struct Domains {
     placed: Vec<bool>,
     /// Domains saved before each placement, restored on the way back.
     trail: Vec<Domain>,
-    /// The nodes to revise from, a ring of 2^k slots (a node is queued at
-    /// most once): `ring[(head + i) % 2^k]` for i < `waiting`.
-    ring: Vec<usize>,
-    head: usize,
-    waiting: usize,
-    queued: Vec<bool>,
+    /// The copy nodes to revise from.
+    queue: NodeQueue,
     /// The table for dimension j and offset δ, once needed, at
     /// `pairs[pair_at[j · n + δ]..]` (n host nodes; [`NOT_MADE`] before):
     /// entry i is the points i' of the sphere around a centre δ away that
@@ -124,11 +120,7 @@ impl Domains {
         self.placed.clear();
         self.placed.resize(half, false);
         self.trail.clear();
-        self.queued.clear();
-        self.queued.resize(half, false);
-        self.ring.clear();
-        self.ring.resize(half, 0);
-        (self.head, self.waiting) = (0, 0);
+        self.queue.reset(half);
         let mut consistent = true;
         for x in 0..half {
             let dom = self.free_points(h, self.centre[x], used);
@@ -302,21 +294,12 @@ impl Domains {
     }
 
     fn enqueue(&mut self, x: usize) {
-        if !self.queued[x] {
-            self.queued[x] = true;
-            let mask = self.ring.len() - 1;
-            self.ring[(self.head + self.waiting) & mask] = x;
-            self.waiting += 1;
-        }
+        self.queue.push(x);
     }
 
     /// Empties the queue after a domain emptied; false.
     fn fail(&mut self) -> bool {
-        let mask = self.ring.len() - 1;
-        for i in 0..self.waiting {
-            self.queued[self.ring[(self.head + i) & mask]] = false;
-        }
-        (self.head, self.waiting) = (0, 0);
+        self.queue.clear();
         false
     }
 
@@ -328,12 +311,7 @@ impl Domains {
     /// takes 8.1, the same fixpoint and nodes; 7.6 with the queue a ring
     /// of its own instead of a `VecDeque`).
     fn propagate(&mut self, k: usize) -> bool {
-        let mask = self.ring.len() - 1;
-        while self.waiting > 0 {
-            let y = self.ring[self.head];
-            self.head = (self.head + 1) & mask;
-            self.waiting -= 1;
-            self.queued[y] = false;
+        while let Some(y) = self.queue.pop() {
             for j in 0..k {
                 let z = y ^ 1 << j;
                 if self.centre[z] != UNKNOWN && self.revise(z, y, j) {
@@ -386,6 +364,55 @@ impl Domains {
         let dom = was & ones(other).fold(0, |support, i| support | partners[i]);
         self.doms[z] = dom;
         dom != was
+    }
+}
+
+/// Copy nodes waiting for arc consistency, first in, first out, each at
+/// most once: a ring of 2^k slots (`slots[(head + i) % 2^k]` for i <
+/// `waiting`) and a flag per node.
+#[derive(Default)]
+struct NodeQueue {
+    slots: Vec<usize>,
+    head: usize,
+    waiting: usize,
+    queued: Vec<bool>,
+}
+
+impl NodeQueue {
+    /// Empty, for copy nodes 0..`nodes` (a power of two).
+    fn reset(&mut self, nodes: usize) {
+        debug_assert!(nodes.is_power_of_two());
+        self.slots.clear();
+        self.slots.resize(nodes, 0);
+        self.queued.clear();
+        self.queued.resize(nodes, false);
+        (self.head, self.waiting) = (0, 0);
+    }
+
+    /// Queues x unless it waits already.
+    fn push(&mut self, x: usize) {
+        if !self.queued[x] {
+            self.queued[x] = true;
+            let mask = self.slots.len() - 1;
+            self.slots[(self.head + self.waiting) & mask] = x;
+            self.waiting += 1;
+        }
+    }
+
+    /// The node that has waited longest.
+    fn pop(&mut self) -> Option<usize> {
+        (self.waiting > 0).then(|| {
+            let x = self.slots[self.head];
+            self.head = (self.head + 1) & (self.slots.len() - 1);
+            self.waiting -= 1;
+            self.queued[x] = false;
+            x
+        })
+    }
+
+    /// Drops every node waiting.
+    fn clear(&mut self) {
+        while self.pop().is_some() {}
     }
 }
 
