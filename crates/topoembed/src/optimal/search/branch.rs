@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::optimal::host::SearchHost;
 use crate::optimal::search::ahead::Ahead;
 use crate::optimal::search::copies::{Domains, MAX_SPHERE};
+use crate::optimal::search::faces::Faces;
 use crate::optimal::search::shapes::Shapes;
 use crate::progress::Progress;
 use crate::spec::Spec;
@@ -89,6 +90,9 @@ pub(super) struct Search<'a> {
     /// Per level k, dimension k + 1's copy over what dimension k's copy
     /// has placed so far (one vector only, with `copies`).
     pub(super) aheads: Option<Vec<Ahead>>,
+    /// Whether a (k+1)-cube is kept only while no face of it has a shape
+    /// below the k-cube it was built from ([`Faces`]; with `shapes`).
+    pub(super) faces: bool,
     /// The highest dimension opened so far (node 2^k reached: the sub-cube
     /// of dimensions below k embeds).
     pub(super) opened: usize,
@@ -143,6 +147,7 @@ impl<'a> Search<'a> {
             failure: None,
             fixed: None,
             opened: 0,
+            faces: false,
             shapes: None,
             copies: None,
             aheads: None,
@@ -266,10 +271,25 @@ impl<'a> Search<'a> {
             .map_or(true, |ahead| ahead.place(self.h, x, u, &self.used))
     }
 
+    /// Copy node x is placed: whether the faces it completes leave the
+    /// nodes below 2^k the least ([`Faces`]). [`Faces::unplace`] it after.
+    fn least_face(&mut self, faces: &mut Option<Faces>, x: usize) -> bool {
+        match (faces.as_mut(), self.shapes.as_mut()) {
+            (Some(faces), Some(shapes)) => faces.place(shapes, self.h, &self.place, x),
+            _ => true,
+        }
+    }
+
     /// Places the copy's unplaced nodes (f(2^k) placed and started), the
     /// one with the fewest points left first, then goes on from node
     /// 2^(k+1).
-    fn fill_from(&mut self, copy: &mut Domains, ahead: &mut Option<Ahead>, k: usize, partial: u32) {
+    fn fill_from(
+        &mut self,
+        copy: &mut Domains,
+        (ahead, faces): (&mut Option<Ahead>, &mut Option<Faces>),
+        k: usize,
+        partial: u32,
+    ) {
         let half = 1usize << k;
         let Some(x) = copy.most_constrained() else {
             // The (k+1)-cube is placed: the path keeps one entry per node.
@@ -290,8 +310,11 @@ impl<'a> Search<'a> {
                 self.place[half + x] = u;
                 self.used[u as usize] = true;
                 let ahead_mark = ahead.as_mut().map(Ahead::mark);
-                if self.look_ahead(ahead, half + x, u) {
-                    self.fill_from(copy, ahead, k, partial);
+                if self.least_face(faces, x) && self.look_ahead(ahead, half + x, u) {
+                    self.fill_from(copy, (ahead, faces), k, partial);
+                }
+                if let Some(faces) = faces.as_mut() {
+                    faces.unplace(x);
                 }
                 if let (Some(ahead), Some(mark)) = (ahead.as_mut(), ahead_mark) {
                     ahead.undo(mark);
@@ -515,6 +538,11 @@ impl<'a> Search<'a> {
                     shape = (!failed).then_some(found);
                 }
             }
+            // The faces of the (k+1)-cube, where D_k repeats D_{k−1}.
+            let mut faces = match (&shape, &self.fixed) {
+                (Some(shape), Some(dims)) if self.faces => Faces::new(dims, k, shape),
+                _ => None,
+            };
             // A failed shape skips the points but still hands the copy back.
             let open = open && !failed;
             let skip = std::mem::take(&mut first) as usize;
@@ -538,8 +566,13 @@ impl<'a> Search<'a> {
                         if let Some(ahead) = ahead.as_mut() {
                             ahead.reset();
                         }
-                        if copy.start(self.h, k, c) && self.look_ahead(&mut ahead, v, u) {
-                            self.fill_from(copy, &mut ahead, k, partial + dk);
+                        if copy.start(self.h, k, c) {
+                            if self.least_face(&mut faces, 0) && self.look_ahead(&mut ahead, v, u) {
+                                self.fill_from(copy, (&mut ahead, &mut faces), k, partial + dk);
+                            }
+                            if let Some(faces) = faces.as_mut() {
+                                faces.unplace(0);
+                            }
                         }
                     }
                     None => self.descend(v + 1, partial + dk),

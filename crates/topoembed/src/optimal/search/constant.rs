@@ -40,6 +40,8 @@ use crate::optimal::host::{torus_sides, SearchHost};
 use crate::optimal::search::ahead::Ahead;
 use crate::optimal::search::branch::{read_checkpoint, Search};
 use crate::optimal::search::copies::Domains;
+#[cfg(doc)]
+use crate::optimal::search::faces::Faces;
 use crate::optimal::search::shapes::Shapes;
 use crate::spec::Spec;
 
@@ -283,6 +285,9 @@ struct Pruning {
     /// Keep the next dimension's copy to arc consistency while a copy is
     /// placed ([`Ahead`]; with `copies` only).
     ahead: bool,
+    /// Keep a sub-cube only while none of its faces has a smaller shape
+    /// than the half it was built from ([`Faces`]; with `shapes` only).
+    faces: bool,
 }
 
 impl Pruning {
@@ -290,6 +295,7 @@ impl Pruning {
         shapes: true,
         copies: true,
         ahead: true,
+        faces: true,
     };
 }
 
@@ -307,6 +313,7 @@ fn search_one(
     search.fixed = Some(dims.to_vec());
     if pruning.shapes {
         search.shapes = Some(Shapes::new(dims));
+        search.faces = pruning.faces;
     }
     if pruning.copies {
         search.copies = Some((0..dims.len()).map(|_| Domains::default()).collect());
@@ -372,29 +379,35 @@ mod tests {
         }
     }
 
-    /// Shapes, copies and the look-ahead change no answer and no core, only
-    /// the nodes searched: every vector the counting bounds leave up to
-    /// xor's sum + 1 on five tori, decided with none, with shapes, with
-    /// shapes and copies, with all three. Shapes never search more nodes
-    /// than label order without them, the look-ahead never more than the
-    /// copies without it.
+    /// Shapes, copies, the look-ahead and the faces change no answer and
+    /// no core, only the nodes searched: every vector the counting bounds
+    /// leave up to xor's sum + 1 on five tori, decided with none, with
+    /// shapes, with shapes and copies, with the look-ahead too, with the
+    /// faces too. Shapes never search more nodes than label order without
+    /// them, the look-ahead never more than the copies without it.
     #[test]
     fn pruning_keeps_every_answer() {
         let none = Pruning {
             shapes: false,
             copies: false,
             ahead: false,
+            faces: false,
         };
         let shapes_only = Pruning {
             shapes: true,
             ..none
         };
+        let no_faces = Pruning {
+            faces: false,
+            ..Pruning::ALL
+        };
         let no_ahead = Pruning {
             ahead: false,
-            ..Pruning::ALL
+            ..no_faces
         };
         let options = SearchOptions::default();
         let (mut vectors, mut fewer, mut fewer_by_copies, mut fewer_by_ahead) = (0, 0, 0, 0);
+        let mut fewer_by_faces = 0;
         for sides in [&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]] {
             let d = sides.iter().product::<u32>().trailing_zeros();
             let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
@@ -403,7 +416,7 @@ mod tests {
             let top = u32::from(p.h.diameter());
             for s in d..=p.xor_sum + 1 {
                 for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let answers = [none, shapes_only, no_ahead, Pruning::ALL]
+                    let answers = [none, shapes_only, no_ahead, no_faces, Pruning::ALL]
                         .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning));
                     let mut refuted = Vec::new();
                     for answer in &answers {
@@ -415,12 +428,14 @@ mod tests {
                     }
                     match refuted[..] {
                         [] => {}
-                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3)] => {
+                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3), (faced, core4)] =>
+                        {
                             assert_eq!(
-                                (core, core2, core3),
-                                (plain, plain, plain),
+                                (core, core2, core3, core4),
+                                (plain, plain, plain, plain),
                                 "{sides:?} {dims:?}"
                             );
+                            fewer_by_faces += usize::from(faced < ahead);
                             assert!(shaped <= all, "{sides:?} {dims:?}");
                             assert!(ahead <= copied, "{sides:?} {dims:?}");
                             fewer += usize::from(shaped < all);
@@ -434,8 +449,12 @@ mod tests {
             }
         }
         assert!(
-            vectors > 50 && fewer > 0 && fewer_by_copies > 0 && fewer_by_ahead > 0,
-            "{vectors} {fewer} {fewer_by_copies} {fewer_by_ahead}"
+            vectors > 50
+                && fewer > 0
+                && fewer_by_copies > 0
+                && fewer_by_ahead > 0
+                && fewer_by_faces > 0,
+            "{vectors} {fewer} {fewer_by_copies} {fewer_by_ahead} {fewer_by_faces}"
         );
     }
 }

@@ -62,10 +62,10 @@ pub(in crate::optimal) struct Domains {
     /// The copy nodes to revise from.
     queue: NodeQueue,
     /// The table for dimension j and offset δ, once needed, at
-    /// `pairs[pair_at[j · n + δ]..]` (n host nodes; [`NOT_MADE`] before):
-    /// entry i is the points i' of the sphere around a centre δ away that
-    /// are at distance D_j from point i of this one (a neighbour along
-    /// dimension j).
+    /// `pairs[pair_at[j · n + δ]..]` (n host nodes; [`NOT_MADE`] before),
+    /// [`by_nibbles`]: the partners of point i are the points i' of the
+    /// sphere around a centre δ away at distance D_j from point i of this
+    /// one (a neighbour along dimension j), entry 16·⌊i/4⌋ + 2^(i mod 4).
     pair_at: Vec<u32>,
     pairs: Vec<Domain>,
     /// `edge[z · k + j]`: where the table for copy node z against its
@@ -342,7 +342,7 @@ impl Domains {
         if self.pair_at[slot] == NOT_MADE {
             self.pair_at[slot] = self.pairs.len() as u32;
             let table = pairs(h, &self.sphere, delta, self.dims[j] as u16);
-            self.pairs.extend_from_slice(&table);
+            self.pairs.extend(by_nibbles(&table));
         }
         self.pair_at[slot]
     }
@@ -350,18 +350,37 @@ impl Domains {
     /// Drops the points of z with no partner at distance D_j among y's
     /// (y = z ⊕ 2^j); whether any went. z keeps the union of the partners
     /// of y's points, read from the table of y against z (the relation is
-    /// symmetric): one read and an OR per point of y, no test per point of
-    /// z. (Testing each point of z against y's domain, or choosing the
-    /// side with fewer points — a popcount the portable x86-64 target
-    /// emulates — took torus:32x32's core (1, 2, 2, 4, 4, 5, 5) 15.1 and
-    /// 12.9 s where this takes 10.2, the same 2 227 007 nodes; the tables
-    /// of [`Domains::edge`] before that: (1, 2, 2, 4, 4, 4, 4) 3.60 → 3.32 s.)
+    /// symmetric): one read per four points of y (one for a single point),
+    /// no test per point of z. (Testing each point of z against y's
+    /// domain, or choosing the side with fewer points — a popcount the
+    /// portable x86-64 target emulates — took torus:32x32's core (1, 2, 2,
+    /// 4, 4, 5, 5) 15.1 and 12.9 s where a read per point of y took 10.2,
+    /// the same 2 227 007 nodes; the tables of [`Domains::edge`] before
+    /// that: (1, 2, 2, 4, 4, 4, 4) 3.60 → 3.32 s. Reads by nibbles instead
+    /// of per point: (1, 2, 2, 4, 4, 5, 5) 5.34 → 4.84 s, (1, 2, 3, 4, 4,
+    /// 4, 5) 5.81 → 5.27 s, the same nodes; by bytes, tables of 256
+    /// entries, 5.30 and 5.64 s.)
     fn revise(&mut self, z: usize, y: usize, j: usize) -> bool {
         let k = self.dims.len() - 1;
         let (was, other) = (self.doms[z], self.doms[y]);
         let at = self.edge[y * k + j] as usize;
-        let partners = &self.pairs[at..at + self.sphere.len()];
-        let dom = was & ones(other).fold(0, |support, i| support | partners[i]);
+        let nibbles = &self.pairs[at..at + 16 * self.sphere.len().div_ceil(4)];
+        let support = if other & other.wrapping_sub(1) == 0 {
+            // One point (or none): its partners alone.
+            let i = other.trailing_zeros() as usize;
+            nibbles
+                .get((i >> 2) * 16 + (1 << (i & 3)))
+                .copied()
+                .unwrap_or(0)
+        } else {
+            nibbles
+                .chunks_exact(16)
+                .enumerate()
+                .fold(0, |support, (c, table)| {
+                    support | table[(other >> (4 * c) & 15) as usize]
+                })
+        };
+        let dom = was & support;
         self.doms[z] = dom;
         dom != was
     }
@@ -416,13 +435,16 @@ impl NodeQueue {
     }
 }
 
-/// The indices of a domain's points, lowest first.
-fn ones(mut bits: Domain) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            i
+/// A table of partners by nibbles: entry 16·c + n is the union of the
+/// partners of the points 4c + b for every bit b of n, so the partners of
+/// a whole domain are one read per four points.
+fn by_nibbles(partners: &[Domain]) -> impl Iterator<Item = Domain> + '_ {
+    (0..partners.len().div_ceil(4)).flat_map(move |c| {
+        (0..16usize).map(move |n| {
+            (0..4)
+                .filter(|&b| n >> b & 1 == 1)
+                .filter_map(|b| partners.get(4 * c + b))
+                .fold(0, |u, &p| u | p)
         })
     })
 }

@@ -21,6 +21,7 @@ pub mod constant;
 pub(in crate::optimal) mod copies;
 pub(in crate::optimal) mod core_search;
 pub(in crate::optimal) mod cores;
+pub(in crate::optimal) mod faces;
 pub mod one_vector;
 pub(in crate::optimal) mod queue;
 pub(in crate::optimal) mod shapes;
