@@ -8,7 +8,7 @@
 use crate::error::{Error, Result};
 use crate::spec::Spec;
 
-/// Largest cube searched (the host's tables take 2 · 4^d bytes × 2).
+/// Largest cube searched.
 pub const MAX_DIMENSION: u32 = 12;
 
 /// The sides of a ring or torus host with power-of-two sides and 2^d nodes.
@@ -44,10 +44,14 @@ pub struct SearchHost {
     n: usize,
     /// The sides, first axis first.
     sides: Vec<u32>,
-    /// `dist[a * n + b]`.
-    dist: Vec<u16>,
-    /// `add[a * n + b]`: the node at coordinates a + b (per axis, modulo the side).
-    add: Vec<u16>,
+    /// `from_zero[v]`: the distance from node 0 to v (the torus is
+    /// vertex-transitive: d(a, b) = d(0, b − a)).
+    from_zero: Vec<u16>,
+    /// The top bit of every axis's field of a node's number (a side of
+    /// 2^w takes w bits, the first axis the lowest): coordinates add per
+    /// axis modulo the side as fields of one word, carries stopped at these
+    /// bits (SWAR addition).
+    tops: u32,
     /// `negated[a]`: the node at coordinates −a.
     negated: Vec<u16>,
     /// `spheres[r]`: the nodes at distance r from node 0, ascending.
@@ -68,26 +72,27 @@ impl SearchHost {
             }
             v
         };
-        let mut dist = vec![0u16; n * n];
-        let mut add = vec![0u16; n * n];
-        let mut sum = vec![0u32; sides.len()];
-        for a in 0..n {
-            for b in 0..n {
-                let mut d = 0u32;
-                for (axis, &k) in sides.iter().enumerate() {
-                    let (x, y) = (coords[a][axis], coords[b][axis]);
-                    let diff = x.abs_diff(y);
-                    d += diff.min(k - diff);
-                    sum[axis] = (x + y) % k;
-                }
-                dist[a * n + b] = d as u16;
-                add[a * n + b] = index(&sum) as u16;
+        let from_zero: Vec<u16> = coords
+            .iter()
+            .map(|c| {
+                let along = sides.iter().zip(c);
+                along.map(|(&k, &x)| x.min(k - x)).sum::<u32>() as u16
+            })
+            .collect();
+        // Each axis's field starts where the product of the sides before
+        // it does; its top bit is half its side further.
+        let mut tops = 0u32;
+        let mut stride = 1u32;
+        for &k in sides {
+            if k >= 2 {
+                tops |= stride * (k / 2);
             }
+            stride *= k;
         }
         let diameter: u32 = sides.iter().map(|&k| k / 2).sum();
         let mut spheres = vec![Vec::new(); diameter as usize + 1];
         for v in 0..n {
-            spheres[dist[v] as usize].push(v as u16);
+            spheres[from_zero[v] as usize].push(v as u16);
         }
         let negated: Vec<u16> = (0..n)
             .map(|v| {
@@ -111,8 +116,8 @@ impl SearchHost {
         SearchHost {
             n,
             sides: sides.to_vec(),
-            dist,
-            add,
+            from_zero,
+            tops,
             negated,
             spheres,
             symmetries: images,
@@ -126,12 +131,14 @@ impl SearchHost {
     /// Distance between nodes a and b.
     #[inline]
     pub fn d(&self, a: u16, b: u16) -> u16 {
-        self.dist[a as usize * self.n + b as usize]
+        self.from_zero[self.sub(b, a) as usize]
     }
     /// The node at a + b (coordinates added per axis).
     #[inline]
     pub fn add(&self, a: u16, b: u16) -> u16 {
-        self.add[a as usize * self.n + b as usize]
+        let (a, b, tops) = (u32::from(a), u32::from(b), self.tops);
+        let sum = ((a & !tops) + (b & !tops)) ^ ((a ^ b) & tops);
+        (sum & (self.n as u32 - 1)) as u16
     }
     /// The node at a − b: the translation taking b to node 0 takes a there.
     #[inline]
@@ -294,6 +301,41 @@ pub(in crate::optimal) fn bipartite(host: &Spec) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sums, differences and distances, computed on the node numbers,
+    /// equal those of the coordinates on every pair of nodes of rings and
+    /// tori of sides 2 to 16 (one or three axes, equal or not).
+    #[test]
+    fn node_arithmetic_is_the_coordinates() {
+        for sides in [
+            &[16u32][..],
+            &[2],
+            &[8, 4],
+            &[2, 2, 2],
+            &[4, 2, 8],
+            &[16, 16],
+        ] {
+            let h = SearchHost::new(sides);
+            let n = h.nodes();
+            let coords: Vec<Vec<u32>> = (0..n).map(|v| coords_of(sides, v)).collect();
+            let node = |c: &[u32]| coords.iter().position(|x| x == c).unwrap() as u16;
+            for a in 0..n {
+                for b in 0..n {
+                    let along = sides.iter().zip(&coords[a]).zip(&coords[b]);
+                    let (mut sum, mut diff, mut d) = (Vec::new(), Vec::new(), 0);
+                    for ((&k, &x), &y) in along {
+                        sum.push((x + y) % k);
+                        diff.push((x + k - y) % k);
+                        d += x.abs_diff(y).min(k - x.abs_diff(y));
+                    }
+                    let (a16, b16) = (a as u16, b as u16);
+                    assert_eq!(h.add(a16, b16), node(&sum), "{sides:?} {a} + {b}");
+                    assert_eq!(h.sub(a16, b16), node(&diff), "{sides:?} {a} - {b}");
+                    assert_eq!(u32::from(h.d(a16, b16)), d, "{sides:?} d({a}, {b})");
+                }
+            }
+        }
+    }
 
     #[test]
     fn tables_match_the_torus() {

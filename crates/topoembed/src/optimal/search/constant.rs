@@ -111,7 +111,7 @@ pub(in crate::optimal) struct Prepared {
 pub(in crate::optimal) fn prepare(d: u32, host: &Spec) -> Result<Prepared> {
     if d == 0 || d > MAX_DIMENSION {
         return Err(Error::Parameter(format!(
-            "cube:{d}: the exact search takes d from 1 to {MAX_DIMENSION} (its tables hold 4^d entries)"
+            "cube:{d}: the exact search takes d from 1 to {MAX_DIMENSION}"
         )));
     }
     let sides = torus_sides(d, host)?;

@@ -117,8 +117,7 @@ impl Faces {
             let x = (y & !(1 << b)) | v << b | (y >> b & 1) << k;
             *slot = place[x];
         }
-        let shape = shapes.shape(h, k, &self.face);
-        *shape >= *self.least
+        !shapes.below(h, k, &self.face, &self.least)
     }
 }
 

@@ -41,9 +41,7 @@ pub(in crate::optimal) struct Shapes {
     /// D_0.. (ascending): π maps a dimension to one of equal distance.
     dims: Vec<u32>,
     bytes: usize,
-    /// Scratch: the placement translated, the labels π(x), the shape being
-    /// built, the least.
-    moved: Vec<u16>,
+    /// Scratch: the labels π(x), the shape being built, the least.
     labels: Vec<u16>,
     candidate: Vec<u16>,
     least: Vec<u16>,
@@ -58,7 +56,6 @@ impl Shapes {
             failed: vec![HashSet::new(); top + 1],
             dims: dims.to_vec(),
             bytes: 0,
-            moved: Vec::new(),
             labels: Vec::new(),
             candidate: Vec::new(),
             least: Vec::new(),
@@ -79,21 +76,17 @@ impl Shapes {
         place: &[u16],
     ) -> Box<[u16]> {
         let n = 1usize << k;
-        self.moved.resize(n, 0);
         self.candidate.resize(n, 0);
         self.least.clear();
         self.least.resize(n, u16::MAX);
         self.labels.clear();
         self.labels.resize(n, 0);
         for c in 0..n {
-            // Translated: σ(0) = c to node 0.
-            for (y, m) in self.moved.iter_mut().enumerate() {
-                *m = h.sub(place[y], place[c]);
-            }
             for g in h.symmetries() {
                 let mut walk = Walk {
                     dims: &self.dims[..k],
-                    moved: &self.moved,
+                    h,
+                    place,
                     g,
                     c,
                     labels: &mut self.labels,
@@ -104,6 +97,40 @@ impl Shapes {
             }
         }
         self.least[1..].into()
+    }
+
+    /// Whether the k-cube placement `place` has a shape below `bound` (a
+    /// shape of the same level): whether some transform of it comes
+    /// before `bound`, label by label. Stops at the first that does, and
+    /// drops a transform at its first label past `bound`'s, so it costs
+    /// far less than [`Shapes::shape`], which must find the least.
+    pub(in crate::optimal) fn below(
+        &mut self,
+        h: &SearchHost,
+        k: usize,
+        place: &[u16],
+        bound: &[u16],
+    ) -> bool {
+        let n = 1usize << k;
+        self.labels.clear();
+        self.labels.resize(n, 0);
+        for c in 0..n {
+            for g in h.symmetries() {
+                let mut walk = Before {
+                    dims: &self.dims[..k],
+                    h,
+                    place,
+                    g,
+                    c,
+                    labels: &mut self.labels,
+                    bound,
+                };
+                if walk.choose(0, 0) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether a placement of this shape at level k was found not to extend.
@@ -126,7 +153,8 @@ impl Shapes {
 /// shape is dropped there.
 struct Walk<'a> {
     dims: &'a [u32],
-    moved: &'a [u16],
+    h: &'a SearchHost,
+    place: &'a [u16],
     g: &'a [u16],
     c: usize,
     /// `labels[x]` = π(x) for the labels placed so far.
@@ -151,15 +179,67 @@ impl Walk<'_> {
                 continue;
             }
             // The labels with bit j: those below 2^j with dimension j added.
+            // Translated: σ(0) = c to node 0.
+            let origin = self.place[self.c];
             for x in low..2 * low {
                 let label = self.labels[x - low] | 1 << image;
                 self.labels[x] = label;
-                self.candidate[x] = self.g[self.moved[label as usize ^ self.c] as usize];
+                let moved = self.h.sub(self.place[label as usize ^ self.c], origin);
+                self.candidate[x] = self.g[moved as usize];
             }
             if self.candidate[1..2 * low] <= self.least[1..2 * low] {
                 self.choose(j + 1, taken | 1 << image);
             }
         }
+    }
+}
+
+/// [`Walk`] for [`Shapes::below`]: π chosen dimension by dimension, the
+/// translation's images read as they are needed, a choice dropped at its
+/// first label past the bound.
+struct Before<'a> {
+    dims: &'a [u32],
+    h: &'a SearchHost,
+    place: &'a [u16],
+    g: &'a [u16],
+    c: usize,
+    /// `labels[x]` = π(x) for the labels placed so far.
+    labels: &'a mut [u16],
+    /// The shape to come before: entry x − 1 for label x.
+    bound: &'a [u16],
+}
+
+impl Before<'_> {
+    /// Whether a choice of π(j..) puts the transform before the bound, the
+    /// labels below 2^j being equal to it.
+    fn choose(&mut self, j: usize, taken: u32) -> bool {
+        let k = self.dims.len();
+        if j == k {
+            return false;
+        }
+        let low = 1usize << j;
+        let origin = self.place[self.c];
+        for image in 0..k {
+            if taken >> image & 1 == 1 || self.dims[image] != self.dims[j] {
+                continue;
+            }
+            let mut order = std::cmp::Ordering::Equal;
+            for x in low..2 * low {
+                let label = self.labels[x - low] | 1 << image;
+                self.labels[x] = label;
+                let moved = self.h.sub(self.place[label as usize ^ self.c], origin);
+                order = self.g[moved as usize].cmp(&self.bound[x - 1]);
+                if order.is_ne() {
+                    break;
+                }
+            }
+            match order {
+                std::cmp::Ordering::Less => return true,
+                std::cmp::Ordering::Equal if self.choose(j + 1, taken | 1 << image) => return true,
+                _ => {}
+            }
+        }
+        false
     }
 }
 
@@ -214,6 +294,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `below` answers as comparing the least transform does: on random
+    /// placements against the shapes of others, of themselves (never
+    /// below) and of a placement one label apart.
+    #[test]
+    fn below_is_a_smaller_shape() {
+        let h = SearchHost::new(&[8, 8]);
+        let mut rng = crate::mapper::rng::Rng::new(3, 9);
+        let (mut yes, mut no) = (0, 0);
+        for dims in [&[2u32, 2, 2][..], &[1, 3, 3, 3], &[1, 1, 2, 2], &[2, 4]] {
+            let k = dims.len();
+            let mut shapes = Shapes::new(&[dims, &[9][..]].concat());
+            for _ in 0..40 {
+                let place: Vec<u16> = (0..1 << k).map(|_| rng.below(64) as u16).collect();
+                let mut other = place.clone();
+                other[rng.below(1 << k)] = rng.below(64) as u16;
+                let least = shapes.shape(&h, k, &place);
+                for bound in [shapes.shape(&h, k, &other), least.clone()] {
+                    let below = shapes.below(&h, k, &place, &bound);
+                    assert_eq!(below, least < bound, "{dims:?} {place:?}");
+                    (yes, no) = (yes + usize::from(below), no + usize::from(!below));
+                }
+            }
+        }
+        assert!(yes > 10 && no > 10, "{yes} below, {no} not");
     }
 
     #[test]
