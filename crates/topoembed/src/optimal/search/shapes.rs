@@ -81,20 +81,18 @@ impl Shapes {
         self.least.resize(n, u16::MAX);
         self.labels.clear();
         self.labels.resize(n, 0);
-        for c in 0..n {
-            for g in h.symmetries() {
-                let mut walk = Walk {
-                    dims: &self.dims[..k],
-                    h,
-                    place,
-                    g,
-                    c,
-                    labels: &mut self.labels,
-                    candidate: &mut self.candidate,
-                    least: &mut self.least,
-                };
-                walk.choose(0, 0);
-            }
+        for (c, g) in transforms(h, n) {
+            let mut walk = Walk {
+                dims: &self.dims[..k],
+                h,
+                place,
+                g,
+                c,
+                labels: &mut self.labels,
+                candidate: &mut self.candidate,
+                least: &mut self.least,
+            };
+            walk.choose(0, 0);
         }
         self.least[1..].into()
     }
@@ -114,23 +112,20 @@ impl Shapes {
         let n = 1usize << k;
         self.labels.clear();
         self.labels.resize(n, 0);
-        for c in 0..n {
-            for g in h.symmetries() {
-                let mut walk = Before {
-                    dims: &self.dims[..k],
-                    h,
-                    place,
-                    g,
-                    c,
-                    labels: &mut self.labels,
-                    bound,
-                };
-                if walk.choose(0, 0) {
-                    return true;
-                }
-            }
-        }
-        false
+        let labels = &mut self.labels;
+        transforms(h, n).any(|(c, g)| {
+            let dims = &self.dims[..k];
+            let mut walk = Before {
+                dims,
+                h,
+                place,
+                g,
+                c,
+                labels,
+                bound,
+            };
+            walk.choose(0, 0)
+        })
     }
 
     /// Whether a placement of this shape at level k was found not to extend.
@@ -145,6 +140,12 @@ impl Shapes {
             self.bytes += size;
         }
     }
+}
+
+/// Every translation c of a k-cube of `n` labels (c to node 0) with every
+/// symmetry g of the torus fixing node 0.
+fn transforms(h: &SearchHost, n: usize) -> impl Iterator<Item = (usize, &[u16])> {
+    (0..n).flat_map(move |c| h.symmetries().iter().map(move |g| (c, &g[..])))
 }
 
 /// The choice of π for one translation c and one torus symmetry g,
