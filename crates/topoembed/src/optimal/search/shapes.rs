@@ -23,6 +23,7 @@
 //! per orbit for f(2^k), it uses the torus's automorphisms that fix every
 //! node of A (see `Search::settle`).
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use crate::optimal::host::SearchHost;
@@ -92,7 +93,7 @@ impl Shapes {
                 candidate: &mut self.candidate,
                 least: &mut self.least,
             };
-            walk.choose(0, 0);
+            walk.choose(0, 0, true);
         }
         self.least[1..].into()
     }
@@ -165,31 +166,48 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Chooses π(j), the dimensions in `taken` being images already.
-    fn choose(&mut self, j: usize, taken: u32) {
+    /// Chooses π(j), the dimensions in `taken` being images already;
+    /// `tight`: the labels below 2^j equal the least's (else they are
+    /// below it, and the least is replaced once a choice completes).
+    fn choose(&mut self, j: usize, taken: u32, mut tight: bool) {
         let k = self.dims.len();
         if j == k {
-            if self.candidate[1..] < self.least[1..] {
+            if !tight {
                 self.least.copy_from_slice(self.candidate);
             }
             return;
         }
         let low = 1usize << j;
+        // Translated: σ(0) = c to node 0.
+        let origin = self.place[self.c];
         for image in 0..k {
             if taken >> image & 1 == 1 || self.dims[image] != self.dims[j] {
                 continue;
             }
-            // The labels with bit j: those below 2^j with dimension j added.
-            // Translated: σ(0) = c to node 0.
-            let origin = self.place[self.c];
+            // The labels with bit j: those below 2^j with dimension j
+            // added, compared with the least's while they are equal.
+            let mut order = if tight {
+                Ordering::Equal
+            } else {
+                Ordering::Less
+            };
             for x in low..2 * low {
                 let label = self.labels[x - low] | 1 << image;
                 self.labels[x] = label;
                 let moved = self.h.sub(self.place[label as usize ^ self.c], origin);
                 self.candidate[x] = self.g[moved as usize];
+                if order.is_eq() {
+                    order = self.candidate[x].cmp(&self.least[x]);
+                    if order.is_gt() {
+                        break;
+                    }
+                }
             }
-            if self.candidate[1..2 * low] <= self.least[1..2 * low] {
-                self.choose(j + 1, taken | 1 << image);
+            if order.is_le() {
+                self.choose(j + 1, taken | 1 << image, order.is_eq());
+                // A choice below the least became the least: the labels
+                // below 2^j now equal its.
+                tight = true;
             }
         }
     }
@@ -224,7 +242,7 @@ impl Before<'_> {
             if taken >> image & 1 == 1 || self.dims[image] != self.dims[j] {
                 continue;
             }
-            let mut order = std::cmp::Ordering::Equal;
+            let mut order = Ordering::Equal;
             for x in low..2 * low {
                 let label = self.labels[x - low] | 1 << image;
                 self.labels[x] = label;
@@ -235,8 +253,8 @@ impl Before<'_> {
                 }
             }
             match order {
-                std::cmp::Ordering::Less => return true,
-                std::cmp::Ordering::Equal if self.choose(j + 1, taken | 1 << image) => return true,
+                Ordering::Less => return true,
+                Ordering::Equal if self.choose(j + 1, taken | 1 << image) => return true,
                 _ => {}
             }
         }
