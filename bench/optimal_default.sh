@@ -4,7 +4,7 @@
 # with d <= 10, 3-D with d <= 9): the answer, whether it is proved, the
 # vectors the bounds left, and the wall time (median of RUNS runs, default
 # 3). A run the work limit refuses says so; --force is never given.
-# torus:32x32 takes about 3 minutes (2 cores), past the default timeout of
+# torus:32x32 takes about 2 minutes (2 cores), past the default timeout of
 # 120 s: `bash bench/optimal_default.sh 1 600` gives its row too.
 # Usage: bash bench/optimal_default.sh [RUNS] [TIMEOUT_SECONDS]
 set -euo pipefail
