@@ -251,7 +251,7 @@ fn optimal_estimates_the_vectors_its_bounds_leave() {
     let (code, out, err) = run_limited("0.01", &search);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("about 7 distance vectors left after the bounds, an estimated 1 s")
+        err.contains("about 7 distance vectors left after the bounds, an estimated 350 ms")
             && err.contains("--force"),
         "{err}"
     );
@@ -263,7 +263,7 @@ fn optimal_estimates_the_vectors_its_bounds_leave() {
     );
     let (code, _, err) = run_limited("0.01", &[&search[..], &["--sat"]].concat());
     assert_eq!(code, 0, "{err}");
-    // Two vectors at 0.25 s: half a second, within a limit of one.
+    // Two vectors at 0.05 s: a tenth of a second, within a limit of one.
     let (code, out, err) = run_limited("1", &[&search[..], &["--node-limit", "2"]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("not proved"), "{out}");
