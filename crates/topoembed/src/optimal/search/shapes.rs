@@ -84,12 +84,14 @@ impl Shapes {
         self.labels.resize(n, 0);
         for (c, g) in transforms(h, n) {
             let mut walk = Walk {
-                dims: &self.dims[..k],
-                h,
-                place,
-                g,
-                c,
-                labels: &mut self.labels,
+                at: Transform {
+                    dims: &self.dims[..k],
+                    h,
+                    place,
+                    g,
+                    c,
+                    labels: &mut self.labels,
+                },
                 candidate: &mut self.candidate,
                 least: &mut self.least,
             };
@@ -115,14 +117,15 @@ impl Shapes {
         self.labels.resize(n, 0);
         let labels = &mut self.labels;
         transforms(h, n).any(|(c, g)| {
-            let dims = &self.dims[..k];
             let mut walk = Before {
-                dims,
-                h,
-                place,
-                g,
-                c,
-                labels,
+                at: Transform {
+                    dims: &self.dims[..k],
+                    h,
+                    place,
+                    g,
+                    c,
+                    labels,
+                },
                 bound,
             };
             walk.choose(0, 0)
@@ -149,11 +152,10 @@ fn transforms(h: &SearchHost, n: usize) -> impl Iterator<Item = (usize, &[u16])>
     (0..n).flat_map(move |c| h.symmetries().iter().map(move |g| (c, &g[..])))
 }
 
-/// The choice of π for one translation c and one torus symmetry g,
-/// dimension by dimension: once π(0..j) is chosen, the labels below 2^j
-/// have their images, so a choice whose labels so far exceed the least
-/// shape is dropped there.
-struct Walk<'a> {
+/// One translation c (to node 0) and one torus symmetry g of a k-cube
+/// placement, with π chosen dimension by dimension: once π(0..j) is
+/// chosen, the labels below 2^j have their images.
+struct Transform<'a> {
     dims: &'a [u32],
     h: &'a SearchHost,
     place: &'a [u16],
@@ -161,6 +163,34 @@ struct Walk<'a> {
     c: usize,
     /// `labels[x]` = π(x) for the labels placed so far.
     labels: &'a mut [u16],
+}
+
+impl Transform<'_> {
+    /// The images π(j) may take, a bit each, the dimensions in `taken`
+    /// being images already: those of D_j's distance.
+    fn images(&self, j: usize, taken: u32) -> u32 {
+        let dims = self.dims;
+        (0..dims.len())
+            .filter(|&i| taken >> i & 1 == 0 && dims[i] == dims[j])
+            .fold(0, |mask, i| mask | 1 << i)
+    }
+
+    /// Label x (2^j ≤ x < 2^(j+1)) with π(j) = `image`: records π(x) and
+    /// returns the node the transform puts there.
+    fn label(&mut self, x: usize, low: usize, image: usize) -> u16 {
+        let label = self.labels[x - low] | 1 << image;
+        self.labels[x] = label;
+        let moved = self
+            .h
+            .sub(self.place[label as usize ^ self.c], self.place[self.c]);
+        self.g[moved as usize]
+    }
+}
+
+/// The least transform of a placement ([`Shapes::shape`]): a choice whose
+/// labels so far exceed the least shape is dropped there.
+struct Walk<'a> {
+    at: Transform<'a>,
     candidate: &'a mut [u16],
     least: &'a mut [u16],
 }
@@ -170,20 +200,17 @@ impl Walk<'_> {
     /// `tight`: the labels below 2^j equal the least's (else they are
     /// below it, and the least is replaced once a choice completes).
     fn choose(&mut self, j: usize, taken: u32, mut tight: bool) {
-        let k = self.dims.len();
-        if j == k {
+        if j == self.at.dims.len() {
             if !tight {
                 self.least.copy_from_slice(self.candidate);
             }
             return;
         }
         let low = 1usize << j;
-        // Translated: σ(0) = c to node 0.
-        let origin = self.place[self.c];
-        for image in 0..k {
-            if taken >> image & 1 == 1 || self.dims[image] != self.dims[j] {
-                continue;
-            }
+        let mut images = self.at.images(j, taken);
+        while images != 0 {
+            let image = images.trailing_zeros() as usize;
+            images &= images - 1;
             // The labels with bit j: those below 2^j with dimension j
             // added, compared with the least's while they are equal.
             let mut order = if tight {
@@ -192,10 +219,7 @@ impl Walk<'_> {
                 Ordering::Less
             };
             for x in low..2 * low {
-                let label = self.labels[x - low] | 1 << image;
-                self.labels[x] = label;
-                let moved = self.h.sub(self.place[label as usize ^ self.c], origin);
-                self.candidate[x] = self.g[moved as usize];
+                self.candidate[x] = self.at.label(x, low, image);
                 if order.is_eq() {
                     order = self.candidate[x].cmp(&self.least[x]);
                     if order.is_gt() {
@@ -213,17 +237,10 @@ impl Walk<'_> {
     }
 }
 
-/// [`Walk`] for [`Shapes::below`]: π chosen dimension by dimension, the
-/// translation's images read as they are needed, a choice dropped at its
-/// first label past the bound.
+/// Whether a transform comes before a bound ([`Shapes::below`]): a choice
+/// is dropped at its first label past the bound.
 struct Before<'a> {
-    dims: &'a [u32],
-    h: &'a SearchHost,
-    place: &'a [u16],
-    g: &'a [u16],
-    c: usize,
-    /// `labels[x]` = π(x) for the labels placed so far.
-    labels: &'a mut [u16],
+    at: Transform<'a>,
     /// The shape to come before: entry x − 1 for label x.
     bound: &'a [u16],
 }
@@ -232,22 +249,17 @@ impl Before<'_> {
     /// Whether a choice of π(j..) puts the transform before the bound, the
     /// labels below 2^j being equal to it.
     fn choose(&mut self, j: usize, taken: u32) -> bool {
-        let k = self.dims.len();
-        if j == k {
+        if j == self.at.dims.len() {
             return false;
         }
         let low = 1usize << j;
-        let origin = self.place[self.c];
-        for image in 0..k {
-            if taken >> image & 1 == 1 || self.dims[image] != self.dims[j] {
-                continue;
-            }
+        let mut images = self.at.images(j, taken);
+        while images != 0 {
+            let image = images.trailing_zeros() as usize;
+            images &= images - 1;
             let mut order = Ordering::Equal;
             for x in low..2 * low {
-                let label = self.labels[x - low] | 1 << image;
-                self.labels[x] = label;
-                let moved = self.h.sub(self.place[label as usize ^ self.c], origin);
-                order = self.g[moved as usize].cmp(&self.bound[x - 1]);
+                order = self.at.label(x, low, image).cmp(&self.bound[x - 1]);
                 if order.is_ne() {
                     break;
                 }
