@@ -73,6 +73,12 @@ impl Ahead {
         }
     }
 
+    /// Whether the next copy's known nodes can still sit on distinct
+    /// host nodes ([`Domains::distinct`]).
+    pub(in crate::optimal) fn distinct(&mut self, h: &SearchHost) -> bool {
+        self.next.distinct(h)
+    }
+
     /// Node x (below 2^level) placed on host node u, `used` marking it and
     /// every node taken; false when the next copy cannot open any more.
     pub(in crate::optimal) fn place(

@@ -93,6 +93,10 @@ pub(super) struct Search<'a> {
     /// Whether a (k+1)-cube is kept only while no face of it has a shape
     /// below the k-cube it was built from ([`Faces`]; with `shapes`).
     pub(super) faces: bool,
+    /// Whether a partial copy is dropped when its nodes, or the next
+    /// copy's, cannot sit on distinct points ([`Domains::distinct`]; with
+    /// `copies`).
+    pub(super) distinct: bool,
     /// The highest dimension opened so far (node 2^k reached: the sub-cube
     /// of dimensions below k embeds).
     pub(super) opened: usize,
@@ -148,6 +152,7 @@ impl<'a> Search<'a> {
             fixed: None,
             opened: 0,
             faces: false,
+            distinct: false,
             shapes: None,
             copies: None,
             aheads: None,
@@ -296,6 +301,14 @@ impl<'a> Search<'a> {
             self.path.resize(2 * half - 1, (0, 0));
             return self.descend(2 * half, partial);
         };
+        // Distinct points left for this copy and the next: arc
+        // consistency alone lets several nodes count on the same one.
+        let distinct = |copy: &mut Domains, ahead: &mut Option<Ahead>| {
+            copy.distinct(self.h) && ahead.as_mut().map_or(true, |a| a.distinct(self.h))
+        };
+        if self.distinct && !distinct(copy, ahead) {
+            return;
+        }
         copy.set_placed(x, true);
         let mut points = copy.points(x);
         while points != 0 {

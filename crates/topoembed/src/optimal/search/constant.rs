@@ -288,6 +288,9 @@ struct Pruning {
     /// Keep a sub-cube only while none of its faces has a smaller shape
     /// than the half it was built from ([`Faces`]; with `shapes` only).
     faces: bool,
+    /// Drop a partial copy whose nodes, or the next copy's, cannot sit on
+    /// distinct points ([`Domains::distinct`]; with `copies` only).
+    distinct: bool,
 }
 
 impl Pruning {
@@ -296,6 +299,7 @@ impl Pruning {
         copies: true,
         ahead: true,
         faces: true,
+        distinct: true,
     };
 }
 
@@ -316,6 +320,7 @@ fn search_one(
         search.faces = pruning.faces;
     }
     if pruning.copies {
+        search.distinct = pruning.distinct;
         search.copies = Some((0..dims.len()).map(|_| Domains::default()).collect());
         if pruning.ahead {
             search.aheads = Some((0..dims.len()).map(|_| Ahead::default()).collect());
@@ -392,14 +397,19 @@ mod tests {
             copies: false,
             ahead: false,
             faces: false,
+            distinct: false,
         };
         let shapes_only = Pruning {
             shapes: true,
             ..none
         };
+        let no_distinct = Pruning {
+            distinct: false,
+            ..Pruning::ALL
+        };
         let no_faces = Pruning {
             faces: false,
-            ..Pruning::ALL
+            ..no_distinct
         };
         let no_ahead = Pruning {
             ahead: false,
@@ -407,7 +417,7 @@ mod tests {
         };
         let options = SearchOptions::default();
         let (mut vectors, mut fewer, mut fewer_by_copies, mut fewer_by_ahead) = (0, 0, 0, 0);
-        let mut fewer_by_faces = 0;
+        let (mut fewer_by_faces, mut fewer_by_distinct) = (0, 0);
         for sides in [&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]] {
             let d = sides.iter().product::<u32>().trailing_zeros();
             let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
@@ -416,8 +426,15 @@ mod tests {
             let top = u32::from(p.h.diameter());
             for s in d..=p.xor_sum + 1 {
                 for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let answers = [none, shapes_only, no_ahead, no_faces, Pruning::ALL]
-                        .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning));
+                    let answers = [
+                        none,
+                        shapes_only,
+                        no_ahead,
+                        no_faces,
+                        no_distinct,
+                        Pruning::ALL,
+                    ]
+                    .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning));
                     let mut refuted = Vec::new();
                     for answer in &answers {
                         match answer {
@@ -428,14 +445,16 @@ mod tests {
                     }
                     match refuted[..] {
                         [] => {}
-                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3), (faced, core4)] =>
+                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3), (faced, core4), (matched, core5)] =>
                         {
                             assert_eq!(
-                                (core, core2, core3, core4),
-                                (plain, plain, plain, plain),
+                                (core, core2, core3, core4, core5),
+                                (plain, plain, plain, plain, plain),
                                 "{sides:?} {dims:?}"
                             );
                             fewer_by_faces += usize::from(faced < ahead);
+                            assert!(matched <= faced, "{sides:?} {dims:?}");
+                            fewer_by_distinct += usize::from(matched < faced);
                             assert!(shaped <= all, "{sides:?} {dims:?}");
                             assert!(ahead <= copied, "{sides:?} {dims:?}");
                             fewer += usize::from(shaped < all);
@@ -453,8 +472,9 @@ mod tests {
                 && fewer > 0
                 && fewer_by_copies > 0
                 && fewer_by_ahead > 0
-                && fewer_by_faces > 0,
-            "{vectors} {fewer} {fewer_by_copies} {fewer_by_ahead} {fewer_by_faces}"
+                && fewer_by_faces > 0
+                && fewer_by_distinct > 0,
+            "{vectors} {fewer} {fewer_by_copies} {fewer_by_ahead} {fewer_by_faces} {fewer_by_distinct}"
         );
     }
 }

@@ -76,6 +76,8 @@ pub(in crate::optimal) struct Domains {
     edge: Vec<u32>,
     /// D_0..D_k the tables were made for.
     dims: Vec<u32>,
+    /// Distinct points for the copy nodes ([`Domains::distinct`]).
+    matching: Matching,
 }
 
 impl Domains {
@@ -178,6 +180,88 @@ impl Domains {
         (0..self.doms.len())
             .filter(|&x| !self.placed[x])
             .min_by_key(|&x| self.doms[x].count_ones())
+    }
+
+    /// Whether the known copy nodes can still sit on distinct host nodes,
+    /// each on a point of its domain (Hall's condition, checked by a
+    /// matching: Régin's alldifferent, 1994, without its filtering). Arc
+    /// consistency only keeps a point taken out of every other domain; a
+    /// copy node squeezed with others into fewer free points than they are
+    /// passes it. The matching of the last call is kept and only the nodes
+    /// whose point left their domain look again (Hopcroft & Karp's
+    /// augmenting paths, one at a time): a call where nothing it used
+    /// changed reads each node's point once.
+    pub(in crate::optimal) fn distinct(&mut self, h: &SearchHost) -> bool {
+        let half = self.doms.len();
+        let m = &mut self.matching;
+        if m.owner.len() != h.nodes() || m.point.len() != half {
+            m.owner.clear();
+            m.owner.resize(h.nodes(), NONE);
+            m.seen.clear();
+            m.seen.resize(h.nodes(), 0);
+            m.point.clear();
+            m.point.resize(half, NONE);
+        }
+        m.free.clear();
+        for x in 0..half {
+            if self.centre[x] == UNKNOWN {
+                m.point[x] = NONE;
+                continue;
+            }
+            let i = m.point[x];
+            let kept = i != NONE
+                && self.doms[x] >> i & 1 == 1
+                && m.owner[h.add(self.centre[x], self.sphere[i as usize]) as usize] == x as u16;
+            if !kept {
+                m.point[x] = NONE;
+                m.free.push(x as u16);
+            }
+        }
+        let free = std::mem::take(&mut m.free);
+        let matched = free.iter().all(|&x| {
+            self.matching.stamp = self.matching.stamp.wrapping_add(1);
+            if self.matching.stamp == 0 {
+                self.matching.seen.fill(0);
+                self.matching.stamp = 1;
+            }
+            self.augment(h, x as usize)
+        });
+        self.matching.free = free;
+        matched
+    }
+
+    /// Finds copy node x a point: a free host node of its domain, or one
+    /// whose holder finds another (an augmenting path; each host node
+    /// visited once per search).
+    fn augment(&mut self, h: &SearchHost, x: usize) -> bool {
+        let mut points = self.doms[x];
+        while points != 0 {
+            let i = points.trailing_zeros() as usize;
+            points &= points - 1;
+            let u = h.add(self.centre[x], self.sphere[i]) as usize;
+            if self.matching.seen[u] == self.matching.stamp {
+                continue;
+            }
+            self.matching.seen[u] = self.matching.stamp;
+            let holder = self.holder(h, u);
+            if holder.map_or(true, |y| self.augment(h, y)) {
+                self.matching.point[x] = i as u16;
+                self.matching.owner[u] = x as u16;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The copy node host node u is matched to, if the match still holds
+    /// (a node whose point or centre changed since has let it go).
+    fn holder(&self, h: &SearchHost, u: usize) -> Option<usize> {
+        let y = self.matching.owner[u];
+        let i = *self.matching.point.get(y as usize)?;
+        let holds = i != NONE
+            && self.centre[y as usize] != UNKNOWN
+            && h.add(self.centre[y as usize], self.sphere[i as usize]) as usize == u;
+        holds.then_some(y as usize)
     }
 
     /// The points left to copy node x, a bit per sphere index.
@@ -386,6 +470,24 @@ impl Domains {
     }
 }
 
+/// No copy node, no point ([`Matching`]).
+const NONE: u16 = u16::MAX;
+
+/// The matching of [`Domains::distinct`], kept from call to call.
+#[derive(Default)]
+struct Matching {
+    /// Per copy node, its point (a sphere index), or [`NONE`].
+    point: Vec<u16>,
+    /// Per host node, the copy node matched to it, or [`NONE`] (stale
+    /// entries are ignored: [`Domains::holder`]).
+    owner: Vec<u16>,
+    /// Per host node, the search that last visited it.
+    seen: Vec<u32>,
+    stamp: u32,
+    /// Copy nodes without a point, a buffer kept across calls.
+    free: Vec<u16>,
+}
+
 /// Copy nodes waiting for arc consistency, first in, first out, each at
 /// most once: a ring of 2^k slots (`slots[(head + i) % 2^k]` for i <
 /// `waiting`) and a flag per node.
@@ -503,6 +605,88 @@ mod tests {
         let mut out = Vec::new();
         go(h, k, dims, &mut place[..=1 << k].to_vec(), &mut out);
         out
+    }
+
+    /// Whether the copy nodes can sit on distinct host nodes, by trying
+    /// every choice (the known nodes, each on a point of its domain).
+    fn distinct_by_brute_force(h: &SearchHost, domains: &Domains) -> bool {
+        fn go(h: &SearchHost, domains: &Domains, x: usize, taken: &mut Vec<u16>) -> bool {
+            let Some(x) = (x..domains.doms.len()).find(|&y| domains.centre[y] != UNKNOWN) else {
+                return true;
+            };
+            (0..domains.sphere.len())
+                .filter(|&i| domains.doms[x] >> i & 1 == 1)
+                .any(|i| {
+                    let u = domains.host(h, x, i);
+                    if taken.contains(&u) {
+                        return false;
+                    }
+                    taken.push(u);
+                    let fits = go(h, domains, x + 1, taken);
+                    taken.pop();
+                    fits
+                })
+        }
+        go(h, domains, 0, &mut Vec::new())
+    }
+
+    /// The matching says what trying every choice says: on copies of
+    /// 3-cubes of several tori whose domains lose points at random (a
+    /// domain emptied too), some centres hidden and shown again, the
+    /// matching carried from one call to the next as the search carries
+    /// it.
+    #[test]
+    fn distinct_is_halls_condition() {
+        let mut rng = crate::mapper::rng::Rng::new(7, 0);
+        let (mut held, mut failed) = (0, 0);
+        for (sides, radius) in [(&[8u64, 8][..], 2u32), (&[4, 4, 4], 1), (&[16, 4], 3)] {
+            let host = Spec::Torus(sides.to_vec());
+            let d = sides.iter().product::<u64>().trailing_zeros();
+            let p = prepare(d, &host).unwrap();
+            for _ in 0..60 {
+                // A 3-cube placed at random (not an embedding: only the
+                // centres matter here), its copy at `radius`.
+                let k = 3;
+                let mut centres: Vec<u16> = Vec::new();
+                while centres.len() < 1 << k {
+                    let u = rng.below(p.h.nodes()) as u16;
+                    if !centres.contains(&u) {
+                        centres.push(u);
+                    }
+                }
+                let mut used = vec![false; p.h.nodes()];
+                for &u in &centres {
+                    used[u as usize] = true;
+                }
+                let dims = vec![radius; k + 1];
+                let mut domains = Domains::default();
+                domains.open(&p.h, k, &dims, &centres, &used);
+                let full = domains.doms.clone();
+                for _ in 0..30 {
+                    for x in 0..1 << k {
+                        match rng.below(6) {
+                            0 => domains.doms[x] = full[x],
+                            1 => domains.doms[x] &= !(1 << rng.below(domains.sphere.len())),
+                            2 => domains.doms[x] &= rng.next_u64(),
+                            _ => {}
+                        }
+                        if rng.below(10) == 0 {
+                            domains.centre[x] = UNKNOWN;
+                        } else {
+                            domains.centre[x] = centres[x];
+                        }
+                    }
+                    let expected = distinct_by_brute_force(&p.h, &domains);
+                    assert_eq!(domains.distinct(&p.h), expected, "{sides:?}");
+                    if expected {
+                        held += 1;
+                    } else {
+                        failed += 1;
+                    }
+                }
+            }
+        }
+        assert!(held > 100 && failed > 100, "{held} {failed}");
     }
 
     /// Arc consistency removes no point a completion uses: on the k-cubes
