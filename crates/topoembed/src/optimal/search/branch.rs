@@ -335,7 +335,11 @@ impl<'a> Search<'a> {
                 self.used[u as usize] = false;
             }
             copy.restore(mark);
-            if self.aborted {
+            // Stopped, or an embedding found below leaves nothing this
+            // copy could still better (the first one found is kept).
+            if self.aborted
+                || self.least_total(k, partial - self.dims[k], self.dims[k]) >= self.best
+            {
                 return;
             }
         }

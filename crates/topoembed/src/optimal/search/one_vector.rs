@@ -114,6 +114,7 @@ pub fn decide_vector(
             core_proofs: &Default::default(),
             cores: &cores,
             stop: options.stop,
+            learned: Default::default(),
         };
         // The solver's formula fills the host: no turns of its own here.
         let proof_bytes = if sub_cube { 0 } else { turns.proof_bytes };

@@ -63,6 +63,11 @@ impl Shapes {
         }
     }
 
+    /// Bytes the shapes kept hold.
+    pub(in crate::optimal) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Whether level k keeps shapes.
     pub(in crate::optimal) fn kept(&self, k: usize) -> bool {
         (2..self.failed.len()).contains(&k)

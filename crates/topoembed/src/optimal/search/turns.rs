@@ -12,8 +12,10 @@
 //! method, so when the first budgets take about the same time (0.2 s each)
 //! the turns cost a few times at most what the better method would alone.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
 use crate::optimal::bounds::windings::Winding;
@@ -22,7 +24,7 @@ use crate::optimal::host::SearchHost;
 use crate::optimal::proof::core_proofs::CoreProofs;
 use crate::optimal::proof::sat::Answer;
 use crate::optimal::run::interrupt::Stoppable;
-use crate::optimal::search::constant::{decide_by_search, SearchAnswer};
+use crate::optimal::search::constant::{decide_by_search_from, Learned, SearchAnswer};
 use crate::optimal::search::cores::{Cores, Probing, PROBE_SHARE};
 
 /// Search nodes the branch and bound may spend on one vector before the
@@ -131,6 +133,37 @@ impl Turns {
     }
 }
 
+/// Bytes of shapes kept between turns ([`Learning`]) for all the vectors
+/// of a run together; past them a vector's next turn starts over.
+pub const LEARNED_BYTES: usize = 512 << 20;
+
+/// What the branch and bound learned at each vector it has not decided
+/// yet ([`Learned`]), so that its next turn there goes on from it, within
+/// [`LEARNED_BYTES`] in all.
+#[derive(Default)]
+pub(in crate::optimal) struct Learning {
+    kept: Mutex<(HashMap<Vec<u32>, Learned>, usize)>,
+}
+
+impl Learning {
+    /// What was learned at `dims`, taken out.
+    fn take(&self, dims: &[u32]) -> Option<Learned> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let learned = kept.0.remove(dims)?;
+        kept.1 -= learned.bytes();
+        Some(learned)
+    }
+
+    /// Keeps what was learned at `dims`, if there is room.
+    fn keep(&self, dims: &[u32], learned: Learned) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.1 + learned.bytes() <= LEARNED_BYTES {
+            kept.1 += learned.bytes();
+            kept.0.insert(dims.to_vec(), learned);
+        }
+    }
+}
+
 /// One vector decided (or not yet).
 pub(in crate::optimal) enum Decision {
     /// An embedding with these distances: the host node of every cube node.
@@ -166,6 +199,9 @@ pub(in crate::optimal) struct Decider<'a> {
     /// The cores known, and those found on the way.
     pub cores: &'a Cores,
     pub stop: Option<&'a AtomicBool>,
+    /// What the branch and bound's turns learned at the vectors they left
+    /// undecided.
+    pub learned: Learning,
 }
 
 impl Decider<'_> {
@@ -200,6 +236,16 @@ impl Decider<'_> {
     /// alone takes seconds on the largest tori). A core found is shrunk
     /// ([`Cores::shrink`]) within the turn's probe budget.
     pub(in crate::optimal) fn turn(&self, dims: &[u32], turn: Turns) -> Result<Decision> {
+        let decision = self.turn_at(dims, turn);
+        if !matches!(decision, Ok(Decision::Undecided)) {
+            // Decided (or stopped): what was learned there is not needed.
+            self.learned.take(dims);
+        }
+        decision
+    }
+
+    /// [`Decider::turn`]'s work.
+    fn turn_at(&self, dims: &[u32], turn: Turns) -> Result<Decision> {
         if let Some(decision) = self.by_propagation(dims)? {
             return Ok(decision);
         }
@@ -218,13 +264,18 @@ impl Decider<'_> {
         if self.asked_to_stop() {
             return Ok(Decision::Stopped);
         }
-        match decide_by_search(
+        let (answer, learned) = decide_by_search_from(
             self.h,
             self.prefix_bound,
             dims,
             turn.search_nodes,
             self.stop,
-        ) {
+            self.learned.take(dims),
+        );
+        if let Some(learned) = learned {
+            self.learned.keep(dims, learned);
+        }
+        match answer {
             SearchAnswer::Embedding(place) => return Ok(Decision::Embedding(place)),
             SearchAnswer::Refuted { nodes, core } => {
                 let mut refuted = Refuted::by_search(dims, nodes, core);

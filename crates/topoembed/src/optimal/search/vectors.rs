@@ -296,6 +296,7 @@ pub fn optimal_by_vectors_admitted(
         core_proofs: &core_proofs,
         cores: &cores,
         stop: options.stop,
+        learned: Default::default(),
     };
     if resumed > 0 {
         // The resumed run's cores, each less what it need not hold.
