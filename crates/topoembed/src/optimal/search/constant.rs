@@ -439,6 +439,23 @@ mod tests {
         }
     }
 
+    /// Calls `each` with every vector the counting bounds leave up to xor's
+    /// sum + 1 on each torus of `tori` (its sides), and the torus's search.
+    fn for_each_small_vector(tori: &[&[u32]], mut each: impl FnMut(&[u32], &Prepared, Vec<u32>)) {
+        for &sides in tori {
+            let d = sides.iter().product::<u32>().trailing_zeros();
+            let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
+            let p = prepare(d, &host).unwrap();
+            let mut cuts = Cuts::new(&p.h, Bounds::Counting, sides);
+            let top = u32::from(p.h.diameter());
+            for s in d..=p.xor_sum + 1 {
+                for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
+                    each(sides, &p, dims);
+                }
+            }
+        }
+    }
+
     /// A vector decided in turns of a few nodes, each going on from what
     /// the last learned, gets the answer one search without a budget gets:
     /// the same first embedding, or a refutation naming the same core —
@@ -449,66 +466,60 @@ mod tests {
     #[test]
     fn turns_going_on_from_what_they_learned_decide_as_one_search() {
         let (mut vectors, mut turned, mut shorter) = (0, 0, 0);
-        for sides in [&[8u32, 8][..], &[16, 4], &[4, 4, 4], &[16, 8]] {
-            let d = sides.iter().product::<u32>().trailing_zeros();
-            let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
-            let p = prepare(d, &host).unwrap();
-            let mut cuts = Cuts::new(&p.h, Bounds::Counting, sides);
-            let top = u32::from(p.h.diameter());
-            for s in d..=p.xor_sum + 1 {
-                for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let whole = decide_by_search(&p.h, &p.prefix_bound, &dims, 0, None);
-                    // Turns of 8, 16, 32, .. nodes, each from the last.
-                    let (mut budget, mut learned, mut turns) = (8, None, 0);
-                    let (answer, last_nodes) = loop {
-                        let before = learned.as_ref().map_or(0, |l: &Learned| l.nodes);
-                        let (answer, now) = decide_by_search_from(
-                            &p.h,
-                            &p.prefix_bound,
-                            &dims,
-                            budget,
-                            None,
-                            learned.take(),
-                        );
-                        turns += 1;
-                        match answer {
-                            SearchAnswer::Undecided { nodes } => {
-                                let now = now.expect("a budget spent leaves what it learned");
-                                assert_eq!((now.nodes, nodes), (before + budget, before + budget));
-                                learned = Some(now);
-                                budget *= 2;
-                            }
-                            answer => {
-                                assert!(now.is_none());
-                                let nodes = match &answer {
-                                    SearchAnswer::Refuted { nodes, .. } => nodes - before,
-                                    _ => 0,
-                                };
-                                break (answer, nodes);
-                            }
+        for_each_small_vector(
+            &[&[8u32, 8][..], &[16, 4], &[4, 4, 4], &[16, 8]],
+            |sides, p, dims| {
+                let whole = decide_by_search(&p.h, &p.prefix_bound, &dims, 0, None);
+                // Turns of 8, 16, 32, .. nodes, each from the last.
+                let (mut budget, mut learned, mut turns) = (8, None, 0);
+                let (answer, last_nodes) = loop {
+                    let before = learned.as_ref().map_or(0, |l: &Learned| l.nodes);
+                    let (answer, now) = decide_by_search_from(
+                        &p.h,
+                        &p.prefix_bound,
+                        &dims,
+                        budget,
+                        None,
+                        learned.take(),
+                    );
+                    turns += 1;
+                    match answer {
+                        SearchAnswer::Undecided { nodes } => {
+                            let now = now.expect("a budget spent leaves what it learned");
+                            assert_eq!((now.nodes, nodes), (before + budget, before + budget));
+                            learned = Some(now);
+                            budget *= 2;
                         }
-                    };
-                    match (&whole, &answer) {
-                        (SearchAnswer::Embedding(a), SearchAnswer::Embedding(b)) => {
-                            assert_embeds(&p.h, &dims, b);
-                            assert_eq!(a, b, "{sides:?} {dims:?}: the first in search order");
+                        answer => {
+                            assert!(now.is_none());
+                            let nodes = match &answer {
+                                SearchAnswer::Refuted { nodes, .. } => nodes - before,
+                                _ => 0,
+                            };
+                            break (answer, nodes);
                         }
-                        (
-                            SearchAnswer::Refuted { nodes, core },
-                            SearchAnswer::Refuted { core: core2, .. },
-                        ) => {
-                            assert_eq!(core, core2, "{sides:?} {dims:?}");
-                            if turns > 1 {
-                                shorter += usize::from(last_nodes < *nodes);
-                            }
-                        }
-                        other => panic!("{sides:?} {dims:?}: {other:?}"),
                     }
-                    turned += usize::from(turns > 1);
-                    vectors += 1;
+                };
+                match (&whole, &answer) {
+                    (SearchAnswer::Embedding(a), SearchAnswer::Embedding(b)) => {
+                        assert_embeds(&p.h, &dims, b);
+                        assert_eq!(a, b, "{sides:?} {dims:?}: the first in search order");
+                    }
+                    (
+                        SearchAnswer::Refuted { nodes, core },
+                        SearchAnswer::Refuted { core: core2, .. },
+                    ) => {
+                        assert_eq!(core, core2, "{sides:?} {dims:?}");
+                        if turns > 1 {
+                            shorter += usize::from(last_nodes < *nodes);
+                        }
+                    }
+                    other => panic!("{sides:?} {dims:?}: {other:?}"),
                 }
-            }
-        }
+                turned += usize::from(turns > 1);
+                vectors += 1;
+            },
+        );
         assert!(
             vectors > 50 && turned > 20 && shorter > 10,
             "{vectors} {turned} {shorter}"
@@ -550,57 +561,49 @@ mod tests {
         let options = SearchOptions::default();
         let (mut vectors, mut fewer, mut fewer_by_copies, mut fewer_by_ahead) = (0, 0, 0, 0);
         let (mut fewer_by_faces, mut fewer_by_distinct) = (0, 0);
-        for sides in [&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]] {
-            let d = sides.iter().product::<u32>().trailing_zeros();
-            let host = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
-            let p = prepare(d, &host).unwrap();
-            let mut cuts = Cuts::new(&p.h, Bounds::Counting, sides);
-            let top = u32::from(p.h.diameter());
-            for s in d..=p.xor_sum + 1 {
-                for dims in vectors_with_sum(&p.prefix_bound, top, s, &mut cuts) {
-                    let answers = [
-                        none,
-                        shapes_only,
-                        no_ahead,
-                        no_faces,
-                        no_distinct,
-                        Pruning::ALL,
-                    ]
-                    .map(|pruning| {
-                        search_one(&p.h, &p.prefix_bound, &dims, &options, pruning, None).0
-                    });
-                    let mut refuted = Vec::new();
-                    for answer in &answers {
-                        match answer {
-                            SearchAnswer::Embedding(place) => assert_embeds(&p.h, &dims, place),
-                            SearchAnswer::Refuted { nodes, core } => refuted.push((*nodes, *core)),
-                            other => panic!("{sides:?} {dims:?}: {other:?}"),
-                        }
+        for_each_small_vector(
+            &[&[8u32, 4][..], &[8, 8], &[16, 4], &[4, 4, 4], &[16, 8]],
+            |sides, p, dims| {
+                let answers = [
+                    none,
+                    shapes_only,
+                    no_ahead,
+                    no_faces,
+                    no_distinct,
+                    Pruning::ALL,
+                ]
+                .map(|pruning| search_one(&p.h, &p.prefix_bound, &dims, &options, pruning, None).0);
+                let mut refuted = Vec::new();
+                for answer in &answers {
+                    match answer {
+                        SearchAnswer::Embedding(place) => assert_embeds(&p.h, &dims, place),
+                        SearchAnswer::Refuted { nodes, core } => refuted.push((*nodes, *core)),
+                        other => panic!("{sides:?} {dims:?}: {other:?}"),
                     }
-                    match refuted[..] {
-                        [] => {}
-                        [(all, plain), (shaped, core), (copied, core2), (ahead, core3), (faced, core4), (matched, core5)] =>
-                        {
-                            assert_eq!(
-                                (core, core2, core3, core4, core5),
-                                (plain, plain, plain, plain, plain),
-                                "{sides:?} {dims:?}"
-                            );
-                            fewer_by_faces += usize::from(faced < ahead);
-                            assert!(matched <= faced, "{sides:?} {dims:?}");
-                            fewer_by_distinct += usize::from(matched < faced);
-                            assert!(shaped <= all, "{sides:?} {dims:?}");
-                            assert!(ahead <= copied, "{sides:?} {dims:?}");
-                            fewer += usize::from(shaped < all);
-                            fewer_by_copies += usize::from(copied < shaped);
-                            fewer_by_ahead += usize::from(ahead < copied);
-                        }
-                        _ => panic!("{sides:?} {dims:?}: {answers:?}"),
-                    }
-                    vectors += 1;
                 }
-            }
-        }
+                match refuted[..] {
+                    [] => {}
+                    [(all, plain), (shaped, core), (copied, core2), (ahead, core3), (faced, core4), (matched, core5)] =>
+                    {
+                        assert_eq!(
+                            (core, core2, core3, core4, core5),
+                            (plain, plain, plain, plain, plain),
+                            "{sides:?} {dims:?}"
+                        );
+                        fewer_by_faces += usize::from(faced < ahead);
+                        assert!(matched <= faced, "{sides:?} {dims:?}");
+                        fewer_by_distinct += usize::from(matched < faced);
+                        assert!(shaped <= all, "{sides:?} {dims:?}");
+                        assert!(ahead <= copied, "{sides:?} {dims:?}");
+                        fewer += usize::from(shaped < all);
+                        fewer_by_copies += usize::from(copied < shaped);
+                        fewer_by_ahead += usize::from(ahead < copied);
+                    }
+                    _ => panic!("{sides:?} {dims:?}: {answers:?}"),
+                }
+                vectors += 1;
+            },
+        );
         assert!(
             vectors > 50
                 && fewer > 0
