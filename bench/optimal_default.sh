@@ -4,8 +4,8 @@
 # with d <= 10, 3-D with d <= 9): the answer, whether it is proved, the
 # vectors the bounds left, and the wall time (median of RUNS runs, default
 # 3). A run the work limit refuses says so; --force is never given.
-# torus:32x32 takes about 2 minutes (2 cores), past the default timeout of
-# 120 s: `bash bench/optimal_default.sh 1 600` gives its row too.
+# torus:32x32 takes about a minute (2 cores), within the default timeout of
+# 120 s (on a slower machine `bash bench/optimal_default.sh 1 600`).
 # Usage: bash bench/optimal_default.sh [RUNS] [TIMEOUT_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -251,7 +251,7 @@ fn optimal_estimates_the_vectors_its_bounds_leave() {
     let (code, out, err) = run_limited("0.01", &search);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("about 7 distance vectors left after the bounds, an estimated 350 ms")
+        err.contains("about 7 distance vectors left after the bounds, an estimated 175 ms")
             && err.contains("--force"),
         "{err}"
     );

@@ -28,12 +28,12 @@ pub mod rate {
     pub const SEARCH_NODE: f64 = 3.0e-8;
     /// `optimal`, per distance vector the bounds leave and no band takes:
     /// torus:32x32's, the most of any settled torus and the slowest to
-    /// decide (2 731 vectors in 130 s on 2 cores AMD EPYC with the default
-    /// `--decide-by auto`, 0.048 s each; torus:64x16's 441 outside a band
+    /// decide (2 731 vectors in 60 s on 2 cores AMD EPYC with the default
+    /// `--decide-by auto`, 0.022 s each; torus:64x16's 441 outside a band
     /// take about 1.3 s, torus:16x16's 7 0.2 s), rounded up; a vector
-    /// refuted by a core found before costs next to nothing, a hard one a
-    /// minute and more.
-    pub const VECTOR: f64 = 0.05;
+    /// refuted by a core found before costs next to nothing, a hard one
+    /// half a minute.
+    pub const VECTOR: f64 = 0.025;
     /// `optimal`, per distance vector the window lemma folds into a band,
     /// tried by unit propagation first (torus:128x8: 983 in 0.56 s;
     /// torus:64x16, 815 vectors of which 506 banded, 3.5 s), rounded up.
