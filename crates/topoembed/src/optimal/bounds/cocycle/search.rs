@@ -256,7 +256,7 @@ impl<'k> Search<'k> {
     /// The step from x to y along axis a, the shorter way round.
     fn step(&self, a: usize, x: &Point, y: &Point) -> i32 {
         let k = i32::from(self.key.sides[a]);
-        let t = (i32::from(y[a]) - i32::from(x[a])).rem_euclid(k);
+        let t = wrap(i32::from(y[a]) - i32::from(x[a]), k);
         if 2 * t > k {
             t - k
         } else {
@@ -373,8 +373,7 @@ impl<'k> Search<'k> {
             }
             let mut pos = [0; MAX_AXES];
             for (a, &side) in self.key.sides.iter().enumerate() {
-                pos[a] =
-                    (i32::from(base[a]) + i32::from(off[a])).rem_euclid(i32::from(side)) as u16;
+                pos[a] = wrap(i32::from(base[a]) + i32::from(off[a]), i32::from(side)) as u16;
             }
             let fits = (l0 + 1..h).filter(|l| next_to >> l & 1 == 1).all(|l| {
                 let r = self.distance(&pos, &self.at[v ^ 1 << l]);
@@ -402,6 +401,21 @@ impl<'k> Search<'k> {
             }
         }
         Some(false)
+    }
+}
+
+/// t mod k for t in (−k, 2k): a coordinate plus an offset, or the
+/// difference of two coordinates, back on a side of k points (a compare
+/// where `rem_euclid` divided: a fifth of the search's time on
+/// torus:32x32's keys).
+fn wrap(t: i32, k: i32) -> i32 {
+    debug_assert!(-k < t && t < 2 * k);
+    if t < 0 {
+        t + k
+    } else if t >= k {
+        t - k
+    } else {
+        t
     }
 }
 
