@@ -303,10 +303,9 @@ impl<'a> Search<'a> {
         };
         // Distinct points left for this copy and the next: arc
         // consistency alone lets several nodes count on the same one.
-        let distinct = |copy: &mut Domains, ahead: &mut Option<Ahead>| {
-            copy.distinct(self.h) && ahead.as_mut().map_or(true, |a| a.distinct(self.h))
-        };
-        if self.distinct && !distinct(copy, ahead) {
+        if self.distinct
+            && !(copy.distinct(self.h) && ahead.as_mut().map_or(true, |a| a.distinct(self.h)))
+        {
             return;
         }
         copy.set_placed(x, true);

@@ -31,7 +31,7 @@
 //!
 //! And the remaining d−1−h distances are each at least D_h.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
@@ -293,8 +293,8 @@ impl Learned {
 
 /// [`decide_by_search`] going on from what an earlier turn at the same
 /// vector `learned`; returns what this one learned too when it does not
-/// decide (budget spent; not when stopped by `stop`). The nodes of a
-/// refutation count every turn's.
+/// decide (budget spent or `stop` set). The nodes of a refutation count
+/// every turn's.
 pub(in crate::optimal) fn decide_by_search_from(
     h: &SearchHost,
     prefix_bound: &[u32],
@@ -375,11 +375,10 @@ fn search_one(
     }
     search.descend(1, 0);
     let nodes = earlier + search.nodes;
-    let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     match (search.found, search.aborted) {
         (Some((_, place)), _) => (SearchAnswer::Embedding(place), None),
         (None, true) => {
-            let learned = search.shapes.filter(|_| !stopped).map(|shapes| Learned {
+            let learned = search.shapes.map(|shapes| Learned {
                 shapes,
                 opened: search.opened,
                 nodes,

@@ -142,24 +142,24 @@ pub const LEARNED_BYTES: usize = 512 << 20;
 /// [`LEARNED_BYTES`] in all.
 #[derive(Default)]
 pub(in crate::optimal) struct Learning {
-    kept: Mutex<(HashMap<Vec<u32>, Learned>, usize)>,
+    kept: Mutex<HashMap<Vec<u32>, Learned>>,
 }
 
 impl Learning {
     /// What was learned at `dims`, taken out.
     fn take(&self, dims: &[u32]) -> Option<Learned> {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let learned = kept.0.remove(dims)?;
-        kept.1 -= learned.bytes();
-        Some(learned)
+        kept.remove(dims)
     }
 
-    /// Keeps what was learned at `dims`, if there is room.
+    /// Keeps what was learned at `dims`, if there is room (the vectors
+    /// left undecided at once are a few dozen at most: their bytes are
+    /// summed afresh).
     fn keep(&self, dims: &[u32], learned: Learned) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.1 + learned.bytes() <= LEARNED_BYTES {
-            kept.1 += learned.bytes();
-            kept.0.insert(dims.to_vec(), learned);
+        let used: usize = kept.values().map(Learned::bytes).sum();
+        if used + learned.bytes() <= LEARNED_BYTES {
+            kept.insert(dims.to_vec(), learned);
         }
     }
 }
