@@ -76,22 +76,24 @@ pub struct MapArgs {
     pub passes: usize,
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).
-    /// 0 (default): 2 for guests up to 100 000 vertices (one partitioning
-    /// first, one bipartitioning guest and host together; onto a hierarchy
-    /// — tleaf, fat tree, dragonfly, hwloc, nodes — above 4096 vertices the
-    /// second alone, which wins there), 1 above (onto
-    /// a host that is not a hierarchy, multilevel: the guest coarsened
-    /// once, refined level by level) — and there a grid found in the
-    /// guest, on a ring, torus, mesh or cube host, has its closed form
-    /// refined instead of a search, as has a grid of any size whose edges
-    /// carry one volume and whose closed form cuts only edges one hop
-    /// long; 1 for one guest node of load 1 per host node onto a host that
-    /// is not a hierarchy (partitioning first, which wins there: MPI
-    /// ranks onto their slots, quotient graphs); any N >= 1 runs N
-    /// searches. 1 onto a
-    /// torus is a quarter faster on one core (partitioning first alone:
-    /// the same hop-bytes on most graphs, 0.4 % more on average, up to
-    /// 14 % more on a 3-D stencil folded onto a 2-D torus).
+    /// 0 (default): 2 for guests up to 4096 vertices (one partitioning
+    /// first, one bipartitioning guest and host together); up to 100 000
+    /// vertices, 2 onto a ring, torus, mesh, cube or host graph when a grid
+    /// is found in the guest (the bipartitioning folds a grid of more axes
+    /// than the host's: a 24^3 stencil onto torus:16x16 14 % lower), else 1,
+    /// partitioning first (the same hop-bytes on 97 of 101 pair-seeds
+    /// measured, up to 2.9 % more on the others, in 18 % less time on one
+    /// core and 18-31 % less on two), and onto a hierarchy — tleaf, fat
+    /// tree, dragonfly, hwloc, nodes — 1, the bipartitioning, which wins
+    /// there; 1 above 100 000 (onto a host that is not a hierarchy,
+    /// multilevel: the guest coarsened once, refined level by level) — and
+    /// there a grid found in the guest, on a ring, torus, mesh or cube
+    /// host, has its closed form refined instead of a search, as has a grid
+    /// of any size whose edges carry one volume and whose closed form cuts
+    /// only edges one hop long; 1 for one guest node of load 1 per host
+    /// node onto a host that is not a hierarchy (partitioning first, which
+    /// wins there: MPI ranks onto their slots, quotient graphs); any N >= 1
+    /// runs N searches.
     #[arg(long, default_value_t = 0)]
     pub restarts: usize,
     /// The machine's slots for a launch format (rankfile, seq,

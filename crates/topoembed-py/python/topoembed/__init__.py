@@ -468,7 +468,8 @@ def map_graph(
     of least predicted cost as ``topoembed map --summary`` chooses it, and
     ``summary``: its candidates and their predicted costs (``latency_bytes``:
     what one hop's latency is worth in bytes). ``passes`` and ``restarts``:
-    0 (the default) chooses by guest size and host, as ``topoembed map`` does."""
+    0 (the default) chooses by guest size, structure and host, as
+    ``topoembed map`` does."""
     if isinstance(graph_or_matrix, str):
         g = topology(graph_or_matrix)
     else:

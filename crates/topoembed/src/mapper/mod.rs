@@ -30,6 +30,7 @@
 
 mod coarsen;
 mod coords;
+mod defaults;
 mod distance;
 mod domain;
 mod graph;
@@ -42,6 +43,8 @@ pub mod refine;
 mod renumber;
 pub mod rng;
 
+use defaults::partitions_first;
+pub use defaults::{auto_passes, auto_restarts, LARGE_GUEST, SMALL_GUEST};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 
@@ -63,22 +66,6 @@ const PART_PASSES: usize = 8;
 /// mdual 3 %, never worse) for about 10 % more time; three rounds little
 /// more.
 const PAIR_ROUNDS: usize = 1;
-
-/// Most passes of k-way FM and of the final move/swap local search when
-/// none are asked (each also stops when a pass gains under 0.1 %): 8 up to
-/// 500 000 vertices, 4 above, where a pass costs seconds. 8 rather
-/// than 4 since the V-cycle and the balanced closed forms: over the
-/// benchmark set (`bench/mapper.sh`) mdual -> torus:8x8x8 gains 2.0 %
-/// (96 376 -> 94 417) and copter2 -> torus:16x16 1.2 % (133 892 ->
-/// 132 267, below Scotch's 132 901) for about 6 % more time; most pairs
-/// stop before the 5th pass. On the 10^6-vertex stencil the 4 more passes
-/// would take 0.6 % off in 4.5 s (a quarter of the whole run).
-pub fn auto_passes(vertices: usize) -> usize {
-    match vertices {
-        0..=500_000 => 8,
-        _ => 4,
-    }
-}
 
 /// Default imbalance: 3 % above the average load.
 pub const DEFAULT_IMBALANCE: f64 = 0.03;
@@ -221,57 +208,6 @@ impl Start {
     }
 }
 
-/// Guests above this many vertices get one search by default, and a closed
-/// form found for them is refined instead of searching from scratch.
-pub const LARGE_GUEST: usize = 100_000;
-
-/// Guests up to this many vertices get two searches by default onto any
-/// host: both together take about a tenth of a second on one core
-/// (mesh:64x64 onto tleaf:4x8x8: 0.105 s; mesh:100x100 0.26 s).
-pub const SMALL_GUEST: usize = 4096;
-
-/// Searches run when none are asked: 2 for guests up to [`SMALL_GUEST`]
-/// vertices, and onto a machine that is not a hierarchy up to
-/// [`LARGE_GUEST`] (one partitioning first, one bipartitioning guest and
-/// host together: each wins on some graphs); 1 above (partitioning first).
-/// Onto a hierarchy (tleaf, fat tree, dragonfly, hwloc node, a list of
-/// nodes; [`crate::spec::Spec::is_hierarchy`]) between the two, 1 bipartitioning guest and host together
-/// ([`partitions_first`]): it won 9 of the 10 tleaf benchmark pairs where
-/// both ran, and alone it keeps their hop-bytes (geometric mean 0.996,
-/// 0.987 and 1.017 of both's over seeds 1–3; 0.9990 on 28 fat-tree,
-/// dragonfly and hwloc pairs) in about half the time on one core.
-///
-/// A `one_to_one` guest (one vertex of load 1 per host node: MPI ranks
-/// onto their slots, a quotient graph) onto a machine that is not a
-/// hierarchy gets 1 search, partitioning first: the parts are its
-/// vertices, laid out whole (and on a large grid host halved first), and
-/// that search won all 36 runs where both ran — delaunay_n15's 64- to
-/// 4096-part quotients onto cube:6, cube:8, torus:16x16, torus:32x32,
-/// mesh:32x32, torus:16x16x16 and torus:64x64, 4elt's, copter2's and
-/// rgg_n_2_15_s0's onto torus:8x8, torus:16x16, torus:8x8x8, mesh:8x8x8
-/// and torus:32x32, seeds 1–3 — where onto tleaf:4x8x8 bipartitioning won
-/// or tied on 3 of 3.
-pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool) -> usize {
-    match (vertices, hierarchy) {
-        _ if one_to_one && !hierarchy => 1,
-        (0..=SMALL_GUEST, _) => 2,
-        (0..=LARGE_GUEST, false) => 2,
-        _ => 1,
-    }
-}
-
-/// Whether search `r` of `restarts` partitions first and maps the parts
-/// second ([`partmap`]) rather than bipartitioning guest and host together
-/// ([`initial`]): the kinds alternate, partitioning first at even `r`
-/// (which wins on tori and meshes) — but a lone search onto a hierarchy
-/// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
-/// wins there; see [`auto_restarts`]). Partitioning first needs at most
-/// [`partmap::MAX_HOSTS`] host nodes.
-fn partitions_first(r: u64, restarts: usize, vertices: usize, hierarchy: bool, p: u64) -> bool {
-    let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
-    r % 2 == 0 && !lone_on_hierarchy && p <= partmap::MAX_HOSTS
-}
-
 /// Whether `g` goes one vertex per host node (as many vertices as the `p`
 /// host nodes, capacity 1): MPI ranks onto their slots, a quotient graph.
 pub(crate) fn one_per_node(g: &WGraph, p: u64, cap: u64) -> bool {
@@ -296,7 +232,12 @@ pub fn floor(total: u64, host_nodes: u64, eps: f64) -> u64 {
     ((1.0 - eps) * avg).floor().max(0.0) as u64
 }
 
-/// Maps `guest` onto `host` (see the module docs).
+/// Maps `guest` onto `host` (see the module docs), without structure
+/// finding: no closed form is weighed, so between [`SMALL_GUEST`] and
+/// [`LARGE_GUEST`] vertices onto a machine that is not a hierarchy one
+/// search runs ([`auto_restarts`]). `topoembed map`'s entry point,
+/// [`crate::embed::mapped::map`], finds a grid in the guest and weighs its
+/// closed forms.
 pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> Result<Placement> {
     map_graph(&WGraph::from_topology(guest)?, host, options, &[])
 }
@@ -403,7 +344,12 @@ fn map_on_pool(
     let dist = HostDistance::new(host)?;
     let refine_start = options.restarts == 0;
     let restarts = match options.restarts {
-        0 => auto_restarts(g.n(), host.spec().is_hierarchy(), one_per_node(g, p, cap)),
+        0 => auto_restarts(
+            g.n(),
+            host.spec().is_hierarchy(),
+            one_per_node(g, p, cap),
+            starts.iter().any(|s| s.closed_form),
+        ),
         r => r,
     };
     let passes = match options.passes {

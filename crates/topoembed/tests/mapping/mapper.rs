@@ -340,6 +340,20 @@ fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
     (placement.notes()[0].clone(), placement.hosts().to_vec())
 }
 
+/// [`first_note`] through `topoembed map`'s entry point, which finds a
+/// grid in the guest and weighs its closed forms
+/// ([`topoembed::embed::mapped::map`]).
+fn first_note_structured(guest: &str, host: &str, restarts: usize) -> String {
+    let guest = topology::parse(guest).unwrap();
+    let host = topology::parse(host).unwrap();
+    let options = MapOptions {
+        restarts,
+        ..MapOptions::default()
+    };
+    let placement = topoembed::embed::mapped::map(guest.as_ref(), host.as_ref(), &options).unwrap();
+    placement.notes()[0].clone()
+}
+
 /// One guest node of load 1 per host node (ranks onto their slots, a
 /// quotient graph) gets one search by default onto a machine that is not
 /// a hierarchy — partitioning first, which won every such run measured —
@@ -347,9 +361,9 @@ fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
 /// guest onto a host of more nodes keeps two.
 #[test]
 fn one_to_one_guests_get_one_search_off_hierarchies() {
-    assert_eq!(mapper::auto_restarts(255, false, true), 1);
-    assert_eq!(mapper::auto_restarts(255, true, true), 2);
-    assert_eq!(mapper::auto_restarts(255, false, false), 2);
+    assert_eq!(mapper::auto_restarts(255, false, true, false), 1);
+    assert_eq!(mapper::auto_restarts(255, true, true, false), 2);
+    assert_eq!(mapper::auto_restarts(255, false, false, false), 2);
     let (note, hosts) = first_note("bintree:128", "mesh:15x17", 0);
     assert!(
         note.starts_with("partitioning and mapping the parts") && note.contains("one search"),
@@ -363,20 +377,23 @@ fn one_to_one_guests_get_one_search_off_hierarchies() {
 }
 
 /// Which searches run by default: two onto a torus (partitioning first and
-/// bipartitioning guest and host together), and onto a hierarchy for a
-/// guest of at most 4096 vertices; above, one onto a hierarchy — the
-/// bipartitioning, as `--restarts 1` gives it there — and the kinds
-/// alternate when searches are asked for.
+/// bipartitioning guest and host together) for a guest with a grid found
+/// in it, and onto a hierarchy for a guest of at most 4096 vertices;
+/// above, one onto a hierarchy — the bipartitioning, as `--restarts 1`
+/// gives it there — and the kinds alternate when searches are asked for.
 #[test]
 fn hierarchies_get_one_bipartitioning_search_by_default() {
-    assert_eq!(mapper::auto_restarts(mapper::SMALL_GUEST, true, false), 2);
+    assert_eq!(
+        mapper::auto_restarts(mapper::SMALL_GUEST, true, false, false),
+        2
+    );
     let notes = |host: &str, restarts: usize| first_note("mesh:70x60", host, restarts);
     for host in [
         "tleaf:4x4x4:100,10,1",
         "fattree:2;8,8;1,8;1,1",
         "dragonfly:4,1;4,1;4,1;4",
     ] {
-        assert_eq!(mapper::auto_restarts(4200, true, false), 1);
+        assert_eq!(mapper::auto_restarts(4200, true, false, true), 1);
         let (note, hosts) = notes(host, 0);
         assert!(
             note.starts_with("dual recursive bipartitioning") && note.contains("one search"),
@@ -390,14 +407,52 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
         let (asked, _) = notes(host, 2);
         assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
     }
-    assert_eq!(mapper::auto_restarts(4200, false, false), 2);
-    let (note, _) = notes("torus:8x8", 0);
+    assert_eq!(mapper::auto_restarts(4200, false, false, true), 2);
+    let note = first_note_structured("mesh:70x60", "torus:8x8", 0);
     assert!(note.contains("best of 2 searches"), "{note}");
     let (note, _) = notes("torus:8x8", 1);
     assert!(
         note.starts_with("partitioning and mapping the parts"),
         "{note}"
     );
+}
+
+/// Between 4096 and 10^5 vertices onto a machine that is not a hierarchy,
+/// a guest with no grid found in it (a binary tree of 16 383 nodes; any
+/// guest given to the mapper without starts) gets partitioning first
+/// alone — the placement `--restarts 1` gives — and a grid found by
+/// `topoembed map`'s entry point (mesh:70x60, whose closed forms are
+/// weighed) both searches; below 4096 vertices both run whatever the guest.
+#[test]
+fn mid_sized_guests_without_a_grid_get_one_search_off_hierarchies() {
+    assert_eq!(mapper::auto_restarts(4200, false, false, false), 1);
+    assert_eq!(mapper::auto_restarts(4200, false, false, true), 2);
+    assert_eq!(
+        mapper::auto_restarts(mapper::LARGE_GUEST, false, false, true),
+        2
+    );
+    assert_eq!(
+        mapper::auto_restarts(mapper::LARGE_GUEST + 1, false, false, true),
+        1
+    );
+    assert_eq!(
+        mapper::auto_restarts(mapper::SMALL_GUEST, false, false, false),
+        2
+    );
+    for host in ["torus:16x16", "mesh:8x8x4"] {
+        let (note, hosts) = first_note("bintree:8192", host, 0);
+        assert!(
+            note.starts_with("partitioning and mapping the parts") && note.contains("one search"),
+            "{host}: {note}"
+        );
+        assert_eq!(hosts, first_note("bintree:8192", host, 1).1, "{host}");
+        let (asked, _) = first_note("bintree:8192", host, 2);
+        assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
+        let grid = first_note_structured("mesh:70x60", host, 0);
+        assert!(grid.contains("best of 2 searches"), "{host}: {grid}");
+        let (raw, _) = first_note("mesh:70x60", host, 0);
+        assert!(raw.contains("one search"), "{host}: {raw}");
+    }
 }
 
 /// The bipartitioning search beside a partitioning-first one onto a torus

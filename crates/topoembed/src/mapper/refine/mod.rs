@@ -16,7 +16,9 @@ pub mod vcycle;
 /// Graphs up to this many vertices are refined one vertex (one search) at a
 /// time: the sequential local search and FM exactly, where moves of one
 /// batch would often meet (a V-cycle's coarse levels), and where the
-/// mapper's two restarts already keep two threads busy.
+/// other phases' parallel loops (the flat partition's splits, the
+/// annealing's racing chains, pairwise refinement) or a second search
+/// take the other threads.
 const ONE_AT_A_TIME: usize = crate::mapper::LARGE_GUEST;
 /// Above [`ONE_AT_A_TIME`], a batch holds one vertex or search per this
 /// many vertices of the level refined, up to [`MAX_BATCH`].

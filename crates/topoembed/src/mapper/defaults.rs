@@ -1,0 +1,97 @@
+//! The mapper's defaults that depend on the guest and the host: how many
+//! passes of refinement, how many searches, and which kind each search is
+//! (partitioning first, [`super::partmap`], or bipartitioning guest and host
+//! together, [`super::initial`]). Each choice cites the benchmark that set it.
+
+use super::partmap;
+
+/// Most passes of k-way FM and of the final move/swap local search when
+/// none are asked (each also stops when a pass gains under 0.1 %): 8 up to
+/// 500 000 vertices, 4 above, where a pass costs seconds. 8 rather
+/// than 4 since the V-cycle and the balanced closed forms: over the
+/// benchmark set (`bench/mapper.sh`) mdual -> torus:8x8x8 gains 2.0 %
+/// (96 376 -> 94 417) and copter2 -> torus:16x16 1.2 % (133 892 ->
+/// 132 267, below Scotch's 132 901) for about 6 % more time; most pairs
+/// stop before the 5th pass. On the 10^6-vertex stencil the 4 more passes
+/// would take 0.6 % off in 4.5 s (a quarter of the whole run).
+pub fn auto_passes(vertices: usize) -> usize {
+    match vertices {
+        0..=500_000 => 8,
+        _ => 4,
+    }
+}
+
+/// Guests above this many vertices get one search by default, and a closed
+/// form found for them is refined instead of searching from scratch.
+pub const LARGE_GUEST: usize = 100_000;
+
+/// Guests up to this many vertices get two searches by default onto any
+/// host: both together take about a tenth of a second on one core
+/// (mesh:64x64 onto tleaf:4x8x8: 0.105 s; mesh:100x100 0.26 s).
+pub const SMALL_GUEST: usize = 4096;
+
+/// Searches run when none are asked: 2 for guests up to [`SMALL_GUEST`]
+/// vertices (one partitioning first, one bipartitioning guest and host
+/// together: each wins on some graphs), and onto a machine that is not a
+/// hierarchy up to [`LARGE_GUEST`] when a `grid` was found in the guest (a
+/// closed form was built for it: the bipartitioning folds a grid of more
+/// axes than the host's — the shuffled 24^3 stencil onto torus:16x16, 13.8 %
+/// below partitioning first); 1 otherwise (partitioning first).
+///
+/// Onto a torus, mesh or cube between the two sizes, a guest without a grid
+/// found gets partitioning first alone: over the 26 torus pairs of
+/// `bench/mapper.sh` it gave the same hop-bytes as both searches on 76 of
+/// the 78 pair-seeds (seeds 1–3; butterfly_12 onto torus:8x8x8 +2.05 % on
+/// seed 2, the 128x128 9-point stencil onto torus:16x16 +2.86 % on seed 3)
+/// and on 21 of 23 other pairs (27- and 7-point stencils, shuffled or not,
+/// onto 2-D tori and meshes, a 256x64 stencil onto torus:8x8x8 and
+/// torus:4x4x4x4, butterfly_10, the benchmark graphs onto other tori: the
+/// 9-point stencil onto torus:4x4x4x4 +1.72 %, a 20^3 27-point stencil onto
+/// torus:32x16 +0.04 %), in 18 % less time on one thread and 20–35 % less
+/// on two, where the lone search's own parallel phases take the second
+/// core the other search held.
+///
+/// Onto a hierarchy (tleaf, fat tree, dragonfly, hwloc node, a list of
+/// nodes; [`crate::spec::Spec::is_hierarchy`]) between the two sizes, 1
+/// bipartitioning guest and host together ([`partitions_first`]): it won 9
+/// of the 10 tleaf benchmark pairs where both ran, and alone it keeps
+/// their hop-bytes (geometric mean 0.996, 0.987 and 1.017 of both's over
+/// seeds 1–3; 0.9990 on 28 fat-tree, dragonfly and hwloc pairs) in about
+/// half the time on one core.
+///
+/// A `one_to_one` guest (one vertex of load 1 per host node: MPI ranks
+/// onto their slots, a quotient graph) onto a machine that is not a
+/// hierarchy gets 1 search, partitioning first: the parts are its
+/// vertices, laid out whole (and on a large grid host halved first), and
+/// that search won all 36 runs where both ran — delaunay_n15's 64- to
+/// 4096-part quotients onto cube:6, cube:8, torus:16x16, torus:32x32,
+/// mesh:32x32, torus:16x16x16 and torus:64x64, 4elt's, copter2's and
+/// rgg_n_2_15_s0's onto torus:8x8, torus:16x16, torus:8x8x8, mesh:8x8x8
+/// and torus:32x32, seeds 1–3 — where onto tleaf:4x8x8 bipartitioning won
+/// or tied on 3 of 3.
+pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, grid: bool) -> usize {
+    match (vertices, hierarchy) {
+        _ if one_to_one && !hierarchy => 1,
+        (0..=SMALL_GUEST, _) => 2,
+        (0..=LARGE_GUEST, false) if grid => 2,
+        _ => 1,
+    }
+}
+
+/// Whether search `r` of `restarts` partitions first and maps the parts
+/// second ([`partmap`]) rather than bipartitioning guest and host together
+/// ([`initial`]): the kinds alternate, partitioning first at even `r`
+/// (which wins on tori and meshes) — but a lone search onto a hierarchy
+/// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
+/// wins there; see [`auto_restarts`]). Partitioning first needs at most
+/// [`partmap::MAX_HOSTS`] host nodes.
+pub(super) fn partitions_first(
+    r: u64,
+    restarts: usize,
+    vertices: usize,
+    hierarchy: bool,
+    p: u64,
+) -> bool {
+    let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
+    r % 2 == 0 && !lone_on_hierarchy && p <= partmap::MAX_HOSTS
+}
