@@ -78,12 +78,13 @@ pub struct MapArgs {
     /// parallel; the least hop-bytes is kept (more: better and slower).
     /// 0 (default): 2 for guests up to 4096 vertices (one partitioning
     /// first, one bipartitioning guest and host together); up to 100 000
-    /// vertices, 2 onto a ring, torus, mesh, cube or host graph when a grid
-    /// is found in the guest (the bipartitioning folds a grid of more axes
-    /// than the host's: a 24^3 stencil onto torus:16x16 14 % lower), else 1,
-    /// partitioning first (the same hop-bytes on 97 of 101 pair-seeds
-    /// measured, up to 2.9 % more on the others, in 18 % less time on one
-    /// core and 18-31 % less on two), and onto a hierarchy — tleaf, fat
+    /// vertices, 2 onto a ring, line or host graph, and onto a torus, mesh
+    /// or cube when a grid is found in the guest (the bipartitioning folds
+    /// a guest onto a host of fewer axes: a 24^3 stencil onto torus:16x16
+    /// 14 % lower, delaunay_n15 onto ring:64 12 %), else 1, partitioning
+    /// first (the same hop-bytes on 107 of 111 pair-seeds measured, up to
+    /// 2.9 % more on the others, in 18 % less time on one core and 18-31 %
+    /// less on two), and onto a hierarchy — tleaf, fat
     /// tree, dragonfly, hwloc, nodes — 1, the bipartitioning, which wins
     /// there; 1 above 100 000 (onto a host that is not a hierarchy,
     /// multilevel: the guest coarsened once, refined level by level) — and

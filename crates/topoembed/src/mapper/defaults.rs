@@ -4,6 +4,7 @@
 //! together, [`super::initial`]). Each choice cites the benchmark that set it.
 
 use super::partmap;
+use crate::spec::Spec;
 
 /// Most passes of k-way FM and of the final move/swap local search when
 /// none are asked (each also stops when a pass gains under 0.1 %): 8 up to
@@ -33,23 +34,10 @@ pub const SMALL_GUEST: usize = 4096;
 /// Searches run when none are asked: 2 for guests up to [`SMALL_GUEST`]
 /// vertices (one partitioning first, one bipartitioning guest and host
 /// together: each wins on some graphs), and onto a machine that is not a
-/// hierarchy up to [`LARGE_GUEST`] when a `grid` was found in the guest (a
-/// closed form was built for it: the bipartitioning folds a grid of more
-/// axes than the host's — the shuffled 24^3 stencil onto torus:16x16, 13.8 %
-/// below partitioning first); 1 otherwise (partitioning first).
-///
-/// Onto a torus, mesh or cube between the two sizes, a guest without a grid
-/// found gets partitioning first alone: over the 26 torus pairs of
-/// `bench/mapper.sh` it gave the same hop-bytes as both searches on 76 of
-/// the 78 pair-seeds (seeds 1–3; butterfly_12 onto torus:8x8x8 +2.05 % on
-/// seed 2, the 128x128 9-point stencil onto torus:16x16 +2.86 % on seed 3)
-/// and on 21 of 23 other pairs (27- and 7-point stencils, shuffled or not,
-/// onto 2-D tori and meshes, a 256x64 stencil onto torus:8x8x8 and
-/// torus:4x4x4x4, butterfly_10, the benchmark graphs onto other tori: the
-/// 9-point stencil onto torus:4x4x4x4 +1.72 %, a 20^3 27-point stencil onto
-/// torus:32x16 +0.04 %), in 18 % less time on one thread and 20–35 % less
-/// on two, where the lone search's own parallel phases take the second
-/// core the other search held.
+/// hierarchy up to [`LARGE_GUEST`] where the bipartitioning pays
+/// ([`bipartitioning_pays`]: a grid found in the guest, or a host that is
+/// not a torus, mesh or cube of two axes or more); 1 otherwise
+/// (partitioning first), and above.
 ///
 /// Onto a hierarchy (tleaf, fat tree, dragonfly, hwloc node, a list of
 /// nodes; [`crate::spec::Spec::is_hierarchy`]) between the two sizes, 1
@@ -69,13 +57,44 @@ pub const SMALL_GUEST: usize = 4096;
 /// rgg_n_2_15_s0's onto torus:8x8, torus:16x16, torus:8x8x8, mesh:8x8x8
 /// and torus:32x32, seeds 1–3 — where onto tleaf:4x8x8 bipartitioning won
 /// or tied on 3 of 3.
-pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, grid: bool) -> usize {
+pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, pays: bool) -> usize {
     match (vertices, hierarchy) {
         _ if one_to_one && !hierarchy => 1,
         (0..=SMALL_GUEST, _) => 2,
-        (0..=LARGE_GUEST, false) if grid => 2,
+        (0..=LARGE_GUEST, false) if pays => 2,
         _ => 1,
     }
+}
+
+/// Whether the bipartitioning search pays beside partitioning first onto
+/// `host` (a machine that is not a hierarchy; [`auto_restarts`]), for a
+/// guest in which a `grid` was found or not (a closed form was weighed).
+///
+/// It pays where it folds the guest onto a host of fewer axes: a grid
+/// found in the guest (the shuffled 24^3 stencil onto torus:16x16: 13.8 %
+/// below partitioning first alone, which its splits along the axes beat),
+/// and any guest onto a ring or a line (delaunay_n15 onto ring:64 −12 %,
+/// ring:256 −5.6 %, line:64 −7.2 %, copter2 onto ring:32 −7.4 %, the 9-point
+/// stencil onto ring:256 −1.1 %; 4 of 9 pairs the same). Onto a torus or
+/// mesh of two axes or more, or a cube, a guest with no grid found gets
+/// partitioning first alone: over the 26 torus pairs of `bench/mapper.sh`
+/// it gave the same hop-bytes as both searches on 76 of the 78 pair-seeds
+/// (seeds 1–3; butterfly_12 onto torus:8x8x8 +2.05 % on seed 2, the
+/// 128x128 9-point stencil onto torus:16x16 +2.86 % on seed 3) and on 31 of
+/// 33 other pairs (27- and 7-point stencils, shuffled or not, onto 2-D tori
+/// and meshes, a 256x64 stencil onto torus:8x8x8 and torus:4x4x4x4,
+/// butterfly_10, the benchmark graphs onto other tori, meshes, torus:64x4,
+/// torus:128x2 and cubes 6 to 8: the 9-point stencil onto torus:4x4x4x4
+/// +1.72 %, a 20^3 27-point stencil onto torus:32x16 +0.04 %), in 18 % less
+/// time on one thread and 18–31 % less on two, where the lone search's own
+/// parallel phases take the second core the other search held. A host
+/// graph (a stored machine, not measured so) keeps both.
+pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
+    let several_axes = match host {
+        Spec::Cube(d) => *d >= 2,
+        _ => host.grid().is_some_and(|(sides, _)| sides.len() >= 2),
+    };
+    grid || !several_axes
 }
 
 /// Whether search `r` of `restarts` partitions first and maps the parts

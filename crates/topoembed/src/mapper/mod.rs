@@ -44,7 +44,7 @@ mod renumber;
 pub mod rng;
 
 use defaults::partitions_first;
-pub use defaults::{auto_passes, auto_restarts, LARGE_GUEST, SMALL_GUEST};
+pub use defaults::{auto_passes, auto_restarts, bipartitioning_pays, LARGE_GUEST, SMALL_GUEST};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 
@@ -234,8 +234,8 @@ pub fn floor(total: u64, host_nodes: u64, eps: f64) -> u64 {
 
 /// Maps `guest` onto `host` (see the module docs), without structure
 /// finding: no closed form is weighed, so between [`SMALL_GUEST`] and
-/// [`LARGE_GUEST`] vertices onto a machine that is not a hierarchy one
-/// search runs ([`auto_restarts`]). `topoembed map`'s entry point,
+/// [`LARGE_GUEST`] vertices onto a torus, mesh or cube of two axes or more
+/// one search runs ([`auto_restarts`], [`bipartitioning_pays`]). `topoembed map`'s entry point,
 /// [`crate::embed::mapped::map`], finds a grid in the guest and weighs its
 /// closed forms.
 pub fn map(guest: &dyn Topology, host: &dyn Topology, options: &MapOptions) -> Result<Placement> {
@@ -348,7 +348,7 @@ fn map_on_pool(
             g.n(),
             host.spec().is_hierarchy(),
             one_per_node(g, p, cap),
-            starts.iter().any(|s| s.closed_form),
+            bipartitioning_pays(host.spec(), starts.iter().any(|s| s.closed_form)),
         ),
         r => r,
     };

@@ -417,14 +417,15 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
     );
 }
 
-/// Between 4096 and 10^5 vertices onto a machine that is not a hierarchy,
-/// a guest with no grid found in it (a binary tree of 16 383 nodes; any
-/// guest given to the mapper without starts) gets partitioning first
-/// alone — the placement `--restarts 1` gives — and a grid found by
+/// Between 4096 and 10^5 vertices onto a torus, mesh or cube of two axes
+/// or more, a guest with no grid found in it (a binary tree of 16 383
+/// nodes; any guest given to the mapper without starts) gets partitioning
+/// first alone — the placement `--restarts 1` gives — and a grid found by
 /// `topoembed map`'s entry point (mesh:70x60, whose closed forms are
-/// weighed) both searches; below 4096 vertices both run whatever the guest.
+/// weighed) both searches, as does any guest onto a ring, a line or a host
+/// graph; below 4096 vertices both run whatever the guest.
 #[test]
-fn mid_sized_guests_without_a_grid_get_one_search_off_hierarchies() {
+fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
     assert_eq!(mapper::auto_restarts(4200, false, false, false), 1);
     assert_eq!(mapper::auto_restarts(4200, false, false, true), 2);
     assert_eq!(
@@ -439,6 +440,23 @@ fn mid_sized_guests_without_a_grid_get_one_search_off_hierarchies() {
         mapper::auto_restarts(mapper::SMALL_GUEST, false, false, false),
         2
     );
+    let pays = |host: &str, grid: bool| {
+        mapper::bipartitioning_pays(topology::parse(host).unwrap().spec(), grid)
+    };
+    for host in [
+        "torus:16x16",
+        "mesh:8x8x4",
+        "cube:8",
+        "torus:64x4",
+        "grid:8wx8",
+    ] {
+        assert!(!pays(host, false), "{host}");
+        assert!(pays(host, true), "{host}");
+    }
+    for host in ["ring:64", "line:32", "cube:1"] {
+        assert!(pays(host, false), "{host}");
+    }
+    assert!(pays("graph:tests/data/two_nodes.txt", false));
     for host in ["torus:16x16", "mesh:8x8x4"] {
         let (note, hosts) = first_note("bintree:8192", host, 0);
         assert!(
@@ -453,6 +471,8 @@ fn mid_sized_guests_without_a_grid_get_one_search_off_hierarchies() {
         let (raw, _) = first_note("mesh:70x60", host, 0);
         assert!(raw.contains("one search"), "{host}: {raw}");
     }
+    let (note, _) = first_note("bintree:8192", "ring:256", 0);
+    assert!(note.contains("best of 2 searches"), "{note}");
 }
 
 /// The bipartitioning search beside a partitioning-first one onto a torus
