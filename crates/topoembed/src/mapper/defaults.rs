@@ -70,12 +70,13 @@ pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, pays: b
 /// `host` (a machine that is not a hierarchy; [`auto_restarts`]), for a
 /// guest in which a `grid` was found or not (a closed form was weighed).
 ///
-/// It pays where it folds the guest onto a host of fewer axes: a grid
-/// found in the guest (the shuffled 24^3 stencil onto torus:16x16: 13.8 %
-/// below partitioning first alone, which its splits along the axes beat),
-/// and any guest onto a ring or a line (delaunay_n15 onto ring:64 −12 %,
-/// ring:256 −5.6 %, line:64 −7.2 %, copter2 onto ring:32 −7.4 %, the 9-point
-/// stencil onto ring:256 −1.1 %; 4 of 9 pairs the same). Onto a torus or
+/// It pays where it folds the guest onto a host of fewer axes, splitting
+/// guest and host along their axes together: a grid found in the guest
+/// (the shuffled 24^3 stencil onto torus:16x16: both searches 12.1 % below
+/// partitioning first alone), and any guest onto a ring or a line (both
+/// searches below it by 12 % on delaunay_n15 onto ring:64, 5.6 % onto
+/// ring:256, 7.2 % onto line:64, 7.4 % on copter2 onto ring:32, 1.1 % on
+/// the 9-point stencil onto ring:256; 4 of 9 pairs the same). Onto a torus or
 /// mesh of two axes or more, or a cube, a guest with no grid found gets
 /// partitioning first alone: over the 26 torus pairs of `bench/mapper.sh`
 /// it gave the same hop-bytes as both searches on 76 of the 78 pair-seeds
@@ -99,7 +100,7 @@ pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
 
 /// Whether search `r` of `restarts` partitions first and maps the parts
 /// second ([`partmap`]) rather than bipartitioning guest and host together
-/// ([`initial`]): the kinds alternate, partitioning first at even `r`
+/// ([`super::initial`]): the kinds alternate, partitioning first at even `r`
 /// (which wins on tori and meshes) — but a lone search onto a hierarchy
 /// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
 /// wins there; see [`auto_restarts`]). Partitioning first needs at most
