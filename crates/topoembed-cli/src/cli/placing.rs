@@ -82,7 +82,7 @@ pub struct MapArgs {
     /// or cube when a grid is found in the guest (the bipartitioning folds
     /// a guest onto a host of fewer axes: a 24^3 stencil onto torus:16x16
     /// 12 % lower, delaunay_n15 onto ring:64 12 %), else 1, partitioning
-    /// first (the same hop-bytes on 107 of 111 pair-seeds measured, up to
+    /// first (the same hop-bytes on 123 of 131 pair-seeds measured, up to
     /// 2.9 % more on the others, in 18 % less time on one core and 18-31 %
     /// less on two), and onto a hierarchy — tleaf, fat
     /// tree, dragonfly, hwloc, nodes — 1, the bipartitioning, which wins
