@@ -97,7 +97,7 @@ pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, pays: b
 pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
     let several_axes = match host {
         Spec::Cube(d) => *d >= 2,
-        _ => host.grid().is_some_and(|(sides, _)| sides.len() >= 2),
+        _ => host.sides().is_some_and(|sides| sides.len() >= 2),
     };
     grid || !several_axes
 }

@@ -327,31 +327,32 @@ fn large_guests_reproduce_on_any_thread_count() {
     assert_eq!(placement.hosts(), one.as_slice());
 }
 
+/// A mapper entry point: the bare [`mapper::map`], or `topoembed map`'s
+/// [`topoembed::embed::mapped::map`], which finds a grid in the guest and
+/// weighs its closed forms.
+type MapFn = fn(&dyn Topology, &dyn Topology, &MapOptions) -> topoembed::Result<mapper::Placement>;
+
 /// The first note (the search kept) and the placement of mapping `guest`
-/// onto `host` with `restarts` searches (0: the default).
-fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
+/// onto `host` by `map` with `restarts` searches (0: the default).
+fn first_note_by(map: MapFn, guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
     let guest = topology::parse(guest).unwrap();
     let host = topology::parse(host).unwrap();
     let options = MapOptions {
         restarts,
         ..MapOptions::default()
     };
-    let placement = mapper::map(guest.as_ref(), host.as_ref(), &options).unwrap();
+    let placement = map(guest.as_ref(), host.as_ref(), &options).unwrap();
     (placement.notes()[0].clone(), placement.hosts().to_vec())
 }
 
-/// [`first_note`] through `topoembed map`'s entry point, which finds a
-/// grid in the guest and weighs its closed forms
-/// ([`topoembed::embed::mapped::map`]).
+/// [`first_note_by`] the bare mapper.
+fn first_note(guest: &str, host: &str, restarts: usize) -> (String, Vec<u64>) {
+    first_note_by(mapper::map, guest, host, restarts)
+}
+
+/// [`first_note_by`] `topoembed map`'s entry point: the note alone.
 fn first_note_structured(guest: &str, host: &str, restarts: usize) -> String {
-    let guest = topology::parse(guest).unwrap();
-    let host = topology::parse(host).unwrap();
-    let options = MapOptions {
-        restarts,
-        ..MapOptions::default()
-    };
-    let placement = topoembed::embed::mapped::map(guest.as_ref(), host.as_ref(), &options).unwrap();
-    placement.notes()[0].clone()
+    first_note_by(topoembed::embed::mapped::map, guest, host, restarts).0
 }
 
 /// One guest node of load 1 per host node (ranks onto their slots, a

@@ -194,14 +194,7 @@ impl Domains {
     pub(in crate::optimal) fn distinct(&mut self, h: &SearchHost) -> bool {
         let half = self.doms.len();
         let m = &mut self.matching;
-        if m.owner.len() != h.nodes() || m.point.len() != half {
-            m.owner.clear();
-            m.owner.resize(h.nodes(), NONE);
-            m.seen.clear();
-            m.seen.resize(h.nodes(), 0);
-            m.point.clear();
-            m.point.resize(half, NONE);
-        }
+        m.fit(h.nodes(), half);
         m.free.clear();
         for x in 0..half {
             if self.centre[x] == UNKNOWN {
@@ -219,11 +212,7 @@ impl Domains {
         }
         let free = std::mem::take(&mut m.free);
         let matched = free.iter().all(|&x| {
-            self.matching.stamp = self.matching.stamp.wrapping_add(1);
-            if self.matching.stamp == 0 {
-                self.matching.seen.fill(0);
-                self.matching.stamp = 1;
-            }
+            self.matching.next_search();
             self.augment(h, x as usize)
         });
         self.matching.free = free;
@@ -486,6 +475,31 @@ struct Matching {
     stamp: u32,
     /// Copy nodes without a point, a buffer kept across calls.
     free: Vec<u16>,
+}
+
+impl Matching {
+    /// Sized for `nodes` host nodes and `half` copy nodes; emptied when
+    /// either changed (a copy of another level).
+    fn fit(&mut self, nodes: usize, half: usize) {
+        if self.owner.len() != nodes || self.point.len() != half {
+            self.owner.clear();
+            self.owner.resize(nodes, NONE);
+            self.seen.clear();
+            self.seen.resize(nodes, 0);
+            self.point.clear();
+            self.point.resize(half, NONE);
+        }
+    }
+
+    /// A new augmenting search: no host node visited yet (the stamp moves
+    /// on; where it wraps, the marks are cleared).
+    fn next_search(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+    }
 }
 
 /// Copy nodes waiting for arc consistency, first in, first out, each at
