@@ -79,7 +79,7 @@ pub struct OptimalArgs {
     /// How each vector is decided: `auto` (the default: in turns, as
     /// above, but under the lift bounds the solver only at vectors whose
     /// formula a winding pair folds or pins — torus:32x32, where the
-    /// solver decides none of 2 731 vectors, 356 s instead of 630 s),
+    /// solver decided none of 2 731 vectors, 356 s instead of 630 s),
     /// `turns` (the branch and bound and the solver in turns at every
     /// vector), `search` (the
     /// branch and bound alone, in turns of 2^18 nodes, four times as many

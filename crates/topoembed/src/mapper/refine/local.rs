@@ -83,7 +83,7 @@ fn improve_with(
         .sum::<u128>()
         / 2;
     let batch = batch.max(1);
-    let mut buffers = (Vec::new(), Vec::new());
+    let mut scratch = Scratch::default();
     for _ in 0..max_passes {
         let mut gained = 0u128;
         for vertices in rng.permutation(n).chunks(batch) {
@@ -96,13 +96,12 @@ fn improve_with(
                 load: &load,
             };
             let steps: Vec<Option<Step>> = match vertices {
-                [v] => vec![frozen.best_step(*v as usize, &mut buffers)],
+                [v] => vec![frozen.best_step(*v as usize, &mut scratch)],
                 _ => vertices
                     .par_iter()
-                    .map_init(
-                        || (Vec::new(), Vec::new()),
-                        |buffers, &v| frozen.best_step(v as usize, buffers),
-                    )
+                    .map_init(Scratch::default, |scratch, &v| {
+                        frozen.best_step(v as usize, scratch)
+                    })
                     .collect(),
             };
             for step in steps.into_iter().flatten() {
@@ -183,7 +182,9 @@ fn step_gain(
 
 /// What partner x (on `t`) adds to v's move from `hv` to `t` when the two
 /// swap: x's edges from t to hv, less the edge between them twice (a swap
-/// keeps its distance, which v's move alone counted as changed).
+/// keeps its distance, which v's move alone counted as changed). One pass
+/// over x's edges: both directions of an edge carry the same volume, so
+/// x's entries towards v are v's towards x.
 fn partner_gain(
     g: &WGraph,
     dist: &HostDistance,
@@ -191,13 +192,17 @@ fn partner_gain(
     (v, hv): (usize, u64),
     (x, t): (usize, u64),
 ) -> i128 {
-    let between: u128 = g
-        .edges(v)
-        .filter(|&(u, _)| u == x)
-        .map(|(_, w)| u128::from(w) * u128::from(dist.d(hv, t)))
-        .sum();
-    let partner = cost_at(g, dist, place, x, t) as i128 - cost_at(g, dist, place, x, hv) as i128;
-    partner - 2 * between as i128
+    let (mut at_t, mut at_hv, mut between) = (0u128, 0u128, 0u128);
+    for (u, w) in g.edges(x) {
+        let h = place[u];
+        at_t += u128::from(w) * u128::from(dist.d(t, h));
+        at_hv += u128::from(w) * u128::from(dist.d(hv, h));
+        if u == v {
+            between += u128::from(w);
+        }
+    }
+    let between = between * u128::from(dist.d(hv, t));
+    at_t as i128 - at_hv as i128 - 2 * between as i128
 }
 
 /// The placement as a batch found it.
@@ -213,23 +218,29 @@ struct Frozen<'a> {
 impl Frozen<'_> {
     /// v's best step of positive gain: a move to a neighbour's host node
     /// where the capacity allows, else a swap with a vertex there.
-    fn best_step(&self, v: usize, (targets, partners): &mut (Vec<u64>, Vec<u32>)) -> Option<Step> {
+    fn best_step(&self, v: usize, scratch: &mut Scratch) -> Option<Step> {
         let (g, place, cap) = (self.g, self.place, self.cap);
         let hv = place[v];
-        targets.clear();
-        targets.extend(g.edges(v).map(|(u, _)| place[u]).filter(|&h| h != hv));
-        targets.sort_unstable();
-        targets.dedup();
-        if targets.is_empty() {
+        // v's volume per host node of its neighbours, ascending: each
+        // target's cost then reads one distance per node, not per edge.
+        let around = &mut scratch.around;
+        gather(g, place, v, around);
+        if around.iter().all(|&(h, _)| h == hv) {
             return None;
         }
-        let here = cost_at(g, self.dist, place, v, hv) as i128;
+        let cost = |t: u64| -> i128 {
+            around
+                .iter()
+                .map(|&(h, w)| w * u128::from(self.dist.d(t, h)))
+                .sum::<u128>() as i128
+        };
+        let here = cost(hv);
         // (gain, target, partner)
         let mut best: (i128, u64, Option<u32>) = (0, hv, None);
         // Whether v may leave its node without a partner (the floor).
         let may_leave = cap.allows(self.load[&hv], g.vw[v], 0);
-        for &t in targets.iter() {
-            let moved = here - cost_at(g, self.dist, place, v, t) as i128;
+        for &(t, _) in around.iter().filter(|&&(t, _)| t != hv) {
+            let moved = here - cost(t);
             if may_leave && cap.allows(self.load.get(&t).copied().unwrap_or(0), 0, g.vw[v]) {
                 if moved > best.0 {
                     best = (moved, t, None);
@@ -242,6 +253,7 @@ impl Frozen<'_> {
             // Partners: v's own neighbours on t first (they border v's
             // node, so their other edges likely lead there too), then
             // the first few placed on t.
+            let partners = &mut scratch.partners;
             partners.clear();
             partners.extend(
                 g.edges(v)
@@ -280,6 +292,29 @@ impl Frozen<'_> {
             partner,
         })
     }
+}
+
+/// One thread's buffers for [`Frozen::best_step`].
+#[derive(Default)]
+struct Scratch {
+    /// (host node, volume) around the vertex rated.
+    around: Vec<(u64, u128)>,
+    /// Swap partners tried on one target.
+    partners: Vec<u32>,
+}
+
+/// v's volume per host node of its neighbours into `around`, one entry per
+/// node, ascending by node (few distinct nodes: a linear search each).
+fn gather(g: &WGraph, place: &[u64], v: usize, around: &mut Vec<(u64, u128)>) {
+    around.clear();
+    for (u, w) in g.edges(v) {
+        let h = place[u];
+        match around.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, sum)) => *sum += u128::from(w),
+            None => around.push((h, u128::from(w))),
+        }
+    }
+    around.sort_unstable_by_key(|&(h, _)| h);
 }
 
 /// Moves vertex v to host node t, keeping the lists and loads.

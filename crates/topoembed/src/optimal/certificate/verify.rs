@@ -158,7 +158,7 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
         },
         lift: c.bounds >= Bounds::Lift,
         cubes: HashMap::new(),
-        cocycles: crate::optimal::bounds::cocycle::Verdicts::default(),
+        cocycles: crate::optimal::bounds::cocycle::Verdicts::checking(),
         cut: 0,
         out: Vec::new(),
         listed: &listed,

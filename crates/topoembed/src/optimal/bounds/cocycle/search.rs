@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{Key, MAX_AXES, NODE_BUDGET};
+use super::{Key, MAX_AXES};
 
 /// A position in T_A (coordinates, unused ones 0) and an offset.
 type Point = [u16; MAX_AXES];
@@ -59,12 +59,13 @@ pub(super) struct Search<'k> {
     open_count: Vec<usize>,
     /// The entries of `open_may` turned false, to undo.
     open_undo: Vec<usize>,
-    /// Placements so far.
+    /// Placements so far, and the most each search makes.
     nodes: u64,
+    budget: u64,
 }
 
 impl<'k> Search<'k> {
-    pub(super) fn new(key: &'k Key) -> Search<'k> {
+    pub(super) fn new(key: &'k Key, budget: u64) -> Search<'k> {
         let h = key.heavy.len();
         let n = 1usize << h;
         let shells = key
@@ -102,6 +103,7 @@ impl<'k> Search<'k> {
             open_count: Vec::new(),
             open_undo: Vec::new(),
             nodes: 0,
+            budget,
         }
     }
 
@@ -383,7 +385,7 @@ impl<'k> Search<'k> {
                 continue;
             }
             self.nodes += 1;
-            if self.nodes > NODE_BUDGET {
+            if self.nodes > self.budget {
                 return None;
             }
             self.at[v] = pos;
@@ -458,7 +460,7 @@ mod tests {
             rest: 0,
             lifts: false,
         };
-        let mut search = Search::new(&key);
+        let mut search = Search::new(&key, super::super::NODE_BUDGET);
         let face = Face {
             cycle: [0, 1, 3, 2],
             dims: [0, 1, 0, 1],
@@ -487,7 +489,7 @@ mod tests {
         // xor's vector on 32x32: the open search passes its budget, the
         // planned one finds a map.
         let key = super::super::key(&[32, 32], &[1, 1, 2, 2, 4, 4, 8, 8, 8, 8]).unwrap();
-        let mut search = Search::new(&key);
+        let mut search = Search::new(&key, super::super::NODE_BUDGET);
         assert_eq!(search.run(false), None);
         assert_eq!(search.run(true), Some(true));
     }
