@@ -28,8 +28,8 @@ pub mod rate {
     pub const SEARCH_NODE: f64 = 3.0e-8;
     /// `optimal`, per distance vector the bounds leave and no band takes:
     /// torus:32x32's, the most of any settled torus and the slowest to
-    /// decide (2 954 vectors in 55 s on 2 cores AMD EPYC with the default
-    /// `--decide-by auto`, 0.019 s each; 2 731 in 60 s, 0.022 s each,
+    /// decide (2 954 vectors in 51 s on 2 cores AMD EPYC with the default
+    /// `--decide-by auto`, 0.017 s each; 2 731 in 60 s, 0.022 s each,
     /// while the winding cocycle's searches went on to 2^18 placements;
     /// torus:64x16's 441 outside a band
     /// take about 1.3 s, torus:16x16's 7 0.2 s), rounded up; a vector

@@ -61,7 +61,7 @@
 //! the winding faces first, each reached by a path from node 0: it finds
 //! maps where the open one wanders (xor's own on torus:32x32 and
 //! 16x16x2), at the cost of refuting every branch. Each is exhaustive
-//! within [`NODE_BUDGET`] placements; past both, the vector is not cut (so
+//! within its budget of placements ([`SEARCH_BUDGET`]); past both, the vector is not cut (so
 //! the answer never depends on the machine).
 
 use std::collections::HashMap;
@@ -71,26 +71,55 @@ use search::Search;
 
 mod search;
 
-/// The most placements each search for p makes before it gives up and
-/// leaves the vector to the branch and bound (and the solver). Where the
-/// budget runs out the placements are spent for nothing, and on the tori
-/// settled here most keys that are not cut run out of both budgets;
-/// where it binds, a key cut is a vector the branch and bound need not
-/// decide. `bench/optimal_default.sh`, 2 cores (median of 2): 2^17
-/// instead of 2^18 takes torus:32x32 from 58.9 s to 54.3 s (2 954
-/// vectors left instead of 2 731, the branch and bound refuting the 223
-/// more in less time than the searches took), torus:16x16 from 0.23 to
-/// 0.10 s, torus:16x16x2 0.40 → 0.22 s and torus:8x8x8 0.17 → 0.08 s with
-/// the same vectors left; 2^16 leaves 3 203 on torus:32x32, 57.8 s.
-pub const NODE_BUDGET: u64 = 1 << 17;
+/// The most placements each of the two searches for p makes before it
+/// gives up; past both, the vector is left to the branch and bound (and
+/// the solver).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// The open search's.
+    pub open: u64,
+    /// The planned search's.
+    pub planned: u64,
+}
+
+impl Budget {
+    /// Whether every search is at least as long as `other`'s: then every
+    /// key `other` decides this one decides alike (each search is
+    /// exhaustive within its budget; a cut is a search that ends without
+    /// a map, and where the planned search refutes, no map exists for the
+    /// open one to find).
+    pub fn covers(self, other: Budget) -> bool {
+        self.open >= other.open && self.planned >= other.planned
+    }
+}
+
+/// The searches' budget. Where a budget runs out its placements are spent
+/// for nothing, and on the tori settled here most keys that are not cut
+/// run out of both; where it binds, a key cut is a vector the branch and
+/// bound need not decide. `bench/optimal_default.sh`, 2 cores, before
+/// (2^18, 2^18) → after: torus:32x32 58.9 s → 50.0 s, 2 731 vectors left
+/// → 2 954 (the branch and bound refutes the 223 more in less time than
+/// the searches took, most by a sub-cube refuted before; the searches
+/// before the first vector 1.7 s where they took 10), torus:16x16 0.23 →
+/// 0.05 s, torus:16x16x2 0.40 → 0.09 s, torus:8x8x8 0.17 → 0.04 s, the
+/// same vectors left on every other torus. The open search decides
+/// nothing on these tori past 2^10 placements that the planned one does
+/// not (from 2^4 to 2^17 it left torus:32x32 the same 2 954 vectors);
+/// the planned one binds: 2^16 leaves 3 273, 55 s.
+pub const SEARCH_BUDGET: Budget = Budget {
+    open: 1 << 10,
+    planned: 1 << 17,
+};
 
 /// The budget of the searches [`Verdicts::checking`] runs, for the
-/// certificate's checker: at least any budget a certificate was written
-/// with (2^18 before 2026-11-30), so that every vector a writer's
-/// searches cut the checker's cut too — a search exhaustive within a
-/// budget is exhaustive within any larger one, and a cut is a search
-/// that ends without a map.
-pub const CHECK_BUDGET: u64 = 1 << 18;
+/// certificate's checker: it covers ([`Budget::covers`]) every budget a
+/// certificate was written with — [`SEARCH_BUDGET`], and (2^18, 2^18)
+/// before 2026-11-30 — so that every vector a writer's searches cut the
+/// checker's cut too.
+pub const CHECK_BUDGET: Budget = Budget {
+    open: 1 << 18,
+    planned: 1 << 18,
+};
 
 /// The most dimensions in H the search takes on.
 pub const MAX_HEAVY: usize = 6;
@@ -169,21 +198,21 @@ pub fn rules_out(sides: &[u32], dims: &[u32]) -> bool {
 pub struct Verdicts {
     cut: HashMap<Key, bool>,
     /// Each search's placements at most.
-    budget: u64,
+    budget: Budget,
 }
 
 impl Default for Verdicts {
-    /// The searches' verdicts within [`NODE_BUDGET`] placements.
+    /// The searches' verdicts within [`SEARCH_BUDGET`].
     fn default() -> Verdicts {
         Verdicts {
             cut: HashMap::new(),
-            budget: NODE_BUDGET,
+            budget: SEARCH_BUDGET,
         }
     }
 }
 
 impl Verdicts {
-    /// The checker's verdicts, within [`CHECK_BUDGET`] placements.
+    /// The checker's verdicts, within [`CHECK_BUDGET`].
     pub fn checking() -> Verdicts {
         Verdicts {
             cut: HashMap::new(),
@@ -239,20 +268,19 @@ pub enum Verdict {
 
 impl Key {
     /// Whether no map p exists (module docs): [`Verdict::Cut`] only when
-    /// a search, exhaustive within [`NODE_BUDGET`] placements, ends
+    /// a search, exhaustive within [`SEARCH_BUDGET`], ends
     /// without one.
     pub fn rules_out(&self) -> bool {
         self.search() == Verdict::Cut
     }
 
-    /// The search for p (module docs), each of its two searches within
-    /// [`NODE_BUDGET`] placements.
+    /// The search for p (module docs), within [`SEARCH_BUDGET`].
     pub fn search(&self) -> Verdict {
-        self.search_within(NODE_BUDGET)
+        self.search_within(SEARCH_BUDGET)
     }
 
-    /// [`Key::search`] within `budget` placements each.
-    pub fn search_within(&self, budget: u64) -> Verdict {
+    /// [`Key::search`] within `budget`.
+    pub fn search_within(&self, budget: Budget) -> Verdict {
         if self.lifts {
             return Verdict::Cut;
         }
@@ -481,7 +509,7 @@ mod tests {
         // or a map found within a budget is found within any larger one
         // (each search is exhaustive within its budget); only an unknown
         // may turn into either.
-        const { assert!(CHECK_BUDGET >= NODE_BUDGET) };
+        assert!(CHECK_BUDGET.covers(SEARCH_BUDGET));
         let kind = |v: &Verdict| match v {
             Verdict::Cut => 0,
             Verdict::Maps(_) => 1,
@@ -497,10 +525,16 @@ mod tests {
             let top = u32::from(sides[0] / 2) - 1;
             each_key(&sides, rest, 3, top, |key| {
                 let mut before = 2;
-                for budget in [1 << 4, 1 << 6, 1 << 8, 1 << 10, 1 << 12] {
+                // Longer open searches, then longer planned ones.
+                let budgets = [(4, 4), (6, 4), (6, 6), (8, 6), (8, 8), (8, 10), (12, 12)];
+                for (k, (open, planned)) in budgets.into_iter().enumerate() {
+                    let budget = Budget {
+                        open: 1 << open,
+                        planned: 1 << planned,
+                    };
                     let now = kind(&key.search_within(budget));
-                    assert!(before == 2 || now == before, "{key:?} at {budget}");
-                    settled_later += usize::from(before == 2 && now != 2 && budget > 1 << 4);
+                    assert!(before == 2 || now == before, "{key:?} at {budget:?}");
+                    settled_later += usize::from(before == 2 && now != 2 && k > 0);
                     before = now;
                 }
             });

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{Key, MAX_AXES};
+use super::{Budget, Key, MAX_AXES};
 
 /// A position in T_A (coordinates, unused ones 0) and an offset.
 type Point = [u16; MAX_AXES];
@@ -59,13 +59,15 @@ pub(super) struct Search<'k> {
     open_count: Vec<usize>,
     /// The entries of `open_may` turned false, to undo.
     open_undo: Vec<usize>,
-    /// Placements so far, and the most each search makes.
+    /// Placements so far, the most each search makes, and the most the
+    /// one running makes.
     nodes: u64,
-    budget: u64,
+    budget: Budget,
+    limit: u64,
 }
 
 impl<'k> Search<'k> {
-    pub(super) fn new(key: &'k Key, budget: u64) -> Search<'k> {
+    pub(super) fn new(key: &'k Key, budget: Budget) -> Search<'k> {
         let h = key.heavy.len();
         let n = 1usize << h;
         let shells = key
@@ -104,6 +106,7 @@ impl<'k> Search<'k> {
             open_undo: Vec::new(),
             nodes: 0,
             budget,
+            limit: budget.open,
         }
     }
 
@@ -118,6 +121,10 @@ impl<'k> Search<'k> {
     /// budget.
     pub(super) fn run(&mut self, planned: bool) -> Option<bool> {
         self.nodes = 0;
+        self.limit = match planned {
+            true => self.budget.planned,
+            false => self.budget.open,
+        };
         let faces = self.faces.len();
         let mut plan = Plan {
             winding: Vec::new(),
@@ -385,7 +392,7 @@ impl<'k> Search<'k> {
                 continue;
             }
             self.nodes += 1;
-            if self.nodes > self.budget {
+            if self.nodes > self.limit {
                 return None;
             }
             self.at[v] = pos;
@@ -460,7 +467,7 @@ mod tests {
             rest: 0,
             lifts: false,
         };
-        let mut search = Search::new(&key, super::super::NODE_BUDGET);
+        let mut search = Search::new(&key, super::super::SEARCH_BUDGET);
         let face = Face {
             cycle: [0, 1, 3, 2],
             dims: [0, 1, 0, 1],
@@ -489,7 +496,7 @@ mod tests {
         // xor's vector on 32x32: the open search passes its budget, the
         // planned one finds a map.
         let key = super::super::key(&[32, 32], &[1, 1, 2, 2, 4, 4, 8, 8, 8, 8]).unwrap();
-        let mut search = Search::new(&key, super::super::NODE_BUDGET);
+        let mut search = Search::new(&key, super::super::SEARCH_BUDGET);
         assert_eq!(search.run(false), None);
         assert_eq!(search.run(true), Some(true));
     }
