@@ -121,9 +121,10 @@ impl<'k> Search<'k> {
     /// budget.
     pub(super) fn run(&mut self, planned: bool) -> Option<bool> {
         self.nodes = 0;
-        self.limit = match planned {
-            true => self.budget.planned,
-            false => self.budget.open,
+        self.limit = if planned {
+            self.budget.planned
+        } else {
+            self.budget.open
         };
         let faces = self.faces.len();
         let mut plan = Plan {
