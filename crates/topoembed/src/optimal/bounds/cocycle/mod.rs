@@ -96,13 +96,14 @@ impl Budget {
 /// The searches' budget. Where a budget runs out its placements are spent
 /// for nothing, and on the tori settled here most keys that are not cut
 /// run out of both; where it binds, a key cut is a vector the branch and
-/// bound need not decide. `bench/optimal_default.sh`, 2 cores, before
-/// (2^18, 2^18) → after: torus:32x32 58.9 s → 50.0 s, 2 731 vectors left
-/// → 2 954 (the branch and bound refutes the 223 more in less time than
-/// the searches took, most by a sub-cube refuted before; the searches
-/// before the first vector 1.7 s where they took 10), torus:16x16 0.23 →
-/// 0.05 s, torus:16x16x2 0.40 → 0.09 s, torus:8x8x8 0.17 → 0.04 s, the
-/// same vectors left on every other torus. The open search decides
+/// bound need not decide. `bench/optimal_default.sh`, 2 cores AMD EPYC,
+/// medians of 3, before (2^18, 2^18) → after: torus:32x32 58.5 s → 50.7 s,
+/// 2 731 vectors left → 2 954 (the branch and bound refutes the 223 more
+/// in less time than the searches took, most by a sub-cube refuted
+/// before; the searches before the first vector 1.6 s where they took
+/// 11.5), torus:16x16 0.18 → 0.04 s, torus:16x16x2 0.46 → 0.10 s,
+/// torus:8x8x8 0.25 → 0.04 s, the same vectors left on every other
+/// torus. The open search decides
 /// nothing on these tori past 2^10 placements that the planned one does
 /// not (from 2^4 to 2^17 it left torus:32x32 the same 2 954 vectors);
 /// the planned one binds: 2^16 leaves 3 273, 55 s.
