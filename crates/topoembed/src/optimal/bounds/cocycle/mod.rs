@@ -61,8 +61,8 @@
 //! the winding faces first, each reached by a path from node 0: it finds
 //! maps where the open one wanders (xor's own on torus:32x32 and
 //! 16x16x2), at the cost of refuting every branch. Each is exhaustive
-//! within its budget of placements ([`SEARCH_BUDGET`]); past both, the vector is not cut (so
-//! the answer never depends on the machine).
+//! within its budget of placements ([`SEARCH_BUDGET`]); past both, the
+//! vector is not cut (so the answer never depends on the machine).
 
 use std::collections::HashMap;
 
@@ -103,10 +103,10 @@ impl Budget {
 /// before; the searches before the first vector 1.6 s where they took
 /// 11.5), torus:16x16 0.18 → 0.04 s, torus:16x16x2 0.46 → 0.10 s,
 /// torus:8x8x8 0.25 → 0.04 s, the same vectors left on every other
-/// torus. The open search decides
-/// nothing on these tori past 2^10 placements that the planned one does
-/// not (from 2^4 to 2^17 it left torus:32x32 the same 2 954 vectors);
-/// the planned one binds: 2^16 leaves 3 273, 55 s.
+/// torus. The open search decides nothing on these tori past 2^10
+/// placements that the planned one does not (from 2^4 to 2^17 it left
+/// torus:32x32 the same 2 954 vectors); the planned one binds: 2^16
+/// leaves 3 273, 55 s.
 pub const SEARCH_BUDGET: Budget = Budget {
     open: 1 << 10,
     planned: 1 << 17,
@@ -205,19 +205,21 @@ pub struct Verdicts {
 impl Default for Verdicts {
     /// The searches' verdicts within [`SEARCH_BUDGET`].
     fn default() -> Verdicts {
-        Verdicts {
-            cut: HashMap::new(),
-            budget: SEARCH_BUDGET,
-        }
+        Verdicts::within(SEARCH_BUDGET)
     }
 }
 
 impl Verdicts {
     /// The checker's verdicts, within [`CHECK_BUDGET`].
     pub fn checking() -> Verdicts {
+        Verdicts::within(CHECK_BUDGET)
+    }
+
+    /// None yet; each key searched within `budget`.
+    fn within(budget: Budget) -> Verdicts {
         Verdicts {
             cut: HashMap::new(),
-            budget: CHECK_BUDGET,
+            budget,
         }
     }
 
@@ -230,7 +232,7 @@ impl Verdicts {
         if let Some(&cut) = self.cut.get(&key) {
             return cut;
         }
-        let cut = key.search_within(self.budget) == Verdict::Cut;
+        let cut = key.rules_out_within(self.budget);
         self.cut.insert(key, cut);
         cut
     }
@@ -249,7 +251,7 @@ impl Verdicts {
         let budget = self.budget;
         let cuts: Vec<bool> = keys
             .par_iter()
-            .map(|key| key.search_within(budget) == Verdict::Cut)
+            .map(|key| key.rules_out_within(budget))
             .collect();
         self.cut.extend(keys.into_iter().zip(cuts));
     }
@@ -272,7 +274,12 @@ impl Key {
     /// a search, exhaustive within [`SEARCH_BUDGET`], ends
     /// without one.
     pub fn rules_out(&self) -> bool {
-        self.search() == Verdict::Cut
+        self.rules_out_within(SEARCH_BUDGET)
+    }
+
+    /// [`Key::rules_out`] within `budget`.
+    pub fn rules_out_within(&self, budget: Budget) -> bool {
+        self.search_within(budget) == Verdict::Cut
     }
 
     /// The search for p (module docs), within [`SEARCH_BUDGET`].
