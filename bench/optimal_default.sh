@@ -4,8 +4,9 @@
 # with d <= 10, 3-D with d <= 9): the answer, whether it is proved, the
 # vectors the bounds left, and the wall time (median of RUNS runs, default
 # 3). A run the work limit refuses says so; --force is never given.
-# torus:32x32 takes about a minute (2 cores), within the default timeout of
-# 120 s (on a slower machine `bash bench/optimal_default.sh 1 600`).
+# Every host answers within seconds (torus:64x16, the slowest, 2.5 s on 2
+# cores; torus:32x32 took about a minute before the energy lemma), well
+# within the default timeout of 120 s.
 # Usage: bash bench/optimal_default.sh [RUNS] [TIMEOUT_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

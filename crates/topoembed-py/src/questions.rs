@@ -17,7 +17,7 @@ use crate::{json, value_error, Topology};
 /// `method` is `vectors` (the default), `whole-tree` or `all-bijections`;
 /// `distances` decides that one vector instead.
 #[pyfunction]
-#[pyo3(signature = (guest, host, method="vectors", distances=None, node_limit=0, certificate=None, checkpoint=None, bounds="lift", decide_by=None, force=false))]
+#[pyo3(signature = (guest, host, method="vectors", distances=None, node_limit=0, certificate=None, checkpoint=None, bounds="energy", decide_by=None, force=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn optimal_json(
     py: Python<'_>,

@@ -123,19 +123,24 @@ pub struct OptimalArgs {
     /// sides, 4·Σ D_i ≥ 3(k_a + k_b − 2) below min(k_a, k_b)/2; and,
     /// inside the SAT formulas, the winding lemma: if Σ D_i < k − 1 and
     /// exactly one pair reaches k/2, exactly, that pair moves along that
-    /// side only), `lift` (the default: the lift lemma sharpens the axis
+    /// side only), `lift` (also: the lift lemma sharpens the axis
     /// lemma to Σ D_i ≥ k − 1 + the diameter of the other sides, and
     /// the winding lemma then holds below that, a pair reaching
     /// k/2 + s/2 moving at most s off its side; and the winding
     /// cocycle: with several pairs reaching half a side, some face of
     /// the sub-cube of their dimensions winds round every such side —
     /// a small search rules out the vectors where no placement of that
-    /// sub-cube can). A certificate names its bounds and the checker
+    /// sub-cube can), `energy` (the default: also the energy lemma — a
+    /// sub-cube whose two largest distances add up to less than half of
+    /// every side lifts to the lattice, and the Poincaré inequality on
+    /// the cube then needs Σ D_i² ≥ 4·M/2^j, M the least moment of
+    /// inertia of 2^j distinct lattice points: on torus:32x32 it leaves
+    /// no vector to search). A certificate names its bounds and the checker
     /// recomputes them. Not with --whole-tree or --all-bijections (they
     /// prune by their own bounds).
     #[arg(
         long,
-        default_value = "lift",
+        default_value = "energy",
         value_name = "BOUNDS",
         conflicts_with_all = ["whole_tree", "all_bijections"]
     )]

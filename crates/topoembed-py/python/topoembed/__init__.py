@@ -513,7 +513,7 @@ def optimal(
     node_limit: int = 0,
     certificate: Optional[str] = None,
     checkpoint: Optional[str] = None,
-    bounds: str = "lift",
+    bounds: str = "energy",
     decide_by: Optional[str] = None,
     force: bool = False,
 ) -> Dict[str, Any]:

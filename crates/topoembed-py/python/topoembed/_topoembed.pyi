@@ -76,7 +76,7 @@ def optimal_json(
     node_limit: int = 0,
     certificate: Optional[str] = None,
     checkpoint: Optional[str] = None,
-    bounds: str = "lift",
+    bounds: str = "energy",
     decide_by: Optional[str] = None,
     force: bool = False,
 ) -> str: ...

@@ -108,7 +108,7 @@ pub struct Question<'a> {
     pub certificate: Option<&'a Path>,
     /// Save the search here and go on from it when it exists.
     pub checkpoint: Option<&'a Path>,
-    /// The bounds that rule vectors out before any search ([`Bounds::Lift`]
+    /// The bounds that rule vectors out before any search ([`Bounds::Energy`]
     /// by default).
     pub bounds: Bounds,
     /// `None`: [`DecideBy::Auto`], or the solver alone with a certificate
@@ -129,7 +129,7 @@ impl<'a> Question<'a> {
             node_limit: 0,
             certificate: None,
             checkpoint: None,
-            bounds: Bounds::Lift,
+            bounds: Bounds::Energy,
             decide_by: None,
             force: false,
         }

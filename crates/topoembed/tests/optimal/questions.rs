@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use topoembed::optimal::{
-    answer, cube_dimension, optimal_bijection, Answer, DecideBy, Method, Question, Tally, Watch,
+    answer, cube_dimension, optimal_bijection, Answer, Bounds, DecideBy, Method, Question, Tally,
+    Watch,
 };
 use topoembed::Progress;
 
@@ -74,8 +75,13 @@ fn each_method_answers_as_its_search_does_alone() {
 fn the_tally_adds_up_to_the_refuted_vectors() {
     let (guest, host) = (spec("cube:8"), spec("torus:16x16"));
     let progress = Arc::new(Progress::new());
+    // Under `lift` (the energy lemma, the default, leaves none there).
+    let question = Question {
+        bounds: Bounds::Lift,
+        ..Question::new(&guest, &host)
+    };
     let Answer::Vectors { search, tally, .. } = answer(
-        &Question::new(&guest, &host),
+        &question,
         Watch {
             progress: Some(&progress),
             ..Watch::default()
@@ -101,6 +107,13 @@ fn the_tally_adds_up_to_the_refuted_vectors() {
         progress.get().0 > 0,
         "the search counts the vectors it decides"
     );
+    let Answer::Vectors { search, tally, .. } =
+        answer(&Question::new(&guest, &host), Watch::default()).unwrap()
+    else {
+        panic!("the default method is by vectors")
+    };
+    assert_eq!((search.optimum.min_sum, tally.refuted), (22, 0));
+    assert!(search.optimum.proved);
 }
 
 #[test]

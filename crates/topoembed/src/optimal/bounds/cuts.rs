@@ -70,6 +70,12 @@
 //!
 //! * **the winding cocycle** (`lift`, on whole vectors): the winding lemma
 //!   for several pairs reaching half a side, in [`crate::optimal::bounds::cocycle`].
+//! * **the energy lemma** (`--bounds energy`, the default since
+//!   2026-12-01): a sub-cube whose two largest distances add up to less
+//!   than half of every side lifts to the lattice, where the Poincaré
+//!   inequality on the cube caps how far apart its distances spread its
+//!   2^j distinct images: Σ D_i² ≥ 4·M/2^j, M the least moment of inertia
+//!   of 2^j lattice points ([`crate::optimal::bounds::energy`]).
 //!
 //! [`crate::optimal::certificate`] recomputes them with code of its own (the
 //! winding cocycle with that module's search). A
@@ -107,8 +113,12 @@ pub enum Bounds {
     All,
     /// The axis lemmas sharpened by the lift lemma (module docs), the
     /// winding lemma in its lifted form, and the winding cocycle on whole
-    /// vectors ([`crate::optimal::bounds::cocycle`]): the default.
+    /// vectors ([`crate::optimal::bounds::cocycle`]), as certificates of
+    /// earlier versions name them.
     Lift,
+    /// Also the energy lemma on every prefix ([`crate::optimal::bounds::energy`]): the
+    /// default.
+    Energy,
 }
 
 impl Bounds {
@@ -119,6 +129,7 @@ impl Bounds {
             Bounds::SmallCubes => "small-cubes",
             Bounds::All => "all",
             Bounds::Lift => "lift",
+            Bounds::Energy => "energy",
         }
     }
 }
@@ -131,10 +142,11 @@ impl std::str::FromStr for Bounds {
             Bounds::SmallCubes,
             Bounds::All,
             Bounds::Lift,
+            Bounds::Energy,
         ]
         .into_iter()
         .find(|b| b.name() == s)
-        .ok_or_else(|| format!("bounds {s:?}: expected counting, small-cubes, all or lift"))
+        .ok_or_else(|| format!("bounds {s:?}: expected counting, small-cubes, all, lift or energy"))
     }
 }
 
@@ -223,10 +235,16 @@ impl<'a> Cuts<'a> {
     }
 
     /// Whether appending `next` (not below any entry) to the ascending
-    /// `dims` keeps every pair and triple of distances embeddable.
+    /// `dims` keeps every pair and triple of distances embeddable, and
+    /// (`energy`) the sub-cube of them all within the energy lemma.
     pub(in crate::optimal) fn admits(&mut self, dims: &[u32], next: u32) -> bool {
         if self.bounds < Bounds::SmallCubes {
             return true;
+        }
+        if self.bounds >= Bounds::Energy
+            && crate::optimal::bounds::energy::rules_out_with(self.h.sides(), dims, next)
+        {
+            return false;
         }
         let next = next as u16;
         for (i, &a) in dims.iter().enumerate() {

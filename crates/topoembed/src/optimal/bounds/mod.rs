@@ -8,6 +8,9 @@
 //!   number of pairs;
 //! * [`halving`], [`pin`], [`band`]: the halving lemma, the slack window
 //!   and the window lemma, which fold or confine a vector's formula;
+//! * [`energy`]: the energy lemma, a sub-cube that lifts to the plane
+//!   spread by its distances no wider than the Poincaré inequality on the
+//!   cube allows, and no tighter than distinct lattice points allow;
 //! * [`wirelength`]: what the published least wirelength implies — cited,
 //!   never used to decide.
 //!
@@ -17,6 +20,7 @@
 pub mod band;
 pub mod cocycle;
 pub mod cuts;
+pub mod energy;
 pub mod halving;
 pub(in crate::optimal) mod lift;
 pub mod pin;

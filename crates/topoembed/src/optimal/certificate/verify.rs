@@ -157,6 +157,11 @@ pub fn verify_with(dir: &Path, options: &CheckOptions) -> Result<Verified> {
             Vec::new()
         },
         lift: c.bounds >= Bounds::Lift,
+        energy: if c.bounds >= Bounds::Energy {
+            sides.clone()
+        } else {
+            Vec::new()
+        },
         cubes: HashMap::new(),
         cocycles: crate::optimal::bounds::cocycle::Verdicts::checking(),
         cut: 0,
@@ -527,6 +532,8 @@ struct Below<'a> {
     sides: Vec<u32>,
     /// The axis lemmas sharpened by the lift lemma (`lift`).
     lift: bool,
+    /// The sides, when the energy lemma applies (`energy`); else empty.
+    energy: Vec<u32>,
     /// Small cubes decided so far.
     cubes: HashMap<Vec<u32>, bool>,
     /// The winding cocycle's verdicts so far (`lift`).
@@ -564,7 +571,10 @@ impl Below<'_> {
         let left = (d - dims.len()) as u32;
         let mut x = from;
         while x <= self.torus.diameter && sum + x * left < self.limit && self.missing.is_none() {
-            if sum + x < self.bounds[dims.len()] || !self.small_cubes_admit(dims, x) {
+            if sum + x < self.bounds[dims.len()]
+                || !self.small_cubes_admit(dims, x)
+                || self.energy_rules_out(dims, x)
+            {
                 self.cut += 1;
             } else if self.axis_cuts_prefix(dims.len(), sum + x, x) {
                 // Every longer x cuts too.
@@ -635,6 +645,14 @@ impl Below<'_> {
         self.axis_rules()
             .iter()
             .any(|&(below, need)| below >= self.limit && rest < need)
+    }
+
+    /// The energy lemma on the prefix dims + [x] (`energy`): the lemma's
+    /// own computation of the least moment ([`crate::optimal::bounds::energy`]),
+    /// trusted as the lemma is.
+    fn energy_rules_out(&self, dims: &[u32], x: u32) -> bool {
+        !self.energy.is_empty()
+            && crate::optimal::bounds::energy::rules_out_with(&self.energy, dims, x)
     }
 
     /// Whether every pair and triple of entries of dims + [x] embeds.

@@ -144,10 +144,10 @@ pub fn candidate_vectors(d: u32, host: &Spec, bounds: Bounds) -> Result<Vec<Vec<
 
 /// The form of the winding lemma the formulas take under `bounds`: it
 /// shapes them along with the axis lemmas (`all`: as first published,
-/// `lift`: lifted), and not at all with fewer bounds.
+/// `lift` and `energy`: lifted), and not at all with fewer bounds.
 pub(in crate::optimal) fn winding_form(bounds: Bounds) -> Winding {
     match bounds {
-        Bounds::Lift => Winding::Lifted,
+        Bounds::Lift | Bounds::Energy => Winding::Lifted,
         Bounds::All => Winding::Tight,
         Bounds::Counting | Bounds::SmallCubes => Winding::Off,
     }
@@ -386,6 +386,7 @@ pub(in crate::optimal) mod tests {
     use super::*;
     use crate::optimal::host::SearchHost;
     use crate::optimal::proof::sat::{decide, Answer};
+    use crate::optimal::search::constant::{decide_by_search, SearchAnswer};
 
     #[test]
     fn vectors_meet_their_bounds_and_sum() {
@@ -520,6 +521,38 @@ pub(in crate::optimal) mod tests {
         // Measured: cuts on 2-D and 3-D tori.
         let cut_3d = cut.iter().filter(|&&axes| axes == 3).count();
         assert_eq!((cut.len(), cut_3d), (30, 1), "{cut:?}");
+    }
+
+    #[test]
+    fn the_energy_lemma_cuts_no_embedding() {
+        // Every vector the counting bounds leave below xor on small tori
+        // one of whose prefixes the energy lemma rules out, the branch and
+        // bound (counting bounds only) refutes too. (In three dimensions
+        // the smallest torus it applies to is 8x8x8, too large to search
+        // whole here; `energy`'s own tests check its sub-cubes there.)
+        let mut cut = Vec::new();
+        for sides in [&[8, 8][..], &[16, 8], &[32, 4], &[32, 8], &[16, 16]] {
+            let h = SearchHost::new(sides);
+            let d = h.nodes().trailing_zeros();
+            let spec = Spec::Torus(sides.iter().map(|&k| u64::from(k)).collect());
+            let xor = prepare(d, &spec).unwrap().xor_sum;
+            for dims in all_below(sides, xor, Bounds::Counting) {
+                let ruled_out = (2..=dims.len())
+                    .any(|j| crate::optimal::bounds::energy::rules_out(sides, &dims[..j]));
+                if !ruled_out {
+                    continue;
+                }
+                let prefix = prepare(d, &spec).unwrap().prefix_bound;
+                let answer = decide_by_search(&h, &prefix, &dims, 0, None);
+                assert!(
+                    matches!(answer, SearchAnswer::Refuted { .. }),
+                    "{sides:?}: {dims:?} was cut but embeds"
+                );
+                cut.push(sides.len());
+            }
+        }
+        eprintln!("energy cuts: {}", cut.len());
+        assert!(cut.len() > 10, "{cut:?}");
     }
 
     #[test]
