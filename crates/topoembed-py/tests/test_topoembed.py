@@ -301,10 +301,17 @@ def _optimum(doc):
 
 
 def test_optimal_by_vectors_equals_cli(cli):
+    # The default bounds (`energy`) leave torus:16x16 no vector; `lift`
+    # leaves seven, for the search to refute.
     found = topoembed.optimal("cube:8", "torus:16x16")
     assert found["method"] == "vectors"
     optimum = found["search"]["optimum"]
     assert _optimum(optimum) == _optimum(cli("optimal", "cube:8", "torus:16x16"))
+    assert optimum["proved"] and optimum["min_sum"] == 22
+    assert found["tally"]["refuted"] == len(found["search"]["refuted"]) == 0
+    found = topoembed.optimal("cube:8", "torus:16x16", bounds="lift")
+    optimum = found["search"]["optimum"]
+    assert _optimum(optimum) == _optimum(cli("optimal", "cube:8", "torus:16x16", "--bounds", "lift"))
     assert optimum["proved"] and optimum["min_sum"] == 22
     tally = found["tally"]
     assert tally["refuted"] == len(found["search"]["refuted"]) == 7
