@@ -79,19 +79,20 @@ pub fn lifts(sides: &[u32], dims: &[u32]) -> bool {
 /// `dims` (its j smallest distances, or any j) on a torus of `sides`: it
 /// lifts and Σ D_i² is below [`least_square_sum`].
 pub fn rules_out(sides: &[u32], dims: &[u32]) -> bool {
-    if dims.len() < 2 || !lifts(sides, dims) {
-        return false;
+    match dims.split_last() {
+        Some((&next, first)) => rules_out_with(sides, first, next),
+        None => false,
     }
-    let squares: u64 = dims.iter().map(|&x| u64::from(x) * u64::from(x)).sum();
-    squares < least_square_sum(sides.len(), dims.len() as u32)
 }
 
 /// Whether the energy lemma rules out the sub-cube of the ascending
 /// `dims` and `next` (not below any of them), as [`rules_out`] does,
 /// without building it.
 pub fn rules_out_with(sides: &[u32], dims: &[u32], next: u32) -> bool {
-    let top = dims.last().map_or(next, |&a| a + next);
-    if dims.is_empty() || !sides.iter().all(|&k| 2 * top < k) {
+    let Some(&last) = dims.last() else {
+        return false; // One dimension: nothing to rule out.
+    };
+    if !lifts(sides, &[last, next]) {
         return false;
     }
     let squares: u64 = dims
@@ -122,6 +123,21 @@ pub fn least_square_sum(axes: usize, j: u32) -> u64 {
 struct Part {
     lo: Vec<i64>,
     hi: Vec<i64>,
+}
+
+impl Part {
+    /// The least and the greatest |q − c|² over centres c of the part
+    /// (units 1/SCALE², q scaled).
+    fn nearest_farthest(&self, q: &[i64]) -> (i128, i128) {
+        let (mut near, mut far) = (0i128, 0i128);
+        for ((&x, &lo), &hi) in q.iter().zip(&self.lo).zip(&self.hi) {
+            let gap = (lo - x).max(x - hi).max(0) as i128;
+            let reach = (x - lo).abs().max((x - hi).abs()) as i128;
+            near += gap * gap;
+            far += reach * reach;
+        }
+        (near, far)
+    }
 }
 
 /// The lattice points near the centre box and the sums over them.
@@ -163,21 +179,8 @@ impl Moments {
     /// The least, over centres c of the part, of the sum of the n smallest
     /// |q − c|² (units 1/SCALE²), from below.
     fn lower(&self, part: &Part) -> i128 {
-        let (lb, ub): (Vec<i128>, Vec<i128>) = self
-            .points
-            .iter()
-            .map(|q| {
-                let mut lb = 0i128;
-                let mut ub = 0i128;
-                for ((&x, &lo), &hi) in q.iter().zip(&part.lo).zip(&part.hi) {
-                    let near = (lo - x).max(x - hi).max(0) as i128;
-                    let far = (x - lo).abs().max((x - hi).abs()) as i128;
-                    lb += near * near;
-                    ub += far * far;
-                }
-                (lb, ub)
-            })
-            .unzip();
+        let (lb, ub): (Vec<i128>, Vec<i128>) =
+            self.points.iter().map(|q| part.nearest_farthest(q)).unzip();
         // The points sure to be among the n nearest of every centre of the
         // part: a prefix by farthest distance no farther than any other
         // point's nearest (ties swap points of equal distance, same sum).
@@ -254,12 +257,7 @@ impl Moments {
         let mut ub: Vec<i128> = self
             .points
             .iter()
-            .map(|q| {
-                q.iter()
-                    .zip(part.lo.iter().zip(&part.hi))
-                    .map(|(&x, (&lo, &hi))| ((x - lo).abs().max((x - hi).abs()) as i128).pow(2))
-                    .sum()
-            })
+            .map(|q| part.nearest_farthest(q).1)
             .collect();
         ub.select_nth_unstable(self.n - 1);
         ub[self.n - 1]
@@ -285,13 +283,9 @@ impl Moments {
         // Only points within that reach of some centre can be among the n
         // nearest of any (every centre has n points within it).
         let mut moments = self;
-        moments.points.retain(|q| {
-            let near: i128 = q
-                .iter()
-                .map(|&x| ((-x).max(x - SCALE / 2).max(0) as i128).pow(2))
-                .sum();
-            near <= reach
-        });
+        moments
+            .points
+            .retain(|q| root.nearest_farthest(q).0 <= reach);
         moments.subdivide(&root)
     }
 
