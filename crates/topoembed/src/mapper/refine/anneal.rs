@@ -205,14 +205,18 @@ pub fn anneal_from(
                 i64::from(t[a as usize * width + b as usize])
             })
         }
-        // Coordinates read in the loop itself, not through a call per
-        // distance (a fifth of the time of delaunay_n15's 4096-part
-        // quotient onto torus:16x16x16 went to the call).
-        None => match dist.coords() {
-            Some(coords) => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
+        // Coordinates (or their differences) read in the loop itself, not
+        // through a call per distance (a fifth of the time of
+        // delaunay_n15's 4096-part quotient onto torus:16x16x16 went to
+        // the call).
+        None => match (dist.differences(), dist.coords()) {
+            (Some(diff), _) => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
+                diff.d(a, b) as i64
+            }),
+            (_, Some(coords)) => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
                 coords.d(a, b) as i64
             }),
-            None => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
+            _ => run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
                 dist.d(a, b) as i64
             }),
         },
