@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use topoembed::embed::mapped;
 use topoembed::io;
-use topoembed::mapper::{MapOptions, Objective};
+use topoembed::mapper::{MapOptions, Objective, Phase, PhaseLog};
 use topoembed::metrics::{self, Metrics, Options};
 use topoembed::recorded::{self, Chosen};
 use topoembed::report;
@@ -32,6 +32,8 @@ pub struct Request<'a> {
     /// A Slurm hostlist and the slots on each of its nodes.
     pub nodes: Option<(&'a str, u64)>,
     pub no_traffic: bool,
+    /// Whether to print every phase's time and gain (`--phases`).
+    pub phases: bool,
     pub objective: MapObjective,
     /// Host name prefix of the SMPI hostfile.
     pub prefix: &'a str,
@@ -92,6 +94,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
     }
     let table = matches!(format, MapFormat::Table);
     let progress = Arc::new(Progress::new());
+    let log = PhaseLog::new();
     let started = Instant::now();
     let (placement, chosen) = {
         let _bar = Bar::start(
@@ -109,6 +112,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
                 MapObjective::Congestion => Objective::Congestion,
             },
             progress: Some(&progress),
+            phases: request.phases.then_some(&log),
         };
         match (&summary, guest.as_graph()) {
             (Some((summary, latency_bytes)), Some(pairs)) => {
@@ -126,6 +130,10 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
         }
     };
     let seconds = started.elapsed().as_secs_f64();
+    let phases = log.phases();
+    if request.phases {
+        write_phases(&phases, seconds, &mut std::io::stderr().lock())?;
+    }
     let (g, h) = (guest.as_ref(), host.as_ref());
     match format {
         MapFormat::ScotchMap => {
@@ -179,10 +187,32 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             "baselines": others,
             "summary": chosen.as_ref().map(Chosen::report),
         });
+        let mut value = value;
+        if request.phases {
+            value["phases"] = serde_json::to_value(&phases).map_err(std::io::Error::from)?;
+        }
         serde_json::to_writer_pretty(&mut *out, &value).map_err(std::io::Error::from)?;
         writeln!(out)?;
     }
     Ok(())
+}
+
+/// The phases of `--phases`: one line each, search by search, with the
+/// map's whole time last (searches run in parallel, so their phases may
+/// add up to more than it).
+fn write_phases(phases: &[Phase], seconds: f64, out: Out) -> std::io::Result<()> {
+    let mut table = Table::new(&["search", "phase", "time", "hop-bytes off"]);
+    for phase in phases {
+        table.row(vec![
+            phase.search.to_string(),
+            phase.name.to_string(),
+            format!("{:.3} s", phase.seconds),
+            phase.gained.map_or("-".into(), |g| g.to_string()),
+        ]);
+    }
+    writeln!(out, "phases (wall time; searches run in parallel):")?;
+    table.write(out)?;
+    writeln!(out, "map in all: {seconds:.3} s")
 }
 
 fn write_table(

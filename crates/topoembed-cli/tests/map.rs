@@ -80,6 +80,98 @@ fn json_placement_respects_capacity_and_matches_its_scotch_map() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--phases` names every phase of every search on standard error (and in
+/// the JSON), changes nothing in the placement, and the hop-bytes its
+/// refinements took off add up to what the note says refinement took off.
+#[test]
+fn phases_show_where_the_time_went_and_change_nothing() {
+    let guest = example();
+    let args = [
+        "map",
+        &guest,
+        "torus:4x4",
+        "--restarts",
+        "2",
+        "--format",
+        "json",
+    ];
+    let plain = json(&args);
+    let (code, out, err) = run(&[&args[..], &["--phases"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let with: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(with["map"], plain["map"], "--phases moved the placement");
+    assert!(err.starts_with("phases (wall time"), "{err}");
+    assert!(err.contains("map in all:"), "{err}");
+    let phases = with["phases"].as_array().unwrap();
+    let of =
+        |search: u64| -> Vec<&Value> { phases.iter().filter(|p| p["search"] == search).collect() };
+    let names = |search: u64| -> Vec<&str> {
+        of(search)
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect()
+    };
+    // Search 0 partitions first, search 1 bipartitions guest and host
+    // together and is refined lightly (`Phases::Light`).
+    assert_eq!(
+        names(0),
+        [
+            "partitioning",
+            "laying out the parts",
+            "capacity restored",
+            "part swaps",
+            "V-cycle",
+            "k-way FM",
+            "pairs (FM and flows)",
+            "move/swap"
+        ]
+    );
+    assert_eq!(
+        names(1),
+        [
+            "dual recursive bipartitioning",
+            "capacity restored",
+            "pairs (FM and flows)",
+            "move/swap"
+        ]
+    );
+    for p in phases {
+        assert!(p["seconds"].as_f64().unwrap() >= 0.0, "{p}");
+        let first = p["gained"].is_null();
+        let placing = [
+            "partitioning",
+            "laying out the parts",
+            "capacity restored",
+            "dual recursive bipartitioning",
+        ];
+        assert_eq!(first, placing.contains(&p["name"].as_str().unwrap()), "{p}");
+    }
+    // One search: its refinements' gains are what the note says.
+    let one = [
+        "map",
+        &guest,
+        "torus:4x4",
+        "--restarts",
+        "1",
+        "--phases",
+        "--no-traffic",
+    ];
+    let (code, table, err) = run(&one);
+    assert_eq!(code, 0, "{err}");
+    let took: u128 = table
+        .split("took ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no 'took N off' in {table}"));
+    let summed: u128 = err
+        .lines()
+        .filter(|l| l.starts_with("0 "))
+        .filter_map(|l| l.split_whitespace().last()?.parse::<u128>().ok())
+        .sum();
+    assert_eq!(summed, took, "{err}\n{table}");
+}
+
 #[test]
 fn congestion_objective_lowers_the_congestion() {
     let guest = example();

@@ -540,6 +540,7 @@ fn map_graph<'py>(
                 restarts,
                 objective,
                 progress: None,
+                phases: None,
             };
             let (placement, chosen) = match &summary {
                 None => (topoembed::embed::mapped::map(g, h, &map_options)?, None),

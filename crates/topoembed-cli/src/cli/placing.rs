@@ -114,6 +114,12 @@ pub struct MapArgs {
     /// Skip routing (congestion) in the metrics.
     #[arg(long)]
     pub no_traffic: bool,
+    /// Print where the time went, to standard error: every phase of every
+    /// search (partitioning, laying out the parts, V-cycle, k-way FM,
+    /// pairs, move/swap, ..), its wall seconds and the hop-bytes it took
+    /// off; with --format json also as `phases`.
+    #[arg(long)]
+    pub phases: bool,
     /// What to minimise: hop-bytes (Σ volume x host distance), or
     /// congestion (the most volume routed over one host link, under the
     /// host's own routing with ties toward increasing coordinates, as

@@ -38,6 +38,7 @@ mod halved;
 mod initial;
 mod multilevel;
 mod partmap;
+pub mod phases;
 pub mod recognize;
 pub mod refine;
 mod renumber;
@@ -47,6 +48,7 @@ use defaults::partitions_first;
 pub use defaults::{auto_passes, auto_restarts, bipartitioning_pays, LARGE_GUEST, SMALL_GUEST};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
+pub use phases::{Phase, PhaseLog};
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -100,6 +102,8 @@ pub struct MapOptions<'a> {
     pub objective: Objective,
     /// Progress counter (units: guest nodes per phase).
     pub progress: Option<&'a Progress>,
+    /// Where each phase's time and gain are recorded (`map --phases`).
+    pub phases: Option<&'a PhaseLog>,
 }
 
 impl Default for MapOptions<'_> {
@@ -111,6 +115,7 @@ impl Default for MapOptions<'_> {
             restarts: 0,
             objective: Objective::HopBytes,
             progress: None,
+            phases: None,
         }
     }
 }
@@ -389,15 +394,17 @@ fn map_on_pool(
             hi: cap,
         };
         let mut rng = rng::Rng::new(options.seed, u64::MAX - 2);
-        let outcome = refine::congestion::refine(
-            g,
-            &dist,
-            &mut hosts,
-            bounds,
-            options.passes,
-            &mut rng,
-            options.progress,
-        )?;
+        let outcome = phases::placement(options.phases, 0, "congestion (moves and swaps)", || {
+            refine::congestion::refine(
+                g,
+                &dist,
+                &mut hosts,
+                bounds,
+                options.passes,
+                &mut rng,
+                options.progress,
+            )
+        })?;
         notes.push(format!(
             "objective congestion: congestion {} -> {}, hop-bytes {before} -> {} (moves and swaps that \
              never raise the most loaded link, under the host's routing with ties toward increasing coordinates)",
@@ -519,7 +526,15 @@ fn search(
     if let (true, Some((cost, start))) = (from_start, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
-        let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, Phases::All);
+        let gained = refine_placement(
+            g,
+            dist,
+            &mut hosts,
+            bounds,
+            options,
+            (&mut rng, 0),
+            Phases::All,
+        );
         notes.insert(
             0,
             format!(
@@ -554,36 +569,44 @@ fn search(
             // parts come from one coarsening of the guest ([`multilevel`]),
             // whose levels are refined on the way up (a V-cycle already).
             let large = g.n() > LARGE_GUEST && !hierarchy;
+            let log = options.phases;
             let (mut hosts, coarsened) = match (two_phase, large) {
-                (true, true) => multilevel::place(
-                    g,
-                    dist,
-                    p,
-                    (cap, options.imbalance),
-                    bounds,
-                    seed,
-                    options.progress,
+                (true, true) => phases::placement(
+                    log,
+                    r,
+                    "multilevel: coarsening, parts, coarse levels",
+                    || {
+                        multilevel::place(
+                            g,
+                            dist,
+                            p,
+                            (cap, options.imbalance),
+                            bounds,
+                            seed,
+                            options.progress,
+                        )
+                    },
                 )?,
-                (true, false) => (
-                    partmap::place(
-                        g,
-                        dist,
-                        p,
-                        (cap, options.imbalance),
-                        (seed, 1),
-                        options.progress,
-                    ),
-                    false,
-                ),
+                (true, false) => {
+                    let parts = phases::placement(log, r, "partitioning", || {
+                        partmap::partition(g, p, (cap, options.imbalance), seed, options.progress)
+                    });
+                    let hosts = phases::placement(log, r, "laying out the parts", || {
+                        partmap::lay_out(g, &parts, dist, p, (seed, 1))
+                    });
+                    (hosts, false)
+                }
                 (false, _) => (
-                    initial::place(
-                        g,
-                        dist,
-                        (0..p).collect(),
-                        (cap, options.imbalance),
-                        seed,
-                        options.progress,
-                    ),
+                    phases::placement(log, r, "dual recursive bipartitioning", || {
+                        initial::place(
+                            g,
+                            dist,
+                            (0..p).collect(),
+                            (cap, options.imbalance),
+                            seed,
+                            options.progress,
+                        )
+                    }),
                     false,
                 ),
             };
@@ -594,7 +617,9 @@ fn search(
                 (true, false) => "partitioning and mapping the parts",
                 (false, _) => "dual recursive bipartitioning",
             };
-            refine::balance::restore(g, dist, &mut hosts, p, cap)?;
+            phases::placement(log, r, "capacity restored", || {
+                refine::balance::restore(g, dist, &mut hosts, p, cap)
+            })?;
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
             // Bipartitioning beside partitioning first onto a machine that
@@ -605,7 +630,8 @@ fn search(
                 (_, true) => Phases::AfterVcycle,
                 _ => Phases::All,
             };
-            let gained = refine_placement(g, dist, &mut hosts, bounds, options, &mut rng, phases);
+            let gained =
+                refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), phases);
             Ok((hosts, before, gained, kind, phases.names()))
         })
         .collect();
@@ -634,7 +660,9 @@ fn search(
         let mut placed = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX - 1);
         let polished = cost
-            - refine::local::improve(g, dist, &mut placed, bounds, options.passes, &mut rng, None);
+            - phases::refinement(options.phases, 0, "move/swap of the best start", || {
+                refine::local::improve(g, dist, &mut placed, bounds, options.passes, &mut rng, None)
+            });
         if polished < searched {
             notes.push(format!(
                 "kept {}: hop-bytes {cost}, {polished} after local search (the search's: {searched})",
@@ -685,44 +713,51 @@ impl Phases {
     }
 }
 
-/// Refines `hosts` by `phases` ([`Phases`]); returns the hop-bytes they
-/// took off.
+/// Refines `hosts` by `phases` ([`Phases`]), each logged as a phase of
+/// search `search` where `options` ask ([`phases`]); returns the hop-bytes
+/// they took off.
 fn refine_placement(
     g: &WGraph,
     dist: &HostDistance,
     hosts: &mut [u64],
     bounds: refine::Capacity,
     options: &MapOptions,
-    rng: &mut rng::Rng,
+    (rng, search): (&mut rng::Rng, u64),
     phases: Phases,
 ) -> u128 {
     let light = phases == Phases::Light;
-    let swapped = match light {
-        true => 0,
-        false => refine::parts::swap(g, dist, hosts, PART_PASSES, rng),
-    };
-    let coarse = match phases {
-        Phases::All => refine::vcycle::refine(g, dist, hosts, bounds, rng),
-        _ => 0,
-    };
-    let fm = match light {
-        true => 0,
-        false => refine::kway::refine(g, dist, hosts, bounds, options.passes, rng),
-    };
-    let paired = refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS);
-    swapped
-        + coarse
-        + fm
-        + paired
-        + refine::local::improve(
-            g,
-            dist,
-            hosts,
-            bounds,
-            options.passes,
-            rng,
-            options.progress,
-        )
+    let log = options.phases;
+    let mut gained = 0;
+    if !light {
+        gained += phases::refinement(log, search, "part swaps", || {
+            refine::parts::swap(g, dist, hosts, PART_PASSES, rng)
+        });
+    }
+    if phases == Phases::All {
+        gained += phases::refinement(log, search, "V-cycle", || {
+            refine::vcycle::refine(g, dist, hosts, bounds, rng)
+        });
+    }
+    if !light {
+        gained += phases::refinement(log, search, "k-way FM", || {
+            refine::kway::refine(g, dist, hosts, bounds, options.passes, rng)
+        });
+    }
+    gained += phases::refinement(log, search, "pairs (FM and flows)", || {
+        refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS)
+    });
+    gained
+        + phases::refinement(log, search, "move/swap", || {
+            refine::local::improve(
+                g,
+                dist,
+                hosts,
+                bounds,
+                options.passes,
+                rng,
+                options.progress,
+            )
+        })
 }
 
 /// Whether a closed form (`hosts`, of hop-bytes `cost`) of a guest whose

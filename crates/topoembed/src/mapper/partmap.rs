@@ -57,7 +57,7 @@ const FINE_HEAT: f64 = 0.1;
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
 /// parts' quotient graph is laid out by `chains` independent chains
 /// (bipartitioning, annealing, part swaps; in parallel), the one of least
-/// hop-bytes kept (the first on ties).
+/// hop-bytes kept (the first on ties): [`partition`], then [`lay_out`].
 pub fn place(
     g: &WGraph,
     dist: &HostDistance,
@@ -66,13 +66,26 @@ pub fn place(
     (seed, chains): (u64, u64),
     progress: Option<&Progress>,
 ) -> Vec<u64> {
+    let parts = partition(g, p, (cap, imbalance), seed, progress);
+    lay_out(g, &parts, dist, p, (seed, chains))
+}
+
+/// The first half of [`place`]: `g` cut into `p` parts (part per vertex),
+/// none above `cap` load where loads allow.
+pub fn partition(
+    g: &WGraph,
+    p: u64,
+    (cap, imbalance): (u64, f64),
+    seed: u64,
+    progress: Option<&Progress>,
+) -> Vec<u64> {
     // One vertex per host node (an MPI job's ranks onto its slots, a
     // quotient graph onto its machine): the parts are the vertices. Cutting
     // them by recursive bisection left parts of two vertices beside empty
     // ones, which the repair then scattered (delaunay_n15's 256- and
     // 1024-part quotients onto torus:16x16 and torus:32x32: 10 % and 13 %
     // more hop-bytes than mapping the vertices themselves).
-    let parts = match super::one_per_node(g, p, cap) {
+    match super::one_per_node(g, p, cap) {
         true => (0..p).collect(),
         false => {
             let flat = Tleaf::new(&[p], &[1]);
@@ -80,8 +93,19 @@ pub fn place(
                 HostDistance::new(&flat).expect("a one-level hierarchy has closed-form distances");
             initial::place(g, &flat, (0..p).collect(), (cap, imbalance), seed, progress)
         }
-    };
-    let q = quotient(g, &parts, p);
+    }
+}
+
+/// The second half of [`place`]: the quotient graph of `parts` laid out on
+/// the host by `chains` chains; returns every vertex's host node.
+pub fn lay_out(
+    g: &WGraph,
+    parts: &[u64],
+    dist: &HostDistance,
+    p: u64,
+    (seed, chains): (u64, u64),
+) -> Vec<u64> {
+    let q = quotient(g, parts, p);
     let lay_out = |chain: u64| {
         // Chain 0 draws from the stream of a lone chain.
         let stream = match chain {
