@@ -713,7 +713,7 @@ impl Phases {
     }
 }
 
-/// Refines `hosts` by `phases` ([`Phases`]), each logged as a phase of
+/// Refines `hosts` by `steps` ([`Phases`]), each logged as a phase of
 /// search `search` where `options` ask ([`phases`]); returns the hop-bytes
 /// they took off.
 fn refine_placement(
@@ -723,9 +723,9 @@ fn refine_placement(
     bounds: refine::Capacity,
     options: &MapOptions,
     (rng, search): (&mut rng::Rng, u64),
-    phases: Phases,
+    steps: Phases,
 ) -> u128 {
-    let light = phases == Phases::Light;
+    let light = steps == Phases::Light;
     let log = options.phases;
     let mut gained = 0;
     if !light {
@@ -733,7 +733,7 @@ fn refine_placement(
             refine::parts::swap(g, dist, hosts, PART_PASSES, rng)
         });
     }
-    if phases == Phases::All {
+    if steps == Phases::All {
         gained += phases::refinement(log, search, "V-cycle", || {
             refine::vcycle::refine(g, dist, hosts, bounds, rng)
         });
