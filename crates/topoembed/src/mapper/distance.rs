@@ -17,11 +17,12 @@ pub const MAX_TABLE_NODES: u64 = 8192;
 /// table lookup beats the closed forms' divisions in the local search's
 /// millions of queries.
 const MAX_IMPLICIT_TABLE_NODES: u64 = 4096;
-/// Largest grid or hypercube host tabulated: above, distances come from
-/// the differences of each node's packed coordinates ([`Differences`],
-/// where their index fits 16 bits: torus:16x16x16, torus:64x128) or from
-/// the coordinates themselves ([`Coords`]), which stay in the cache where
-/// the table does not. The differences read a table of 64 KiB at most
+/// Largest grid or hypercube host tabulated by pairs where its coordinates
+/// do not pack for [`Differences`] (from [`MIN_DIFFERENCE_NODES`] they
+/// are used where they do): above, distances come from the differences of
+/// each node's packed coordinates (where their index fits 16 bits:
+/// torus:16x16x16, torus:64x128) or from the coordinates themselves
+/// ([`Coords`]), which stay in the cache where the table does not. The differences read a table of 64 KiB at most
 /// where the coordinates compute a turn per axis: delaunay_n15's 4096-part
 /// quotient onto torus:16x16x16, whose map is nearly all annealing, took
 /// 1.56 s of CPU on one thread where it took 1.77 s with coordinates
@@ -37,6 +38,19 @@ const MAX_IMPLICIT_TABLE_NODES: u64 = 4096;
 /// more (the 1024-part quotient onto torus:32x32: 0.81 s, and 0.95 s with
 /// coordinates in its annealing).
 const MAX_GRID_TABLE_NODES: u64 = 2048;
+/// Fewest nodes of a grid host whose distances come from [`Differences`]
+/// (where its coordinates pack into 16 bits) rather than a table by pairs
+/// or coordinates: from 1024 nodes the table by pairs (1 MiB and more)
+/// leaves the cache the differences' table (4–32 KiB) stays in. The whole
+/// map on one thread, CPU time, medians of 4 alternating, the same
+/// placements (2026-12-01): delaunay_n15 onto torus:16x16x8 (2048 nodes)
+/// 2.05 s against 2.58 s with the table, 4elt onto torus:32x64 2.04 against
+/// 2.27 s, delaunay_n15 onto torus:16x16x4 (1024) 1.46 against 1.52 s, its
+/// 1024-part quotient onto torus:32x32 0.92 against 0.93 s; at 512 and 256
+/// nodes the table by pairs (256 and 64 KiB) was as fast or 3–5 % faster
+/// (4elt and rgg_n_2_15_s0 onto torus:8x8x8, delaunay_n15 and its 256-part
+/// quotient onto torus:16x16), so it stays there.
+const MIN_DIFFERENCE_NODES: u64 = 1024;
 
 /// Distances between host nodes.
 pub struct HostDistance<'a> {
@@ -107,10 +121,12 @@ impl<'a> HostDistance<'a> {
         let Some(graph) = host.as_graph() else {
             let n = host.node_count();
             let from = |source| Ok(HostDistance { host, source });
-            if n > MAX_GRID_TABLE_NODES {
+            if n >= MIN_DIFFERENCE_NODES {
                 if let Some(diff) = Differences::of(host) {
                     return from(Source::Differences(diff));
                 }
+            }
+            if n > MAX_GRID_TABLE_NODES {
                 if let Some(coords) = Coords::of(host) {
                     return from(Source::Coords(coords));
                 }
@@ -250,13 +266,18 @@ mod tests {
     /// Tables narrow to bytes exactly when every distance is below 256,
     /// and either answers as the host does: a torus and a line of 256 nodes
     /// (diameter 255: bytes), a line of 257 (256: two bytes), a host too
-    /// large to tabulate, grids and cubes above 2048 nodes (differences of
-    /// coordinates where their index fits 16 bits, coordinates otherwise)
-    /// and a hierarchy of 2048 nodes (a table).
+    /// large to tabulate, grids of 1024 nodes and more whose coordinates
+    /// pack into 16 bits (differences of coordinates), other grids and
+    /// cubes above 2048 nodes (coordinates), a line of 1024 (a table: its
+    /// distances pass a byte) and a hierarchy of 2048 nodes (a table).
     #[test]
     fn tables_take_bytes_below_256_and_answer_as_the_host() {
         for (spec, bytes, differences) in [
             ("torus:8x8x8", Some(true), false),
+            ("torus:16x8x4", Some(true), false),
+            ("torus:32x32", None, true),
+            ("torus:16x16x8", None, true),
+            ("line:1024", Some(false), false),
             ("line:256", Some(true), false),
             ("line:257", Some(false), false),
             ("torus:64x128", None, true),
