@@ -536,10 +536,11 @@ const HIERARCHY_TRIES: u64 = 2;
 /// Whole bisections tried at the first split of partitioning first (a
 /// one-level tleaf), one at every later split. Benchmark (38 pairs, seeds
 /// 1–3, 2 cores): the best of 4 at every split, as at a hierarchy's top,
-/// took 1.9 times Scotch's time for 1–2 % fewer hop-bytes over the set;
-/// 2 at the first split keeps mdual (2.6·10^5 vertices, one search, so the
-/// second core would idle through the first split) under Scotch's
-/// hop-bytes, where 1 try left it 4 % above.
+/// took 1.9 times Scotch's time for 1–2 % fewer hop-bytes over the set.
+/// (2 at the first split was first kept for mdual, which since goes
+/// through [`super::multilevel`].) 1 try, measured again on 2026-12-01
+/// over the 38 pairs and seeds 1–3: geometric means 0.7530, 0.7514 and
+/// 0.7526 of Scotch's hop-bytes, against 0.7499, 0.7501 and 0.7493 with 2.
 const FLAT_FIRST_TRIES: u64 = 2;
 
 /// Guests above this many vertices get flow refinement in the first
