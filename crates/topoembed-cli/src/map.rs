@@ -175,7 +175,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             write_recorded(c, out)?;
         }
     } else {
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "guest": g.spec().to_string(),
             "host": h.spec().to_string(),
             "imbalance": request.imbalance,
@@ -187,7 +187,6 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             "baselines": others,
             "summary": chosen.as_ref().map(Chosen::report),
         });
-        let mut value = value;
         if request.phases {
             value["phases"] = serde_json::to_value(&phases).map_err(std::io::Error::from)?;
         }

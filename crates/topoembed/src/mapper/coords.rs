@@ -46,7 +46,7 @@ impl Coords {
         }
         let mut turn = [1i32; AXES];
         for (axis, (&side, &wraps)) in sides.iter().zip(&wraps).enumerate() {
-            turn[axis] = if wraps { side as i32 } else { 2 * side as i32 };
+            turn[axis] = turn_of(side, wraps) as i32;
         }
         let at = (0..host.node_count())
             .map(|v| {
@@ -78,6 +78,16 @@ impl Coords {
     }
 }
 
+/// The length of a turn along an axis of `side` nodes: the side where it
+/// wraps, twice it where it does not (so no way round is ever shorter);
+/// `|Δ|` hops along it are `min(|Δ|, turn − |Δ|)`.
+fn turn_of(side: u64, wraps: bool) -> u64 {
+    match wraps {
+        true => side,
+        false => 2 * side,
+    }
+}
+
 /// Most bits of a [`Differences`] index (a table of 64 KiB at most).
 const MAX_DIFFERENCE_BITS: u32 = 16;
 
@@ -101,6 +111,9 @@ impl Differences {
     /// byte; `None` otherwise.
     pub(crate) fn of(host: &dyn Topology) -> Option<Differences> {
         let (sides, wraps) = host.spec().grid()?;
+        if host.diameter() > u64::from(u8::MAX) {
+            return None;
+        }
         // Per axis: bits of a coordinate, and where its field starts.
         let mut fields = Vec::with_capacity(sides.len());
         let mut at = 0u32;
@@ -128,16 +141,10 @@ impl Differences {
             for ((&side, &wraps), &(bits, at)) in sides.iter().zip(&wraps).zip(&fields) {
                 let field = (index as u64 >> at) & ((2 << bits) - 1);
                 let delta = field.abs_diff(1 << bits);
-                sum += match wraps {
-                    true => delta.min(side.saturating_sub(delta)),
-                    false => delta,
-                };
+                sum += delta.min(turn_of(side, wraps).saturating_sub(delta));
             }
             // Differences no two nodes have may hold anything.
             *entry = u8::try_from(sum).unwrap_or(u8::MAX);
-        }
-        if host.diameter() > u64::from(u8::MAX) {
-            return None;
         }
         Some(Differences { code, guard, table })
     }

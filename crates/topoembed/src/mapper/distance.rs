@@ -18,17 +18,10 @@ pub const MAX_TABLE_NODES: u64 = 8192;
 /// millions of queries.
 const MAX_IMPLICIT_TABLE_NODES: u64 = 4096;
 /// Largest grid or hypercube host tabulated by pairs where its coordinates
-/// do not pack for [`Differences`] (from [`MIN_DIFFERENCE_NODES`] they
-/// are used where they do): above, distances come from the differences of
-/// each node's packed coordinates (where their index fits 16 bits:
-/// torus:16x16x16, torus:64x128) or from the coordinates themselves
-/// ([`Coords`]), which stay in the cache where the table does not. The differences read a table of 64 KiB at most
-/// where the coordinates compute a turn per axis: delaunay_n15's 4096-part
-/// quotient onto torus:16x16x16, whose map is nearly all annealing, took
-/// 1.56 s of CPU on one thread where it took 1.77 s with coordinates
-/// (medians of 4, alternating, the same placement); the 10^6-vertex
-/// stencil onto it, nearly all refinement, 30.8 s against 32.1 s, within
-/// this machine's noise (medians of 5 and 4). The whole map on one thread, the same placements
+/// do not pack for [`Differences`] (from [`MIN_DIFFERENCE_NODES`] nodes
+/// they are used where they do): above, distances come from each node's
+/// coordinates ([`Coords`]), which stay in the cache where the table does
+/// not. The whole map on one thread, the same placements
 /// (minimum of 3 or 4 runs): delaunay_n15's 4096-part quotient onto
 /// torus:16x16x16 (a 16 MiB table) 2.09 s → 1.49 s (1.27 s once the
 /// annealing read them inline, [`HostDistance::coords`]), delaunay_n15 onto
@@ -49,7 +42,12 @@ const MAX_GRID_TABLE_NODES: u64 = 2048;
 /// 1024-part quotient onto torus:32x32 0.92 against 0.93 s; at 512 and 256
 /// nodes the table by pairs (256 and 64 KiB) was as fast or 3–5 % faster
 /// (4elt and rgg_n_2_15_s0 onto torus:8x8x8, delaunay_n15 and its 256-part
-/// quotient onto torus:16x16), so it stays there.
+/// quotient onto torus:16x16), so it stays there. Above 2048 nodes they
+/// replace the coordinates' turn per axis: delaunay_n15's 4096-part
+/// quotient onto torus:16x16x16, whose map is nearly all annealing, 1.56 s
+/// against 1.77 s; the 10^6-vertex stencil onto it, nearly all
+/// refinement, 30.8 s against 32.1 s, within this machine's noise
+/// (medians of 5 and 4).
 const MIN_DIFFERENCE_NODES: u64 = 1024;
 
 /// Distances between host nodes.
