@@ -11,6 +11,8 @@
 #   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
 #   SCALING="g.graph:torus:8x8x8" bench/mapper.sh   # the thread-scaling pairs ("": none)
+#   PHASES=1 bench/mapper.sh  # also where one thread's time goes: every
+#                             # phase (`map --phases`) summed over the set
 #   LARGE=1 bench/mapper.sh   # also the 10^6-vertex 7-point stencil, shuffled, onto
 #                             # torus:16x16x16, in both tables (Scotch takes
 #                             # minutes a run there: LARGE_SCOTCH_RUNS=1 of them)
@@ -83,6 +85,13 @@ row() {
   t_all=$(printf '%s\n' "${tm[@]}" | median)
   printf '| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n' "$name" "$host" "$hs" "$ht" "$ratio" \
     "$t_scotch" "$t_one" "$t_all"
+  # One more run on one thread, its phases timed (the same placement).
+  if [ -n "${PHASES:-}" ]; then
+    RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --format json --no-traffic --phases 2>/dev/null \
+      | python3 -c 'import json, sys
+for p in json.load(sys.stdin)["phases"]:
+    print(p["name"], p["seconds"], sep="\t")' >> "$work/phases"
+  fi
   echo "$hs $ht $t_scotch $t_one $t_all" >> "$work/rows"
 }
 # The table's totals: the geometric mean of the hop-bytes ratios, the
@@ -125,6 +134,16 @@ if [ -n "${DEFAULT_SET:-}" ]; then
   done
 fi
 summary
+# Where one thread's time goes over the set (PHASES=1): each phase's
+# seconds summed over every pair, beside Scotch's whole time.
+if [ -s "${work}/phases" ]; then
+  echo
+  echo "| phase (one thread) | seconds over the set | share |"
+  echo "|---|---|---|"
+  awk -F '\t' '{ t[$1] += $2; all += $2 } END { for (p in t) printf "%s\t%.2f\t%.1f %%\n", p, t[p], 100 * t[p] / all }' \
+    "$work/phases" | sort -t "$(printf '\t')" -k2,2 -gr | awk -F '\t' '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
+  awk '{ s += $3 } END { printf "\n(scotch_gmap -Cd over the same pairs: %.2f s, medians.)\n", s }' "$work/rows"
+fi
 # Thread scaling (bench/threads.sh): `map` on 1, 2, 4, .. up to every core
 # of this machine (median of RUNS each, the placement checked to be the
 # same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
