@@ -433,6 +433,41 @@ mod tests {
     use crate::mapper::coarsen::tests::bip;
     use crate::topology;
 
+    /// A vertex on a host node at the load floor is not queued, whatever
+    /// its neighbours offer; one floor lower, the border vertices are,
+    /// each toward its neighbour's node (a path of 32 vertices in blocks of
+    /// 8 on torus:2x2).
+    #[test]
+    fn a_vertex_at_the_floor_has_no_move() {
+        let g = bip(32, &[], &[1], &[[0, 0]]).g;
+        let host = topology::parse("torus:2x2").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let place: Vec<u64> = (0..32).map(|v| v / 8).collect();
+        let load = vec![8u64; 4];
+        let locked = vec![0u32; 32];
+        let queued = |lo: u64| {
+            let frozen = Frozen {
+                g: &g,
+                dist: &dist,
+                cap: Capacity { lo, hi: 10 },
+                pass: 1,
+            };
+            let mut scratch = Scratch::new(&place, &load, &locked);
+            for v in 0..32 {
+                scratch.push_best(&frozen, v);
+            }
+            let mut out = Vec::new();
+            while let Some(((_, _, t), v)) = scratch.heap.pop() {
+                out.push((v, t));
+            }
+            out.sort_unstable();
+            out
+        };
+        assert_eq!(queued(8), vec![]);
+        let border: Vec<(u32, u32)> = vec![(7, 1), (8, 0), (15, 2), (16, 1), (23, 3), (24, 2)];
+        assert_eq!(queued(7), border);
+    }
+
     /// What makes the batches thread-independent: a search leaves its copy
     /// as it found it, and after a commit the copy caught up is the live
     /// placement again — so any copy serves any search of the next batch.
