@@ -1,5 +1,6 @@
 //! The README and the book under `docs/` show what the program prints
-//! today. Every `$ topoembed ...` line of a ```` ```text ```` block is run
+//! today. Every `$ topoembed ...` line of a ```` ```text ```` block (after
+//! any `NAME=value` settings of the environment, as `RAYON_NUM_THREADS=1`) is run
 //! through `sh` (pipes and redirections as written; stderr and stdout in
 //! the order written) in a scratch folder where `crates/`, `docs/` and
 //! `bench/` lead to the repository's, with this build's `topoembed` first
@@ -68,7 +69,7 @@ fn examples(text: &str) -> Vec<Example> {
             continue;
         }
         if let Some(command) = line.strip_prefix("$ ") {
-            open = command.starts_with("topoembed ");
+            open = runs_topoembed(command);
             if open {
                 found.push(Example {
                     line: k + 1,
@@ -85,6 +86,27 @@ fn examples(text: &str) -> Vec<Example> {
         }
     }
     found
+}
+
+/// Whether `command` runs topoembed: `topoembed ` first, after any
+/// `NAME=value` settings of its environment.
+fn runs_topoembed(command: &str) -> bool {
+    let is_setting = |word: &str| {
+        word.split_once('=').is_some_and(|(name, _)| {
+            name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+    };
+    let mut rest = command;
+    while let Some((word, after)) = rest.split_once(' ') {
+        if !is_setting(word) {
+            break;
+        }
+        rest = after;
+    }
+    rest.starts_with("topoembed ")
 }
 
 /// `text` with every duration (a number, an optional space, then `s`,
@@ -148,6 +170,20 @@ fn shows(shown: &[String], printed: &[String]) -> bool {
             .split_first()
             .is_some_and(|(line, after)| line == first && shows(rest, after)),
     }
+}
+
+#[test]
+fn settings_of_the_environment_may_come_first() {
+    assert!(runs_topoembed("topoembed map a b"));
+    assert!(runs_topoembed(
+        "RAYON_NUM_THREADS=1 topoembed optimal cube:9 x"
+    ));
+    assert!(runs_topoembed("A=1 B_2=x topoembed compare a b | tail -1"));
+    assert!(!runs_topoembed("cat topoembed"));
+    assert!(!runs_topoembed("python3 -m topoembed"));
+    assert!(!runs_topoembed("a=1 topoembed map a b"));
+    assert!(!runs_topoembed("RAYON_NUM_THREADS=1 mpirun topoembed"));
+    assert!(!runs_topoembed("topoembed"));
 }
 
 #[test]
