@@ -104,6 +104,29 @@ fn parallel_rows<T: Copy + Default + Send>(n: u64, row: impl Fn(u64) -> Vec<T> +
     table
 }
 
+/// The distances from one host node ([`HostDistance::row`]).
+#[derive(Clone, Copy)]
+pub enum Row<'t> {
+    /// A row of a table of bytes.
+    Bytes(&'t [u8]),
+    /// A row of a table of two-byte words.
+    Words(&'t [u16]),
+    /// No table: each distance asked of the source, from this node.
+    Pairs(&'t HostDistance<'t>, u64),
+}
+
+impl Row<'_> {
+    /// Distance to host node `b`.
+    #[inline]
+    pub fn d(&self, b: u64) -> u64 {
+        match *self {
+            Row::Bytes(r) => u64::from(r[b as usize]),
+            Row::Words(r) => u64::from(r[b as usize]),
+            Row::Pairs(dist, a) => dist.d(a, b),
+        }
+    }
+}
+
 /// The distance table as [`HostDistance::table`] lends it.
 #[derive(Clone, Copy)]
 pub enum TableRef<'t> {
@@ -187,6 +210,25 @@ impl<'a> HostDistance<'a> {
         }
     }
 
+    /// The distances from host node `a` to every node, read as one row of
+    /// the table where there is one: a gain summed over a vertex's
+    /// neighbours reads one row many times, and a row spares each read the
+    /// source's dispatch and the row's multiplication.
+    #[inline]
+    pub fn row(&self, a: u64) -> Row<'_> {
+        match &self.source {
+            Source::Table(n, Table::Bytes(t)) => {
+                let start = a as usize * n;
+                Row::Bytes(&t[start..start + n])
+            }
+            Source::Table(n, Table::Words(t)) => {
+                let start = a as usize * n;
+                Row::Words(&t[start..start + n])
+            }
+            _ => Row::Pairs(self, a),
+        }
+    }
+
     /// The nodes' coordinates, where distances come from them (no table).
     pub(crate) fn coords(&self) -> Option<&Coords> {
         match &self.source {
@@ -267,7 +309,8 @@ mod tests {
     /// large to tabulate, grids of 1024 nodes and more whose coordinates
     /// pack into 16 bits (differences of coordinates), other grids and
     /// cubes above 2048 nodes (coordinates), a line of 1024 (a table: its
-    /// distances pass a byte) and a hierarchy of 2048 nodes (a table).
+    /// distances pass a byte) and a hierarchy of 2048 nodes (a table);
+    /// each source's rows ([`HostDistance::row`]) read the same.
     #[test]
     fn tables_take_bytes_below_256_and_answer_as_the_host() {
         for (spec, bytes, differences) in [
@@ -294,8 +337,10 @@ mod tests {
             assert_eq!(dist.differences().is_some(), differences, "{spec}");
             let n = host.node_count();
             for a in (0..n).step_by(7) {
+                let row = dist.row(a);
                 for b in 0..n {
                     assert_eq!(dist.d(a, b), host.distance(a, b), "{spec}: {a} -> {b}");
+                    assert_eq!(row.d(b), host.distance(a, b), "{spec}: row {a}, {b}");
                 }
             }
         }

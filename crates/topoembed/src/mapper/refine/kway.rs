@@ -30,7 +30,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
 use super::queue::VertexHeap;
-use super::Capacity;
+use super::{border_flags, on_border, Capacity};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -81,12 +81,7 @@ pub fn refine_in_batches(
     // scan for a batch's seeds then reads one flag per vertex, where reading
     // its neighbours' placements missed the cache (a tenth of k-way FM's
     // time on the 10^6-vertex stencil, and none of it parallel).
-    let on_border = |place: &[u64], v: usize| g.edges(v).any(|(u, _)| place[u] != place[v]);
-    let mut border: Vec<bool> = (0..n)
-        .into_par_iter()
-        .with_min_len(1 << 12)
-        .map(|v| on_border(place, v))
-        .collect();
+    let mut border = border_flags(g, place);
     let batch = batch.max(1);
     // Scratch overlays, one per search running at once (at most one per
     // thread), kept for the next batch.
@@ -136,9 +131,9 @@ pub fn refine_in_batches(
                 // The moves kept: their vertices and neighbours may have
                 // crossed onto or off the border.
                 for &(v, _) in live.undo.iter() {
-                    border[v] = on_border(live.place, v);
+                    border[v] = on_border(g, live.place, v);
                     for (u, _) in g.edges(v) {
-                        border[u] = on_border(live.place, u);
+                        border[u] = on_border(g, live.place, u);
                     }
                 }
             }
@@ -334,20 +329,22 @@ impl Scratch {
                 None => self.around.push((h, w)),
             }
         }
+        let from = f.dist.row(u64::from(hv));
         let here: i128 = self
             .around
             .iter()
-            .map(|&(h, w)| w as i128 * i128::from(f.dist.d(u64::from(hv), u64::from(h))))
+            .map(|&(h, w)| w as i128 * i128::from(from.d(u64::from(h))))
             .sum();
         let mut best: Option<(i128, u32)> = None;
         for &(t, _) in &self.around {
             if t == hv || !self.fits(f, hv, t, f.g.vw[v]) {
                 continue;
             }
+            let to = f.dist.row(u64::from(t));
             let there: i128 = self
                 .around
                 .iter()
-                .map(|&(h, w)| w as i128 * i128::from(f.dist.d(u64::from(t), u64::from(h))))
+                .map(|&(h, w)| w as i128 * i128::from(to.d(u64::from(h))))
                 .sum();
             let gain = here - there;
             if best.map_or(true, |(b, bt)| gain > b || (gain == b && t < bt)) {
@@ -393,12 +390,13 @@ impl Live<'_> {
             if self.locked[v] == self.pass || from == t || !fits {
                 break;
             }
+            let (was, goes) = (self.dist.row(from), self.dist.row(t));
             sum += self
                 .g
                 .edges(v)
                 .map(|(u, vol)| {
                     let h = self.place[u];
-                    vol as i128 * (i128::from(self.dist.d(from, h)) - i128::from(self.dist.d(t, h)))
+                    vol as i128 * (i128::from(was.d(h)) - i128::from(goes.d(h)))
                 })
                 .sum::<i128>();
             self.apply(v, t);

@@ -13,6 +13,10 @@ pub mod parts;
 mod queue;
 pub mod vcycle;
 
+use rayon::prelude::*;
+
+use crate::mapper::graph::WGraph;
+
 /// Graphs up to this many vertices are refined one vertex (one search) at a
 /// time: the sequential local search and FM exactly, where moves of one
 /// batch would often meet (a V-cycle's coarse levels), and where the
@@ -38,6 +42,22 @@ pub fn batch_size(guest: usize, level: usize) -> usize {
         0..=ONE_AT_A_TIME => 1,
         _ => (level / VERTICES_PER_STEP).clamp(1, MAX_BATCH),
     }
+}
+
+/// Whether vertex `v` has a neighbour on another host node than its own:
+/// only such a vertex has a move or a swap to rate.
+#[inline]
+fn on_border(g: &WGraph, place: &[u64], v: usize) -> bool {
+    g.edges(v).any(|(u, _)| place[u] != place[v])
+}
+
+/// [`on_border`] of every vertex, on the thread pool.
+fn border_flags(g: &WGraph, place: &[u64]) -> Vec<bool> {
+    (0..g.n())
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .map(|v| on_border(g, place, v))
+        .collect()
 }
 
 /// Bounds on a host node's load during refinement: no move takes a node
