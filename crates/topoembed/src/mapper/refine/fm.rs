@@ -71,6 +71,21 @@ fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize) -> (i128, bool) {
 /// vertex), so the moves made are those of a full sweep; it holds each
 /// vertex once, its key changed in place ([`VertexHeap`]).
 pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
+    refine_from(b, side, bal, max_passes, None);
+}
+
+/// [`refine`] whose first pass scans `first` alone (ascending; it must
+/// hold every vertex with an edge to the other side or a side preferred
+/// from outside — the border a coarser level's cut projects onto a finer
+/// one, [`border_below`]) instead of every vertex: the same moves, without
+/// a gain computed for each vertex inside a side.
+pub fn refine_from(
+    b: &Bip,
+    side: &mut [u8],
+    bal: Balance,
+    max_passes: usize,
+    first: Option<Vec<u32>>,
+) {
     let n = b.g.n();
     if n < 2 {
         return;
@@ -88,7 +103,7 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     let mut known = vec![0u32; n];
     let mut listed = vec![0u32; n];
     let mut gains = vec![0i128; n];
-    let mut candidates: Vec<u32> = (0..n as u32).collect();
+    let mut candidates: Vec<u32> = first.unwrap_or_else(|| (0..n as u32).collect());
     let mut heap: VertexHeap<(i128, Reverse<u32>)> = VertexHeap::new(n);
     for pass in 1..=max_passes as u32 {
         heap.clear();
@@ -180,6 +195,28 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
     debug_assert!(load0 <= total);
 }
 
+/// The vertices of `finer` (ascending) that may lie on the border once
+/// `coarse_side`, a bipartition of `coarse` (its vertex `map[v]` holding
+/// v), is projected onto it: those of a coarse vertex with an edge to the
+/// other side, and those preferring a side from outside. A finer vertex
+/// with a neighbour across the cut sits in a coarse vertex that has one
+/// (their coarse vertices differ, and contraction keeps the edge), so
+/// every border vertex is among them.
+pub fn border_below(finer: &Bip, coarse: &Bip, map: &[u32], coarse_side: &[u8]) -> Vec<u32> {
+    let on_cut: Vec<bool> = (0..coarse.g.n())
+        .map(|c| {
+            coarse
+                .g
+                .edges(c)
+                .any(|(d, _)| coarse_side[d] != coarse_side[c])
+        })
+        .collect();
+    (0..finer.g.n())
+        .filter(|&v| on_cut[map[v] as usize] || finer.ext[v][0] != finer.ext[v][1])
+        .map(|v| v as u32)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +293,9 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// Border-only passes with gains computed on first use make the
-        /// moves of full sweeps, and never raise the cost.
+        /// moves of full sweeps, and never raise the cost; so does a first
+        /// pass over the border a coarser level's cut projects (the
+        /// coarse graph a matching of the fine one, its sides random).
         #[test]
         fn border_passes_equal_full_sweeps(
             n in 2usize..80,
@@ -267,6 +306,7 @@ mod tests {
             d12 in 1u64..5,
             eps in 0u64..20,
             passes in 1usize..8,
+            seed in 0u64..1000,
         ) {
             let b = bip(n, &extra, &loads, &ext);
             let total = b.g.total_load();
@@ -279,6 +319,16 @@ mod tests {
             full_sweep(&b, &mut plain, bal, passes);
             prop_assert_eq!(&fast, &plain);
             prop_assert!((bal.excess(b.load0(&fast)), cost(&b, &fast, d12)) <= before);
+
+            let mut rng = crate::mapper::rng::Rng::new(seed, 0);
+            let (coarse, map) = crate::mapper::coarsen::coarsen(&b, u64::MAX, None, &mut rng);
+            let coarse_side = &sides[..coarse.g.n()];
+            let first = border_below(&b, &coarse, &map, coarse_side);
+            let mut fast: Vec<u8> = map.iter().map(|&c| coarse_side[c as usize]).collect();
+            let mut plain = fast.clone();
+            refine_from(&b, &mut fast, bal, passes, Some(first));
+            full_sweep(&b, &mut plain, bal, passes);
+            prop_assert_eq!(&fast, &plain);
         }
     }
 }
