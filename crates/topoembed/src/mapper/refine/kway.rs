@@ -30,7 +30,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
 use super::queue::VertexHeap;
-use super::{border_flags, on_border, Capacity};
+use super::{border_flags, refresh_border, Capacity};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -131,10 +131,7 @@ pub fn refine_in_batches(
                 // The moves kept: their vertices and neighbours may have
                 // crossed onto or off the border.
                 for &(v, _) in live.undo.iter() {
-                    border[v] = on_border(g, live.place, v);
-                    for (u, _) in g.edges(v) {
-                        border[u] = on_border(g, live.place, u);
-                    }
+                    refresh_border(g, live.place, &mut border, v);
                 }
             }
             // Each thread's copy catches up on its own thread (serially

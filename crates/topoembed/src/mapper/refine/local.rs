@@ -16,7 +16,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, on_border, Capacity};
+use super::{border_flags, refresh_border, Capacity};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -145,10 +145,7 @@ fn improve_with(
                     relocate(&mut on, &mut load, place, g, x as usize, from);
                 }
                 for moved in std::iter::once(v).chain(partner.map(|x| x as usize)) {
-                    border[moved] = on_border(g, place, moved);
-                    for (u, _) in g.edges(moved) {
-                        border[u] = on_border(g, place, u);
-                    }
+                    refresh_border(g, place, &mut border, moved);
                 }
                 gained += gain as u128;
             }

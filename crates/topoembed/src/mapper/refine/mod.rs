@@ -60,6 +60,15 @@ fn border_flags(g: &WGraph, place: &[u64]) -> Vec<bool> {
         .collect()
 }
 
+/// Vertex `v` has just moved: its flag and its neighbours' ([`on_border`])
+/// read again, the only ones its move can change.
+fn refresh_border(g: &WGraph, place: &[u64], border: &mut [bool], v: usize) {
+    border[v] = on_border(g, place, v);
+    for (u, _) in g.edges(v) {
+        border[u] = on_border(g, place, u);
+    }
+}
+
 /// Bounds on a host node's load during refinement: no move takes a node
 /// above `hi` (the capacity) or below `lo` (as far under the average as the
 /// capacity is over it, so no node is drained empty — an MPI job's slots all
