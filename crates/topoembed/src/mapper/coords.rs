@@ -98,8 +98,10 @@ const MAX_DIFFERENCE_BITS: u32 = 16;
 /// each field before subtracting, so no field borrows from the next: field
 /// i holds 2^bᵢ + xᵢ(a) − xᵢ(b), which names the signed difference on that
 /// axis, and the whole word indexes the table. A torus of 512 nodes has a
-/// table of 4 KiB where the table by pairs holds 256 KiB.
-pub(crate) struct Differences {
+/// table of 4 KiB where the table by pairs holds 256 KiB. (Public only as
+/// [`super::distance::Row::Differences`] holds it: no path outside the
+/// crate names it.)
+pub struct Differences {
     code: Vec<u32>,
     guard: u32,
     table: Vec<u8>,
