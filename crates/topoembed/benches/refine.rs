@@ -1,9 +1,11 @@
 //! The mapper's refinement phases alone, one thread, from a fixed start:
 //! k-way FM, move/swap local search and a V-cycle on copter2 (from
 //! libmetis-doc, where installed) and on a shuffled 3-D stencil, each
-//! placed in blocks of its vertex numbers onto its host. The phases'
-//! memory-bound inner loops (a vertex's neighbours' placements) are
-//! measured here, away from the run-to-run noise of a whole `map`.
+//! placed in blocks of its vertex numbers onto its host (copter2's blocks
+//! lie together; the shuffled stencil's are scattered, a start far from any
+//! good one). The phases' memory-bound inner loops (a vertex's neighbours'
+//! placements) are timed here apart from the rest of a `map` run — on a
+//! shared machine still within ±10 % run to run: compare alternating runs.
 //! `cargo bench -p topoembed --bench refine`.
 
 use std::time::Duration;
