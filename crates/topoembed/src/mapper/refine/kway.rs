@@ -30,7 +30,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
 use super::queue::VertexHeap;
-use super::{border_flags, refresh_border, Capacity};
+use super::{border_flags, node_loads, refresh_border, Capacity};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -70,11 +70,7 @@ pub fn refine_in_batches(
     rng: &mut Rng,
 ) -> u128 {
     let n = g.n();
-    let p = place.iter().copied().max().map_or(0, |m| m as usize + 1);
-    let mut load = vec![0u64; p];
-    for (v, &h) in place.iter().enumerate() {
-        load[h as usize] += g.vw[v];
-    }
+    let mut load = node_loads(g, place);
     let mut locked = vec![0u32; n];
     // Whether each vertex has a neighbour on another host node (a search
     // starts only there), kept up to date as chains are committed: the

@@ -16,7 +16,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, refresh_border, Capacity};
+use super::{border_flags, node_loads, refresh_border, Capacity};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -72,15 +72,12 @@ fn improve_with(
 ) -> u128 {
     let n = g.n();
     let mut on: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-    // Load per host node, indexed by node (a hash map's lookups were a
-    // sixteenth of the 10^6-vertex stencil's CPU time in this phase): steps
-    // go to neighbours' nodes only, all below the highest node placed.
-    let p = place.iter().copied().max().map_or(0, |m| m as usize + 1);
-    let mut load = vec![0u64; p];
     for (v, &h) in place.iter().enumerate() {
         on.entry(h).or_default().push(v as u32);
-        load[h as usize] += g.vw[v];
     }
+    // Load per host node, indexed by node (a hash map's lookups were a
+    // sixteenth of the 10^6-vertex stencil's CPU time in this phase).
+    let mut load = node_loads(g, place);
     let mut total_gain = 0u128;
     let mut current: u128 = (0..n)
         .map(|v| cost_at(g, dist, place, v, place[v]))

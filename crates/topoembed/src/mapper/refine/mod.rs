@@ -69,6 +69,18 @@ fn refresh_border(g: &WGraph, place: &[u64], border: &mut [bool], v: usize) {
     }
 }
 
+/// Every host node's load under `place`, indexed by node up to the highest
+/// node placed (refinement moves vertices only to their neighbours' nodes,
+/// all within it).
+fn node_loads(g: &WGraph, place: &[u64]) -> Vec<u64> {
+    let p = place.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut load = vec![0u64; p];
+    for (v, &h) in place.iter().enumerate() {
+        load[h as usize] += g.vw[v];
+    }
+    load
+}
+
 /// Bounds on a host node's load during refinement: no move takes a node
 /// above `hi` (the capacity) or below `lo` (as far under the average as the
 /// capacity is over it, so no node is drained empty — an MPI job's slots all
