@@ -701,63 +701,74 @@ mod tests {
     /// against the formula with the lex-leader clauses it cites.
     #[test]
     fn the_search_agrees_with_the_solver_and_its_proofs_check() {
-        let (mut placed, mut refuted, mut cited) = (0, 0, 0);
-        for sides in [
+        // Every case on its own, on every core (counts: placed, refuted,
+        // clauses cited).
+        use rayon::prelude::*;
+        let hosts = [
             vec![8],
             vec![16],
             vec![4, 4],
             vec![8, 4],
             vec![4, 2, 2],
             vec![8, 8],
-        ] {
-            let h = SearchHost::new(&sides);
-            let top = u32::from(h.diameter()) + 1;
-            // Five dimensions where the sub-cube may fit: levels to 5 of
-            // lex-leader clauses.
-            let most = if h.nodes() >= 32 { 5 } else { 4 };
-            for k in 2..=most {
-                for dims in ascending_vectors(k, top) {
-                    let (plain, _) = core_formula(&h, &dims, true);
-                    let solver = crate::optimal::proof::sat::solve(&plain, None).unwrap();
-                    let (answer, proof, cnf, clauses) = search(&h, &dims);
-                    cited += clauses;
-                    match answer {
-                        CoreAnswer::Placed(place) => {
-                            assert!(
-                                matches!(solver, crate::optimal::proof::sat::Solved::Model(_)),
-                                "{sides:?} {dims:?}: placed, the solver did not"
-                            );
-                            let mut seen = std::collections::HashSet::new();
-                            assert!(place.iter().all(|&v| seen.insert(v)), "not one to one");
-                            for (c, &v) in place.iter().enumerate() {
-                                for (i, &r) in dims.iter().enumerate() {
-                                    let u = place[c ^ (1 << i)];
-                                    assert_eq!(u32::from(h.d(v, u)), r, "{sides:?} {dims:?}");
-                                }
+        ]
+        .map(|sides| (SearchHost::new(&sides), sides));
+        let cases: Vec<_> = hosts
+            .iter()
+            .flat_map(|(h, sides)| {
+                let top = u32::from(h.diameter()) + 1;
+                // Five dimensions where the sub-cube may fit: levels to 5 of
+                // lex-leader clauses.
+                let most = if h.nodes() >= 32 { 5 } else { 4 };
+                (2..=most).flat_map(move |k| {
+                    ascending_vectors(k, top)
+                        .into_iter()
+                        .map(move |dims| (h, sides, dims))
+                })
+            })
+            .collect();
+        let [placed, refuted, cited] = cases
+            .par_iter()
+            .map(|(h, sides, dims)| {
+                let (plain, _) = core_formula(h, dims, true);
+                let solver = crate::optimal::proof::sat::solve(&plain, None).unwrap();
+                let (answer, proof, cnf, clauses) = search(h, dims);
+                match answer {
+                    CoreAnswer::Placed(place) => {
+                        assert!(
+                            matches!(solver, crate::optimal::proof::sat::Solved::Model(_)),
+                            "{sides:?} {dims:?}: placed, the solver did not"
+                        );
+                        let mut seen = std::collections::HashSet::new();
+                        assert!(place.iter().all(|&v| seen.insert(v)), "not one to one");
+                        for (c, &v) in place.iter().enumerate() {
+                            for (i, &r) in dims.iter().enumerate() {
+                                let u = place[c ^ (1 << i)];
+                                assert_eq!(u32::from(h.d(v, u)), r, "{sides:?} {dims:?}");
                             }
-                            placed += 1;
                         }
-                        CoreAnswer::Refuted { .. } => {
-                            assert!(
-                                matches!(solver, crate::optimal::proof::sat::Solved::Unsatisfiable),
-                                "{sides:?} {dims:?}: refuted, the solver placed it"
-                            );
-                            // Replayed as the search tree it is, and
-                            // forward, lemma by lemma: the same verdict.
-                            let replayed = replay(&cnf, &proof);
-                            assert!(
-                                matches!(replayed, Ok(Some(_))),
-                                "{sides:?} {dims:?}: {replayed:?}"
-                            );
-                            let checked = check_forward(&cnf, &proof);
-                            assert!(checked.is_ok(), "{sides:?} {dims:?}: {checked:?}");
-                            refuted += 1;
-                        }
-                        CoreAnswer::Stopped => panic!("stopped without a flag"),
+                        [1, 0, clauses]
                     }
+                    CoreAnswer::Refuted { .. } => {
+                        assert!(
+                            matches!(solver, crate::optimal::proof::sat::Solved::Unsatisfiable),
+                            "{sides:?} {dims:?}: refuted, the solver placed it"
+                        );
+                        // Replayed as the search tree it is, and
+                        // forward, lemma by lemma: the same verdict.
+                        let replayed = replay(&cnf, &proof);
+                        assert!(
+                            matches!(replayed, Ok(Some(_))),
+                            "{sides:?} {dims:?}: {replayed:?}"
+                        );
+                        let checked = check_forward(&cnf, &proof);
+                        assert!(checked.is_ok(), "{sides:?} {dims:?}: {checked:?}");
+                        [0, 1, clauses]
+                    }
+                    CoreAnswer::Stopped => panic!("stopped without a flag"),
                 }
-            }
-        }
+            })
+            .reduce(|| [0; 3], |a, b| std::array::from_fn(|k| a[k] + b[k]));
         assert!(
             placed > 0 && refuted > 0 && cited > 0,
             "{placed} {refuted} {cited}"
