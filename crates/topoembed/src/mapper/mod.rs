@@ -45,7 +45,10 @@ mod renumber;
 pub mod rng;
 
 use defaults::partitions_first;
-pub use defaults::{auto_passes, auto_restarts, bipartitioning_pays, LARGE_GUEST, SMALL_GUEST};
+pub use defaults::{
+    auto_passes, auto_restarts, bipartitioning_pays, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
+    TINY_SEARCHES,
+};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 pub use phases::{Phase, PhaseLog};
