@@ -76,7 +76,7 @@ pub struct MapArgs {
     pub passes: usize,
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).
-    /// 0 (default): 8 for guests up to 512 vertices (each takes
+    /// 0 (default): 8 for guests up to 2048 vertices (each takes
     /// milliseconds, and on a small guest one bisection's draw decides:
     /// KaHIP's 132-vertex weighted example onto cube:4 4 086 hop-bytes
     /// where 2 gave 8 880); 2 up to 4096 vertices (one partitioning

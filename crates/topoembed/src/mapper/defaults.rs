@@ -33,21 +33,28 @@ pub const SMALL_GUEST: usize = 4096;
 
 /// Guests up to this many vertices get [`TINY_SEARCHES`] searches by
 /// default (but one, as larger ones, where [`auto_restarts`] says so).
-pub const TINY_GUEST: usize = 512;
+pub const TINY_GUEST: usize = 2048;
 
 /// Searches for a guest of at most [`TINY_GUEST`] vertices, the two kinds
 /// alternating: each takes milliseconds (eight about 0.1 s on one core:
 /// KaHIP's 132-vertex `example_weighted.graph` onto cube:4 0.107 s, a
-/// 16x32 mesh onto tleaf:4x8 0.136 s), and on a small guest one bisection's
-/// draw decides the placement. Searches 0 and 1 are the two a larger guest
+/// 16x32 mesh onto tleaf:4x8 0.136 s; bintree:1024's 2 047 nodes onto
+/// ring:16 0.11 s on two), and on a small guest one bisection's draw
+/// decides the placement. Searches 0 and 1 are the two a larger guest
 /// gets, with the same streams, so the best of eight is never above the
-/// best of two. Benchmark (2026-12-01; `example_weighted` onto 7 hosts of
-/// 8 and 16 nodes and a 256-vertex graph of lognormal loads onto 3, seeds
-/// 1–3, against the best of two): worst seed onto cube:4 8 880 → 4 086
-/// (Scotch 4 653, and 9.7 % over its balance), mesh:4x4 10 656 → 4 155,
-/// tleaf:2x8 9 208 → 8 977, tleaf:2x2x4 20 759 → 20 215; the 256-vertex
-/// graph onto torus:4x4 3 120 → 2 675 on seed 1; elsewhere the same or up
-/// to 13 % lower. Four searches left some of those (mesh:4x4 4 208).
+/// best of two. Benchmark (2026-12-01, against the best of two, and
+/// `scotch_gmap -Cd` on the same files): `example_weighted` onto 7 hosts
+/// of 8 and 16 nodes and a 256-vertex graph of lognormal loads onto 3,
+/// seeds 1–3 — worst seed onto cube:4 8 880 → 4 086 (Scotch 4 653, and
+/// 9.7 % over its balance), mesh:4x4 10 656 → 4 155, tleaf:2x8 9 208 →
+/// 8 977, tleaf:2x2x4 20 759 → 20 215; the 256-vertex graph onto
+/// torus:4x4 3 120 → 2 675 on seed 1; elsewhere the same or up to 13 %
+/// lower. Four searches left some of those (mesh:4x4 4 208). Grids and
+/// trees of a thousand or two nodes (seed 1): mesh:10x10x10 onto
+/// torus:4x4 572 → 541 (Scotch 548), bintree:1024 onto ring:16 42 → 32
+/// (Scotch 39), and 9 of 30 such pairs lower, none higher; bintree:1024
+/// onto ring:24 91 → 86 and mesh:33x31 onto ring:16 354 → 354 stay above
+/// Scotch's 85 and 347 (16 searches: 343).
 pub const TINY_SEARCHES: usize = 8;
 
 /// Searches run when none are asked: [`TINY_SEARCHES`] for guests up to

@@ -360,13 +360,13 @@ fn first_note_structured(guest: &str, host: &str, restarts: usize) -> String {
 /// a hierarchy — partitioning first, which won every such run measured —
 /// and, being small, eight onto a hierarchy, where bipartitioning wins
 /// some; the same guest onto a host of more nodes keeps eight (two above
-/// 512 vertices).
+/// 2048 vertices).
 #[test]
 fn one_to_one_guests_get_one_search_off_hierarchies() {
     assert_eq!(mapper::auto_restarts(255, false, true, false), 1);
-    assert_eq!(mapper::auto_restarts(2000, false, true, false), 1);
+    assert_eq!(mapper::auto_restarts(3000, false, true, false), 1);
     assert_eq!(mapper::auto_restarts(255, true, true, false), 8);
-    assert_eq!(mapper::auto_restarts(2000, true, true, false), 2);
+    assert_eq!(mapper::auto_restarts(3000, true, true, false), 2);
     assert_eq!(mapper::auto_restarts(255, false, false, false), 8);
     let (note, hosts) = first_note("bintree:128", "mesh:15x17", 0);
     assert!(
@@ -380,7 +380,7 @@ fn one_to_one_guests_get_one_search_off_hierarchies() {
     assert!(note.contains("best of 8 searches"), "{note}");
 }
 
-/// A guest of at most 512 vertices gets eight searches by default, the
+/// A guest of at most 2048 vertices gets eight searches by default, the
 /// first two those a larger guest gets (the same streams): the default is
 /// never above `--restarts 2` and, on KaHIP's small weighted graph, whose
 /// heavy vertices leave one bisection's draw to decide, it is well below
@@ -678,7 +678,7 @@ fn congestion_objective_lowers_congestion() {
     let guest = Graph::from_edges(Spec::Graph("stencil.txt".into()), 256, &edges).unwrap();
     let host = topology::parse("cube:5").unwrap();
     let run = |objective| {
-        // Two searches (the default above 512 vertices): the eight this
+        // Two searches (the default above 2048 vertices): the eight this
         // guest gets by default place it at a congestion of 12 that the
         // moves and swaps do not lower (measured), where two leave it room.
         let options = MapOptions {
