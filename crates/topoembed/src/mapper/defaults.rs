@@ -36,10 +36,11 @@ pub const SMALL_GUEST: usize = 4096;
 pub const TINY_GUEST: usize = 2048;
 
 /// Searches for a guest of at most [`TINY_GUEST`] vertices, the two kinds
-/// alternating: each takes milliseconds (eight about 0.1 s on one core:
-/// KaHIP's 132-vertex `example_weighted.graph` onto cube:4 0.107 s, a
-/// 16x32 mesh onto tleaf:4x8 0.136 s; bintree:1024's 2 047 nodes onto
-/// ring:16 0.11 s on two), and on a small guest one bisection's draw
+/// alternating: each takes milliseconds (eight about 0.1 s on one core
+/// for a few hundred vertices: KaHIP's 132-vertex `example_weighted.graph`
+/// onto cube:4 0.107 s, a 16x32 mesh onto tleaf:4x8 0.136 s; 0.15–0.2 s
+/// for a thousand or two: bintree:1024's 2 047 nodes onto ring:16 0.149 s,
+/// 0.093 s on two cores), and on a small guest one bisection's draw
 /// decides the placement. Searches 0 and 1 are the two a larger guest
 /// gets, with the same streams, so the best of eight is never above the
 /// best of two. Benchmark (2026-12-01, against the best of two, and
