@@ -238,12 +238,17 @@ fn equal_counts_are_one_to_one() {
     }
 }
 
+/// KaHIP's small weighted graph (132 vertices of loads up to 361), as a guest.
+fn example_weighted() -> Box<dyn Topology> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/example_weighted.graph");
+    topology::build(&Spec::Graph(path)).unwrap()
+}
+
 /// The same seed, the same placement, on one thread or two.
 #[test]
 fn seeds_reproduce_on_any_thread_count() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/example_weighted.graph");
-    let guest = topology::build(&Spec::Graph(path)).unwrap();
+    let guest = example_weighted();
     let host = topology::parse("torus:4x4").unwrap();
     let run = |threads: usize, seed: u64| {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -400,9 +405,7 @@ fn tiny_guests_get_eight_searches_never_worse_than_two() {
         mapper::auto_restarts(mapper::TINY_GUEST + 1, true, false, false),
         2
     );
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/example_weighted.graph");
-    let guest = topology::build(&Spec::Graph(path)).unwrap();
+    let guest = example_weighted();
     let g = WGraph::from_topology(guest.as_ref()).unwrap();
     let mut gained = 0;
     for host in ["cube:4", "mesh:4x4", "ring:8", "tleaf:2x2x4:20,5,1"] {
@@ -417,7 +420,7 @@ fn tiny_guests_get_eight_searches_never_worse_than_two() {
                 };
                 let placed = mapper::map(guest.as_ref(), host.as_ref(), &options).unwrap();
                 let searches = match restarts {
-                    0 => "best of 8 searches".to_string(),
+                    0 => format!("best of {} searches", mapper::TINY_SEARCHES),
                     r => format!("best of {r} searches"),
                 };
                 assert!(
