@@ -173,21 +173,8 @@ fn split_vertices(
         hi,
         d12: d1.distance2(d2, dist).max(1),
     };
-    // A hierarchy's top-level cut costs the most per edge (111 of
-    // 1/11/111): there the best of several whole multilevel bisections is
-    // kept (KaHIP's multisection spends its effort at the top the same
-    // way). Benchmark: 4 tries, 6.2 % fewer hop-bytes on tleaf 4x8x8 and
-    // 4x6x8, twice the time (still under KaHIP eco's); its lower levels
-    // keep the best of [`HIERARCHY_TRIES`]. A one-level tleaf (partitioning
-    // first) has every split at its top level; there only the first split
-    // is tried twice (see [`FLAT_FIRST_TRIES`]).
     let hierarchy = dist.host().spec().is_hierarchy();
-    let tries = match (d1.distance2(d2, dist) >= top_cost(dist), is_flat(dist)) {
-        (true, false) => TOP_TRIES,
-        (true, true) if depth == 0 => FLAT_FIRST_TRIES,
-        (false, false) if hierarchy => HIERARCHY_TRIES,
-        _ => 1,
-    };
+    let tries = bisections_tried(dist, (d1, d2), depth);
     if tries == 1 {
         return (bisect(&bip, bal, target, flows, rng), None);
     }
@@ -383,6 +370,27 @@ fn top_cost(dist: &HostDistance) -> u64 {
     }
 }
 
+/// Whole multilevel bisections tried for a split of a domain into `halves`,
+/// `depth` splits below the whole host (the cheapest kept).
+///
+/// A hierarchy's top-level cut costs the most per edge (111 of 1/11/111):
+/// there the best of several is kept (KaHIP's multisection spends its
+/// effort at the top the same way). Benchmark: 4 tries, 6.2 % fewer
+/// hop-bytes on tleaf 4x8x8 and 4x6x8, twice the time (still under KaHIP
+/// eco's); its lower levels keep the best of [`HIERARCHY_TRIES`]. A
+/// one-level tleaf (partitioning first) has every split at its top level;
+/// there only the first level of splits is tried twice, the first two into
+/// a few parts (see [`FLAT_FIRST_TRIES`] and [`flat_tried_levels`]).
+fn bisections_tried(dist: &HostDistance, (d1, d2): (&Domain, &Domain), depth: u32) -> u64 {
+    let top = d1.distance2(d2, dist) >= top_cost(dist);
+    match (top, is_flat(dist)) {
+        (true, false) => TOP_TRIES,
+        (true, true) if depth < flat_tried_levels(dist.host().node_count()) => FLAT_FIRST_TRIES,
+        (false, false) if dist.host().spec().is_hierarchy() => HIERARCHY_TRIES,
+        _ => 1,
+    }
+}
+
 /// Multilevel bisection: side 0 gets about `target` load within `bal`.
 fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> Vec<u8> {
     let load = fine.g.total_load();
@@ -551,6 +559,31 @@ const HIERARCHY_TRIES: u64 = 2;
 /// 0.7526 of Scotch's hop-bytes, against 0.7499, 0.7501 and 0.7493 with 2.
 const FLAT_FIRST_TRIES: u64 = 2;
 
+/// Most parts into which partitioning first tries [`FLAT_FIRST_TRIES`]
+/// bisections at the first two levels of splits, not the first alone.
+const FEW_PARTS: u64 = 64;
+
+/// Levels of splits, from the top, at which partitioning first into
+/// `parts` parts keeps the better of [`FLAT_FIRST_TRIES`] bisections: 2 up
+/// to [`FEW_PARTS`] parts, 1 above. Into few parts each of the first splits
+/// carries a large share of the cut, and where it falls was the draw that
+/// decided a run: delaunay_n15 onto cube:5 came out at 3 531–3 750
+/// hop-bytes over seeds 1–4, above Scotch's 3 705 on seed 1 (a cut of
+/// 3 362 edges against 3 204–3 234 on seeds 2 and 3), and at 3 475–3 593
+/// with the second level tried twice. Benchmark (delaunay_n15,
+/// rgg_n_2_15_s0, 4elt and bf10 onto cube:5, cube:6, mesh:4x4, mesh:3x7
+/// and ring:16, seeds 1–4, one thread): the geometric mean of the
+/// hop-bytes 1.4 % lower (mesh:3x7 up to 11 %, a few pairs up to 3 %
+/// higher on some seed), for one more bisection of the whole guest. Into
+/// 256 parts and more (the 38 pairs of `bench/mapper.sh`, seeds 1–3) the
+/// same took 0.3 % off for 10 % more time on one thread, and is not done.
+fn flat_tried_levels(parts: u64) -> u32 {
+    match parts <= FEW_PARTS {
+        true => 2,
+        false => 1,
+    }
+}
+
 /// Guests above this many vertices get flow refinement in the first
 /// [`LARGE_FLOW_LEVELS`] levels of bipartitioning only: flows cost about
 /// twice FM's time, and on 2.6·10^5 vertices (mdual) everywhere they take
@@ -660,5 +693,44 @@ mod tests {
             load0 <= 8 * cap && g.total_load() - load0 <= 8 * cap,
             "{load0}"
         );
+    }
+
+    /// Partitioning first (a one-level tleaf) tries two bisections at the
+    /// first level of splits, and at the second too into at most FEW_PARTS
+    /// parts; one below. A hierarchy's own rule is kept: TOP_TRIES at its
+    /// top level at any depth, HIERARCHY_TRIES below.
+    #[test]
+    fn few_parts_try_two_levels_of_splits_twice() {
+        let tried = |dist: &HostDistance, nodes: Vec<u64>, depth: u32| {
+            let (d1, d2) = Domain::new(dist, nodes).split(dist).unwrap();
+            bisections_tried(dist, (&d1, &d2), depth)
+        };
+        for (parts, levels) in [
+            (2, 2),
+            (21, 2),
+            (FEW_PARTS, 2),
+            (FEW_PARTS + 1, 1),
+            (256, 1),
+        ] {
+            let flat = Tleaf::new(&[parts], &[1]);
+            let dist = HostDistance::new(&flat).unwrap();
+            assert_eq!(flat_tried_levels(parts), levels);
+            for depth in 0..4 {
+                let whole = (0..parts).collect();
+                let expected = match depth < levels {
+                    true => FLAT_FIRST_TRIES,
+                    false => 1,
+                };
+                assert_eq!(
+                    tried(&dist, whole, depth),
+                    expected,
+                    "{parts} parts, depth {depth}"
+                );
+            }
+        }
+        let host = Tleaf::new(&[4, 8], &[10, 1]);
+        let dist = HostDistance::new(&host).unwrap();
+        assert_eq!(tried(&dist, (0..32).collect(), 1), TOP_TRIES);
+        assert_eq!(tried(&dist, (0..8).collect(), 1), HIERARCHY_TRIES);
     }
 }
