@@ -22,9 +22,13 @@ fn measure(guest: &dyn Topology, host: &dyn Topology, hosts: &[u64]) -> (u128, u
 
 /// 21^3 onto 4x4x4: even boxes of 6 per side hold 216 nodes where the
 /// capacity is 150, so only balanced slabs give a closed form, weighed
-/// against the search; the placement's cut is within 15 % of the 3 × 3
+/// against the search, and the better kept: never above the slabs after
+/// local search (4843); the placement's cut is within 25 % of the 3 × 3
 /// planes of 441 edges an even cut would make (the slabs' steps cost the
-/// rest: 4843 after local search, the search's 4511).
+/// rest). The search's draw moves it: 4 441–4 839 hop-bytes over seeds 1–6
+/// (1.12–1.22x the planes), 4 690 on seed 1 since partitions into 64 parts
+/// try their first two levels of splits twice (4 474 before, the same
+/// mean over the six seeds).
 #[test]
 fn uneven_grids_are_cut_into_balanced_slabs() {
     let guest = topology::parse("mesh:21x21x21").unwrap();
@@ -35,14 +39,26 @@ fn uneven_grids_are_cut_into_balanced_slabs() {
     assert_eq!(placed.capacity(), 150);
     let planes = 3 * 3 * 441;
     assert!(
-        hop_bytes * 100 <= planes * 115,
+        hop_bytes * 100 <= planes * 125,
         "hop-bytes {hop_bytes}, planes {planes}: {:?}",
         placed.notes()
     );
+    // "weighed mesh:21x21x21 in balanced slabs …: hop-bytes N after local
+    // search, …" (or "kept …" where the slabs won).
+    let slabs = placed
+        .notes()
+        .iter()
+        .find(|n| n.contains("balanced slabs"))
+        .unwrap_or_else(|| panic!("{:?}", placed.notes()));
+    let polished: u128 = slabs
+        .split("hop-bytes ")
+        .last()
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.trim_end_matches(',').parse().ok())
+        .unwrap_or_else(|| panic!("no hop-bytes in {slabs}"));
     assert!(
-        placed.notes().iter().any(|n| n.contains("balanced slabs")),
-        "{:?}",
-        placed.notes()
+        hop_bytes <= polished,
+        "{hop_bytes} above the slabs' {polished}: {slabs}"
     );
 }
 
