@@ -579,9 +579,10 @@ const FEW_PARTS: u64 = 64;
 /// 256 parts and more (the 38 pairs of `bench/mapper.sh`, seeds 1–3) the
 /// same took 0.3 % off for 10 % more time on one thread, and is not done.
 fn flat_tried_levels(parts: u64) -> u32 {
-    match parts <= FEW_PARTS {
-        true => 2,
-        false => 1,
+    if parts <= FEW_PARTS {
+        2
+    } else {
+        1
     }
 }
 

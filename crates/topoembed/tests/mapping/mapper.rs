@@ -395,7 +395,7 @@ fn one_to_one_guests_get_one_search_off_hierarchies() {
 fn tiny_guests_get_eight_searches_never_worse_than_two() {
     assert_eq!(
         mapper::auto_restarts(mapper::TINY_GUEST, false, false, false),
-        8
+        mapper::TINY_SEARCHES
     );
     assert_eq!(
         mapper::auto_restarts(mapper::TINY_GUEST + 1, false, false, false),
