@@ -438,6 +438,7 @@ pub fn device_mesh(
         closed: &setup.closed,
         weights: &active_weights,
         objective,
+        routed: true,
     });
     let names: Vec<String> = setup
         .active

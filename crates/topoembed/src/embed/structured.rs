@@ -24,7 +24,7 @@
 
 use rayon::prelude::*;
 
-use super::{applicable, Embedding};
+use super::{applicable_as_starts, Embedding};
 use crate::mapper::recognize::{self, Grid};
 use crate::mapper::{Start, WGraph};
 use crate::spec::Spec;
@@ -49,7 +49,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     let Ok(shape) = topology::build(&spec) else {
         return Vec::new();
     };
-    for (method, emb) in applicable(shape.as_ref(), host) {
+    for (method, emb) in applicable_as_starts(shape.as_ref(), host) {
         starts.push(Start {
             name: format!("{} of {spec}", method.name),
             hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
@@ -216,7 +216,7 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
     let tables: Vec<Vec<(&'static str, Vec<u64>)>> = specs
         .par_iter()
         .map(|b| {
-            applicable(b.grid.as_ref(), host)
+            applicable_as_starts(b.grid.as_ref(), host)
                 .into_iter()
                 .map(|(method, emb): (_, Box<dyn Embedding>)| {
                     let table = (0..b.grid.node_count()).map(|x| emb.map(x)).collect();

@@ -229,6 +229,7 @@ fn closed_form_step_hops_equal_the_count() {
             closed: &closed,
             weights: &weights,
             objective: Objective::default(),
+            routed: true,
         });
         let figures = topoembed::embed::grid::figures::exact_figures(&grid, sizes, &closed, &|c| {
             found.plan.host_node(c)

@@ -23,6 +23,25 @@ fn build(
     host: &dyn Topology,
     _params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
+    build_routed(guest, host, true)
+}
+
+/// The `axes` plan of least mean hop, taken from the closed forms without
+/// routing a message ([`Request::routed`]): the mapper's start, which it
+/// weighs by hop-bytes (Σ volume × hops) alone.
+pub(crate) fn least_mean_hop(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
+    build_routed(guest, host, false)
+}
+
+/// [`build`], its finalists `routed` or not.
+fn build_routed(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    routed: bool,
+) -> Result<Box<dyn Embedding>, NotApplicable> {
     let (_, sides, closed) = grid_of(guest, "guest")?;
     let (grid, _, _) = grid_of(host, "host")?;
     same_node_count(guest, host)?;
@@ -33,6 +52,7 @@ fn build(
         closed: &closed,
         weights: &weights,
         objective: super::choice::Objective::Balanced,
+        routed,
     });
     let mut notes = plan_notes(&found.plan, &grid);
     if found.truncated {

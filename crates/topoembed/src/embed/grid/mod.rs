@@ -17,6 +17,7 @@ pub mod search;
 mod snake;
 pub mod walk;
 
+pub(super) use axes::least_mean_hop as axes_least_mean_hop;
 pub(super) use axes::METHOD as AXES;
 pub(super) use fold::METHOD as FOLD;
 pub(super) use snake::METHOD as SNAKE;
