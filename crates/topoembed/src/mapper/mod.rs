@@ -529,6 +529,7 @@ fn search(
     if let (true, Some((cost, start))) = (from_start, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
+        // No V-cycle ([`CLOSED_FORM_PHASES`]).
         let gained = refine_placement(
             g,
             dist,
@@ -536,7 +537,7 @@ fn search(
             bounds,
             options,
             (&mut rng, 0),
-            Phases::All,
+            CLOSED_FORM_PHASES,
         );
         notes.insert(
             0,
@@ -545,7 +546,7 @@ fn search(
                  (the closed form refined instead of a search from scratch, {}; --restarts N searches; \
                  capacity {cap} load per host node, seed {})",
                 start.name,
-                Phases::All.names(),
+                CLOSED_FORM_PHASES.names(),
                 match g.n() > LARGE_GUEST {
                     true => format!("as for every guest above {LARGE_GUEST} vertices with one"),
                     false => "as for every grid of even volumes whose closed form cuts only edges one hop long"
@@ -681,13 +682,28 @@ fn search(
     Ok((hosts, notes, None))
 }
 
+/// The refinement of a closed form refined instead of a search: every
+/// phase but the V-cycle. A closed form's boxes or slabs are already the
+/// blocks a V-cycle would move whole, and it took a third to two fifths of
+/// the time for what k-way FM and pairs then took off anyway. Benchmark (2
+/// threads, seed 1, 2026-12-02; against the whole refinement): the
+/// shuffled 100^3 7-point stencil onto torus:16x16x16 535 681 → 536 546
+/// hop-bytes in 14.6 → 7.7 s (one thread 23.8 → 13.9 s), onto
+/// mesh:16x16x16, cube:12, torus:8x8x8 and torus:32x32 +0.16, +0.28,
+/// −0.15 and −0.12 % in 17–38 % less time; the shuffled 1000x1000 5-point
+/// stencil onto torus:32x32 64 650 → 64 641 in 3.6 → 2.6 s, onto
+/// torus:16x16x16 +0.18 %, onto ring:256 the same; a shuffled 64^3 stencil
+/// onto torus:8x8x8, torus:16x16x16 and mesh:8x16x16 the same in 22–37 %
+/// less time; the small grids of `bench/mapper.sh` refined so the same.
+const CLOSED_FORM_PHASES: Phases = Phases::AfterVcycle;
+
 /// What [`refine_placement`] runs on a search's placement.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Phases {
     /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap.
     All,
     /// The same without the V-cycle: the placement came up through one
-    /// ([`multilevel`]).
+    /// ([`multilevel`]), or it is a closed form ([`CLOSED_FORM_PHASES`]).
     AfterVcycle,
     /// Pairwise refinement and move/swap only: the bipartitioning search
     /// beside a partitioning-first one onto a machine that is not a

@@ -63,8 +63,9 @@ fn uneven_grids_are_cut_into_balanced_slabs() {
 }
 
 /// Above 100 000 vertices on a grid host the closed form is refined (never
-/// above it); searches asked for (multilevel there), or a hierarchy, run the
-/// search.
+/// above it) by every phase but the V-cycle (its boxes are the blocks a
+/// V-cycle would move); searches asked for (multilevel there), or a
+/// hierarchy, run the search.
 #[test]
 fn large_grids_refine_their_closed_form_on_grid_hosts() {
     let guest = topology::parse("mesh:330x330").unwrap();
@@ -73,6 +74,10 @@ fn large_grids_refine_their_closed_form_on_grid_hosts() {
     let placed = mapped::map(guest.as_ref(), torus.as_ref(), &MapOptions::default()).unwrap();
     let note = &placed.notes()[0];
     assert!(note.contains("the closed form refined"), "{note}");
+    assert!(
+        note.contains("refinement (part swaps, k-way FM, pairs, move/swap)"),
+        "{note}"
+    );
     assert!(placed.start().unwrap().contains("balanced slabs"));
     let (hop_bytes, most) = measure(guest.as_ref(), torus.as_ref(), placed.hosts());
     assert!(most <= placed.capacity());
