@@ -231,7 +231,7 @@ pub fn applicable_with(
 /// the mapper weighs every start by hop-bytes alone, and routing the
 /// finalists of a 16x16x16 box grid cost 1.6 s a grid on one thread (three
 /// of them for the 10^6-vertex stencil onto torus:16x16x16).
-pub fn applicable_as_starts(
+pub(crate) fn applicable_as_starts(
     guest: &dyn Topology,
     host: &dyn Topology,
 ) -> Vec<(&'static Method, Box<dyn Embedding>)> {
