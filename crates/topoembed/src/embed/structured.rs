@@ -117,30 +117,46 @@ fn balanced_boxes(
             .chain((0..dims).filter(|k| !axes.contains(k)))
             .collect();
         // The position in that order, as one number (mixed radix: the
-        // product of the sides is the node count, below 2^64).
-        let key = |v: &u32| -> u64 {
-            let at = *v as usize * dims;
+        // product of the sides is the node count, below 2^64). The order
+        // runs over every axis, so the keys are the numbers 0..n, each
+        // once: placing every node at its key sorts all groups at once,
+        // in O(n), the same order as sorting each group by its keys (the
+        // 10^6-vertex stencil's three cuts onto torus:16x16x16: 0.88 →
+        // 0.59 s on one thread, the same placement).
+        let key = |v: usize| -> usize {
+            let at = v * dims;
             order
                 .iter()
-                .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k])
+                .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k]) as usize
         };
-        // Each group sorted and cut on its own (in parallel, and each sort
-        // in parallel too: the first axis's one group is every node; the
-        // keys are distinct, so the order is the same on any number of
-        // threads). Each key is computed once and sorted beside its node:
-        // sorting by the key function computed it at every comparison, a
-        // random read of the node's coordinates each time (the 10^6-vertex
-        // stencil onto torus:16x16x16: a twelfth of the whole map's CPU
-        // time went to those sorts).
-        let next: Vec<Vec<Vec<u32>>> = groups
+        let keys: Vec<usize> = (0..g.n()).into_par_iter().map(key).collect();
+        let mut by_key = vec![u32::MAX; g.n()];
+        for (v, &k) in keys.iter().enumerate() {
+            by_key[k] = v as u32;
+        }
+        debug_assert!(
+            by_key.iter().all(|&v| v != u32::MAX),
+            "a grid's coordinates number its nodes one-to-one"
+        );
+        let mut group_of = vec![0u32; g.n()];
+        for (k, members) in groups.iter().enumerate() {
+            for &v in members {
+                group_of[v as usize] = k as u32;
+            }
+        }
+        let mut sorted: Vec<Vec<u32>> =
+            groups.iter().map(|m| Vec::with_capacity(m.len())).collect();
+        for &v in &by_key {
+            sorted[group_of[v as usize] as usize].push(v);
+        }
+        // Each group cut on its own, in parallel, in key order.
+        let next: Vec<Vec<Vec<u32>>> = sorted
             .into_par_iter()
             .map(|members| {
-                let mut keyed: Vec<(u64, u32)> = members.par_iter().map(|v| (key(v), *v)).collect();
-                keyed.par_sort_unstable();
                 let total: u64 = members.iter().map(|&v| g.vw[v as usize]).sum();
                 let mut parts = vec![Vec::new(); cut[a] as usize];
                 let mut before = 0u64;
-                for &(_, v) in &keyed {
+                for &v in &members {
                     // Part ⌊(load before v + half its own) · B / total⌋.
                     let w = g.vw[v as usize];
                     let part = ((u128::from(2 * before + w) * u128::from(cut[a]))
