@@ -218,11 +218,7 @@ pub fn applicable_with(
     host: &dyn Topology,
     params: &Params,
 ) -> Vec<(&'static Method, Box<dyn Embedding>)> {
-    METHODS
-        .iter()
-        .filter(|m| !SEARCHING.contains(&m.name))
-        .filter_map(|m| (m.build)(guest, host, params).ok().map(|e| (m, e)))
-        .collect()
+    constructed(|m| (m.build)(guest, host, params))
 }
 
 /// The constructing methods that apply to a pair, as the mapper's starts
@@ -236,16 +232,20 @@ pub(crate) fn applicable_as_starts(
     host: &dyn Topology,
 ) -> Vec<(&'static Method, Box<dyn Embedding>)> {
     let params = Params::default();
+    constructed(|m| match m.name == grid::AXES.name {
+        true => grid::axes_least_mean_hop(guest, host),
+        false => (m.build)(guest, host, &params),
+    })
+}
+
+/// Every constructing method (not [`SEARCHING`]) that `build` builds.
+fn constructed(
+    build: impl Fn(&Method) -> Result<Box<dyn Embedding>, NotApplicable>,
+) -> Vec<(&'static Method, Box<dyn Embedding>)> {
     METHODS
         .iter()
         .filter(|m| !SEARCHING.contains(&m.name))
-        .filter_map(|m| {
-            let built = match m.name == grid::AXES.name {
-                true => grid::axes_least_mean_hop(guest, host),
-                false => (m.build)(guest, host, &params),
-            };
-            built.ok().map(|e| (m, e))
-        })
+        .filter_map(|m| build(m).ok().map(|e| (m, e)))
         .collect()
 }
 
