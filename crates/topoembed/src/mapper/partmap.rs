@@ -20,6 +20,7 @@ use super::graph::WGraph;
 use super::halved::Halved;
 use super::initial;
 use super::refine;
+use super::refine::anneal::Schedule;
 use super::rng::Rng;
 use crate::progress::Progress;
 use crate::topology::Tleaf;
@@ -53,6 +54,32 @@ const MIN_HALVED_IN_EIGHTS: u64 = 64;
 /// one chain instead of the race +0.6 % against it, twice the steps −0.8 %
 /// for 15 % more time.
 const FINE_HEAT: f64 = 0.1;
+
+/// How the spread blocks are annealed ([`FINE_HEAT`]; four chains racing,
+/// one proposal in 8 anywhere, as from scratch), but where a block is 8
+/// nodes ([`FINE_IN_EIGHTS`]).
+const FINE: Schedule = Schedule {
+    heat: FINE_HEAT,
+    ..Schedule::FROM_SCRATCH
+};
+
+/// [`FINE`] where a block is 8 nodes (a torus or mesh of three axes
+/// halved): one chain, one proposal in 64 anywhere. The coarse layout of
+/// 2x2x2 blocks has set where the quotient folds, and what is left is
+/// local: the race re-decides nothing, and an exchange with a node drawn
+/// from all of them is one the cool chain turns down. Benchmark (2026-12-02,
+/// the 18 pairs of `bench/mapper.sh` onto torus:8x8x8, torus:8x8x4 and
+/// torus:16x16x16, seeds 1–3, hop-bytes after the whole search, geometric
+/// mean against [`FINE`]): −0.36 %, and on one thread 34.9 → 26.6 s over
+/// them (seed 1); one chain with one proposal in 8 anywhere +0.50 %, the
+/// race with one in 64 −0.84 % in the race's time. Onto the 2-D tori
+/// (blocks of 4: the 11 pairs onto torus:16x16 and torus:32x32) the same
+/// three lost 0.84 %, 0.63 % and 0.51 %, and there [`FINE`] stays.
+const FINE_IN_EIGHTS: Schedule = Schedule {
+    heat: FINE_HEAT,
+    race: (1, 0.0),
+    far: 64,
+};
 
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
 /// parts' quotient graph is laid out by `chains` independent chains
@@ -134,7 +161,8 @@ pub fn lay_out(
 /// nodes, a block's worth each, and those parts laid out on it — by this
 /// same function, so the host is halved again down to [`MIN_HALVED`]
 /// nodes ([`MIN_HALVED_IN_EIGHTS`] in blocks of 8 and on cubes) — then every part's vertices spread over its block in any order
-/// and annealed from [`FINE_HEAT`]. `None` where the host is not halved.
+/// and annealed from [`FINE_HEAT`] ([`FINE`], [`FINE_IN_EIGHTS`]). `None`
+/// where the host is not halved.
 ///
 /// Exchanges of single vertices fold a large quotient onto a torus one
 /// hop at a time, and where the fold lands was a lottery: delaunay_n15's
@@ -165,8 +193,17 @@ fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Opt
             halved.node(c, k)
         })
         .collect();
-    refine::anneal::anneal_from(q, dist, &mut on, p, rng, FINE_HEAT);
+    refine::anneal::anneal_from(q, dist, &mut on, p, rng, fine_schedule(&halved));
     Some(on)
+}
+
+/// How the blocks spread over `halved`'s host are annealed: [`FINE_IN_EIGHTS`]
+/// where a block is 8 nodes, [`FINE`] elsewhere.
+fn fine_schedule(halved: &Halved) -> Schedule {
+    match halved.block >= 8 {
+        true => FINE_IN_EIGHTS,
+        false => FINE,
+    }
 }
 
 /// Lays out `q` (one vertex of load 1 per host node) by dual recursive
@@ -276,6 +313,30 @@ mod tests {
             assert_eq!(two, on(3, seed, 2), "seed {seed}");
         }
         assert!(better > 0, "the second chain never won: it adds nothing");
+    }
+
+    /// Blocks of 8 (three halved axes) are annealed by one chain with few
+    /// far proposals, blocks of 2 and 4 (rings, 2-D grids, cubes, a third
+    /// axis too short to halve) by the race from a cool start.
+    #[test]
+    fn blocks_of_eight_anneal_on_one_chain() {
+        for (host, schedule) in [
+            ("torus:8x8x8", FINE_IN_EIGHTS),
+            ("mesh:4x8x6", FINE_IN_EIGHTS),
+            ("torus:16x16x16", FINE_IN_EIGHTS),
+            ("torus:16x16", FINE),
+            ("torus:32x32", FINE),
+            ("torus:16x16x2", FINE),
+            ("ring:64", FINE),
+            ("cube:8", FINE),
+        ] {
+            let host = topology::parse(host).unwrap();
+            let halved = Halved::of(host.as_ref()).unwrap();
+            assert_eq!(fine_schedule(&halved), schedule, "{}", host.spec());
+        }
+        assert_eq!(FINE_IN_EIGHTS.race, (1, 0.0));
+        assert_eq!(FINE.race, Schedule::FROM_SCRATCH.race);
+        const { assert!(FINE.heat < Schedule::FROM_SCRATCH.heat && FINE.heat == FINE_IN_EIGHTS.heat) };
     }
 
     /// Halving lays a grid guest onto a grid or cube host one vertex per

@@ -63,6 +63,35 @@ const EMPTY: u32 = u32::MAX;
 /// needs its steps); the better of two whole chains −0.4 % (2 chains).
 const RACE: (usize, f64) = (4, 0.25);
 
+/// One proposal in this many sends a vertex to any host node; the others
+/// send it to a neighbour's node or next to it ([`Schedule::far`]).
+const FAR: usize = 8;
+
+/// How a layout is annealed: the first temperature, the chains that race
+/// through the hot part, and how often an exchange is proposed anywhere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Schedule {
+    /// First temperature as a share of the mean worsening exchange
+    /// ([`HEAT`] from scratch): a cooler start keeps more of the layout.
+    pub heat: f64,
+    /// Chains that race through the hot part and its share of the steps
+    /// ([`RACE`] from scratch); `(1, 0.0)`: one chain the whole way.
+    pub race: (usize, f64),
+    /// One proposal in `far` sends a vertex to a host node drawn from all
+    /// ([`FAR`] from scratch), the others next to a neighbour of its own.
+    pub far: usize,
+}
+
+impl Schedule {
+    /// A layout annealed from scratch ([`anneal`]): hot enough to leave the
+    /// start's local optimum, four chains racing to decide where it folds.
+    pub const FROM_SCRATCH: Schedule = Schedule {
+        heat: HEAT,
+        race: RACE,
+        far: FAR,
+    };
+}
+
 /// A chain that cools ends once it has stalled: a tenth of its steps
 /// (`STALL.0`) without a new best since its first, or 35 % of them
 /// (`STALL.1`) without any. The schedule's last half is frozen: over the
@@ -147,18 +176,18 @@ fn steps(n: u64, reads: u64) -> u64 {
 /// returns the hop-bytes gained (the best placement met is kept, never a
 /// worse one than the start).
 pub fn anneal(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &mut Rng) -> u128 {
-    anneal_from(q, dist, place, p, rng, HEAT)
+    anneal_from(q, dist, place, p, rng, Schedule::FROM_SCRATCH)
 }
 
-/// [`anneal`] from a first temperature of `heat` × the mean worsening
-/// exchange ([`HEAT`] there): a cooler start keeps more of the layout.
+/// [`anneal`] on another [`Schedule`] (a cooler start where the layout
+/// is decided already: the mapper's blocks spread over a halved host).
 pub fn anneal_from(
     q: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     p: u64,
     rng: &mut Rng,
-    heat: f64,
+    schedule: Schedule,
 ) -> u128 {
     let n = q.n();
     if n < 3 || p > u64::from(u32::MAX) {
@@ -193,7 +222,7 @@ pub fn anneal_from(
     }
     let w: Vec<i64> = q.ew.iter().map(|&w| (w >> shift) as i64).collect();
     let original = place.to_vec();
-    let schedule = (rng, RACE, heat);
+    let schedule = (rng, schedule);
     match table {
         Some((width, TableRef::Bytes(t))) => {
             run(q, &w, place, (p, near.as_ref()), at, schedule, |a, b| {
@@ -232,11 +261,10 @@ pub fn anneal_from(
 
 /// The annealing proper on volumes `w` (one per entry of `q.adj`) and
 /// distances `d`: `at` is the vertex on each host node, `near` each host
-/// node's neighbours (empty: none listed), `race` the chains that run the
-/// hot part and its share of the steps ([`RACE`]; one chain: the whole
-/// schedule on `rng`'s own stream), `heat` the first temperature's share of
-/// the mean worsening exchange ([`HEAT`]). Leaves the best placement met
-/// by the chain that cooled.
+/// node's neighbours (empty: none listed), `schedule` its first
+/// temperature, race and far proposals ([`Schedule`]; one chain: the whole
+/// schedule on `rng`'s own stream). Leaves the best placement met by the
+/// chain that cooled.
 ///
 /// Each vertex's cost where it sits, Σ volume × distance over its edges, is
 /// kept (`cost`), so an exchange's Δ reads one distance per edge, the one
@@ -251,9 +279,10 @@ fn run(
     place: &mut [u64],
     (p, (near_start, near_list)): (u64, (&[u32], &[u32])),
     at: Vec<u32>,
-    (rng, race, heat): (&mut Rng, (usize, f64), f64),
+    (rng, schedule): (&mut Rng, Schedule),
     d: impl Fn(u64, u64) -> i64 + Sync,
 ) {
+    let Schedule { heat, race, far } = schedule;
     let n = q.n();
     // The hot loop reads host nodes in 32 bits (p < 2^32) and each entry's
     // neighbour and volume side by side.
@@ -289,7 +318,7 @@ fn run(
     let propose = |on: &[u32], rng: &mut Rng| -> Option<(usize, u32)> {
         let a = rng.below(n);
         let degree = q.xadj[a + 1] - q.xadj[a];
-        let y = if degree == 0 || rng.below(8) == 0 {
+        let y = if degree == 0 || rng.below(far) == 0 {
             rng.below(p as usize) as u32
         } else {
             let c = q.adj[q.xadj[a] + rng.below(degree)] as usize;
@@ -538,7 +567,7 @@ mod tests {
         place: &mut [u64],
         (p, near): (u64, &[Vec<u64>]),
         mut at: Vec<u32>,
-        rng: &mut Rng,
+        (rng, far): (&mut Rng, usize),
         d: impl Fn(u64, u64) -> i64,
     ) {
         let n = q.n();
@@ -561,7 +590,7 @@ mod tests {
         let propose = |place: &[u64], rng: &mut Rng| -> Option<(usize, u64)> {
             let a = rng.below(n);
             let degree = q.xadj[a + 1] - q.xadj[a];
-            let y = if degree == 0 || rng.below(8) == 0 {
+            let y = if degree == 0 || rng.below(far) == 0 {
                 rng.below(p as usize) as u64
             } else {
                 let c = q.adj[q.xadj[a] + rng.below(degree)] as usize;
@@ -646,14 +675,20 @@ mod tests {
 
     /// The annealing as it was before the costs were kept: both distances
     /// of every edge read for each exchange's Δ.
-    fn reference(q: &WGraph, dist: &HostDistance, place: &mut [u64], p: u64, rng: &mut Rng) {
+    fn reference(
+        q: &WGraph,
+        dist: &HostDistance,
+        place: &mut [u64],
+        p: u64,
+        (rng, far): (&mut Rng, usize),
+    ) {
         let mut at = vec![EMPTY; p as usize];
         for (v, &h) in place.iter().enumerate() {
             at[h as usize] = v as u32;
         }
         let near: Vec<Vec<u64>> = (0..p).map(|y| dist.host().neighbors(y)).collect();
         let w: Vec<i64> = q.ew.iter().map(|&w| w as i64).collect();
-        reference_run(q, &w, place, (p, &near), at, rng, |a, b| {
+        reference_run(q, &w, place, (p, &near), at, (rng, far), |a, b| {
             dist.d(a, b) as i64
         });
     }
@@ -664,13 +699,15 @@ mod tests {
         /// Keeping each vertex's cost changes nothing a chain decides:
         /// on random graphs, on a torus and on a tleaf (distances from a
         /// table and from the host), the same seed leaves the same
-        /// placement as reading both distances of every edge.
+        /// placement as reading both distances of every edge — one
+        /// proposal in `far` anywhere, as the schedule says.
         #[test]
         fn kept_costs_take_the_exchanges_both_distances_take(
             n in 3usize..40,
             extra in prop::collection::vec((0usize..40, 0usize..40, 1u64..9), 0..80),
             host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9"]),
             seed in 0u64..1000,
+            far in prop::sample::select(vec![FAR, 64, 2]),
         ) {
             let q = bip(n, &extra, &[1], &[[0, 0]]).g;
             let host = topology::parse(host).unwrap();
@@ -687,11 +724,16 @@ mod tests {
             let near = neighbour_lists(&dist, p);
             let w: Vec<i64> = q.ew.iter().map(|&w| w as i64).collect();
             let (mut kept, mut both) = (start.clone(), start);
-            let one_chain = (&mut Rng::new(seed, 2), (1, 0.0), HEAT);
+            let schedule = Schedule {
+                race: (1, 0.0),
+                far,
+                ..Schedule::FROM_SCRATCH
+            };
+            let one_chain = (&mut Rng::new(seed, 2), schedule);
             run(&q, &w, &mut kept, (p, near.as_ref()), at, one_chain, |a, b| {
                 dist.d(a, b) as i64
             });
-            reference(&q, &dist, &mut both, p, &mut Rng::new(seed, 2));
+            reference(&q, &dist, &mut both, p, (&mut Rng::new(seed, 2), far));
             prop_assert_eq!(kept, both);
         }
     }
