@@ -197,8 +197,9 @@ fn split_vertices(
     });
     // A top-level split whose halves split at the top level again (tleaf
     // 4x8x8's first: 2 | 2 of the 4 top groups) is judged by the cut of
-    // all of them: each try's halves are split as they will be, and the
-    // try whose quarters cost least is kept (see `look_ahead`).
+    // all of them: each try's halves are split at a glance (one bisection
+    // each), and the try whose quarters cost least is kept (see
+    // `look_ahead`).
     // (The halves' own halves are only asked for where that can be.)
     let top_again = |q: &(Domain, Domain)| q.0.distance2(&q.1, dist) >= top_cost(dist);
     let look = effort == Effort::LookingAhead;

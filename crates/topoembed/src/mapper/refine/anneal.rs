@@ -78,7 +78,8 @@ pub struct Schedule {
     /// ([`RACE`] from scratch); `(1, 0.0)`: one chain the whole way.
     pub race: (usize, f64),
     /// One proposal in `far` sends a vertex to a host node drawn from all
-    /// ([`FAR`] from scratch), the others next to a neighbour of its own.
+    /// ([`FAR`] from scratch), the others next to a neighbour of its own
+    /// (0 and 1 alike: every proposal drawn from all).
     pub far: usize,
 }
 
