@@ -86,10 +86,64 @@ pub fn refine_from(
     max_passes: usize,
     first: Option<Vec<u32>>,
 ) {
-    let n = b.g.n();
-    if n < 2 {
+    if b.g.n() < 2 {
         return;
     }
+    match gains_fit_i64(b, bal.d12) {
+        true => passes::<i64>(b, side, bal, max_passes, first),
+        false => passes::<i128>(b, side, bal, max_passes, first),
+    }
+}
+
+/// Whether every gain, and every sum of a pass's gains, fits an i64 (with
+/// room to spare): a pass moves each vertex once, and a move gains at most
+/// its larger external cost plus its volume × d12, so Σ over the vertices
+/// bounds them all. Gains in 64 bits halve the heap's entries (32 → 16
+/// bytes with the vertex) and the gain array; the moves are the same.
+fn gains_fit_i64(b: &Bip, d12: u64) -> bool {
+    let ext: u128 = b.ext.iter().map(|e| u128::from(e[0].max(e[1]))).sum();
+    let volume: u128 = b.g.ew.iter().map(|&w| u128::from(w)).sum();
+    ext.saturating_add(volume.saturating_mul(u128::from(d12))) < 1 << 61
+}
+
+/// The gains' integer type: i64 where [`gains_fit_i64`], else i128.
+trait Gain:
+    Copy
+    + Ord
+    + Default
+    + std::ops::Add<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::Mul<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    /// `x` in this type (in range by [`gains_fit_i64`]).
+    fn of(x: i128) -> Self;
+}
+
+impl Gain for i64 {
+    #[inline]
+    fn of(x: i128) -> i64 {
+        x as i64
+    }
+}
+
+impl Gain for i128 {
+    #[inline]
+    fn of(x: i128) -> i128 {
+        x
+    }
+}
+
+/// [`refine_from`]'s passes with gains in `G`.
+fn passes<G: Gain>(
+    b: &Bip,
+    side: &mut [u8],
+    bal: Balance,
+    max_passes: usize,
+    first: Option<Vec<u32>>,
+) {
+    let n = b.g.n();
+    let twice_d12 = G::of(2 * i128::from(bal.d12));
     let mut load0 = b.load0(side);
     let total = b.g.total_load();
     // Give up a pass after this many moves without a new best.
@@ -102,14 +156,15 @@ pub fn refine_from(
     let mut locked = vec![0u32; n];
     let mut known = vec![0u32; n];
     let mut listed = vec![0u32; n];
-    let mut gains = vec![0i128; n];
+    let mut gains = vec![G::default(); n];
     let mut candidates: Vec<u32> = first.unwrap_or_else(|| (0..n as u32).collect());
-    let mut heap: VertexHeap<(i128, Reverse<u32>)> = VertexHeap::new(n);
+    let mut heap: VertexHeap<(G, Reverse<u32>)> = VertexHeap::new(n);
     for pass in 1..=max_passes as u32 {
         heap.clear();
         let mut border = Vec::with_capacity(candidates.len());
         for &v in &candidates {
             let (g, cut) = gain_and_border(b, side, bal.d12, v as usize);
+            let g = G::of(g);
             gains[v as usize] = g;
             known[v as usize] = pass;
             if cut || b.ext[v as usize][0] != b.ext[v as usize][1] {
@@ -118,8 +173,8 @@ pub fn refine_from(
             }
         }
         let mut moves: Vec<usize> = Vec::new();
-        let start = (bal.excess(load0), 0i128);
-        let (mut best, mut best_len, mut run) = (start, 0usize, 0i128);
+        let start = (bal.excess(load0), G::default());
+        let (mut best, mut best_len, mut run) = (start, 0usize, G::default());
         let mut since_best = 0;
         // Locked vertices are never queued: every vertex popped is free.
         while let Some(((g, _), v)) = heap.pop() {
@@ -152,10 +207,10 @@ pub fn refine_from(
             gains[v] = -gains[v];
             for (u, w) in b.g.edges(v) {
                 if known[u] == pass {
-                    let delta = 2 * i128::from(w) * i128::from(bal.d12);
+                    let delta = G::of(i128::from(w)) * twice_d12;
                     gains[u] += if side[u] == side[v] { -delta } else { delta };
                 } else {
-                    gains[u] = gain_and_border(b, side, bal.d12, u).0;
+                    gains[u] = G::of(gain_and_border(b, side, bal.d12, u).0);
                     known[u] = pass;
                 }
                 if locked[u] != pass {
@@ -293,7 +348,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// Border-only passes with gains computed on first use make the
-        /// moves of full sweeps, and never raise the cost; so does a first
+        /// moves of full sweeps (in i128), with gains in i64 and in i128,
+        /// and never raise the cost; so does a first
         /// pass over the border a coarser level's cut projects (the
         /// coarse graph a matching of the fine one, its sides random).
         #[test]
@@ -307,8 +363,14 @@ mod tests {
             eps in 0u64..20,
             passes in 1usize..8,
             seed in 0u64..1000,
+            wide in any::<bool>(),
         ) {
+            // Wide: 2^62 more external cost on both sides of every vertex,
+            // the same moves, with gains summed in i128.
+            let lift = if wide { 1u64 << 62 } else { 0 };
+            let ext: Vec<[u64; 2]> = ext.iter().map(|e| [e[0] + lift, e[1] + lift]).collect();
             let b = bip(n, &extra, &loads, &ext);
+            prop_assert_eq!(gains_fit_i64(&b, d12), !wide);
             let total = b.g.total_load();
             let target = total / 2;
             let bal = Balance { lo: target.saturating_sub(eps), hi: (target + eps).min(total), d12 };
