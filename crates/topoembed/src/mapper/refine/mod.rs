@@ -30,9 +30,10 @@ const ONE_AT_A_TIME: usize = crate::mapper::LARGE_GUEST;
 /// per 512 vertices mdual's coarse levels (11 211 vertices: 1 528 batches
 /// of 21 searches) ran slower on two threads than on one, and the whole
 /// map on two threads was 1.62x faster than on one (wall time, medians of
-/// 5, 2 cores). One per 256: 1.75x, for +0.2 % hop-bytes on mdual (the
-/// mean of 15 runs onto 5 hosts, seeds 1–3: −1.4 % to +1.05 %); the
-/// 10^6-vertex stencil, at [`MAX_BATCH`] either way, unchanged.
+/// 5, 2 cores). One per 256: 1.67–1.78x over three such sets, for +0.2 %
+/// hop-bytes on mdual (the mean of 15 runs onto 5 hosts, seeds 1–3:
+/// −1.4 % to +1.05 %); the 10^6-vertex stencil, at [`MAX_BATCH`] either
+/// way, unchanged.
 const VERTICES_PER_STEP: usize = 256;
 /// Most vertices or searches of one batch (mdual, 2.6·10^5 vertices: 1010;
 /// the 10^6-vertex stencil: 1024): they start far apart, so a batch costs
