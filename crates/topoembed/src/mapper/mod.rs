@@ -827,9 +827,10 @@ pub fn hop_bytes(g: &WGraph, dist: &HostDistance, hosts: &[u64]) -> u128 {
         .into_par_iter()
         .with_min_len(1 << 12)
         .map(|v| {
+            let from = dist.row(hosts[v]);
             g.edges(v)
                 .filter(|&(u, _)| u > v)
-                .map(|(u, w)| u128::from(w) * u128::from(dist.d(hosts[v], hosts[u])))
+                .map(|(u, w)| u128::from(w) * u128::from(from.d(hosts[u])))
                 .sum::<u128>()
         })
         .sum()

@@ -121,14 +121,16 @@ fn corridor(b: &Bip, side: &[u8], budget: [u64; 2]) -> Vec<u32> {
     let n = b.g.n();
     let mut taken = vec![false; n];
     let mut region = Vec::new();
-    for s in 0..2u8 {
-        let mut queue: VecDeque<usize> = (0..n)
-            .filter(|&v| {
-                side[v] == s
-                    && (b.g.edges(v).any(|(u, _)| side[u] != s)
-                        || b.ext[v][s as usize] > b.ext[v][1 - s as usize])
-            })
-            .collect();
+    // Both sides' seeds in one sweep of the graph (ascending on each side).
+    let mut seeds: [VecDeque<usize>; 2] = [VecDeque::new(), VecDeque::new()];
+    for v in 0..n {
+        let s = side[v] as usize;
+        if b.g.edges(v).any(|(u, _)| side[u] as usize != s) || b.ext[v][s] > b.ext[v][1 - s] {
+            seeds[s].push_back(v);
+        }
+    }
+    for (s, mut queue) in seeds.into_iter().enumerate() {
+        let s = s as u8;
         let mut load = 0u64;
         for &v in &queue {
             taken[v] = true;
@@ -151,15 +153,24 @@ fn corridor(b: &Bip, side: &[u8], budget: [u64; 2]) -> Vec<u32> {
     region
 }
 
+/// One arc of a [`Network`]: its head, its partner's index and its residual
+/// capacity, side by side — the blocking flow and the residual searches
+/// read all three of every arc they pass (three arrays were three cache
+/// misses per arc).
+#[derive(Debug, Clone, Copy)]
+struct Arc {
+    to: u32,
+    /// The partner arc (head → tail).
+    rev: u32,
+    cap: u64,
+}
+
 /// A flow network on the corridor in CSR form: nodes 0..r are its
-/// vertices, r the source, r + 1 the sink; arc e's partner is `rev[e]`.
+/// vertices, r the source, r + 1 the sink; arc e's partner is `arc[e].rev`.
 struct Network {
     /// Node x's arcs are `first[x]..first[x + 1]`.
     first: Vec<usize>,
-    to: Vec<u32>,
-    rev: Vec<usize>,
-    /// Residual capacities.
-    cap: Vec<u64>,
+    arc: Vec<Arc>,
     /// The capacities before the flow (the cut's cost is read from them).
     orig: Vec<u64>,
     source: usize,
@@ -208,21 +219,37 @@ impl Network {
             first[x + 1] += first[x];
         }
         let arcs = first[r + 2];
+        // (Arcs are numbered in 32 bits: a corridor holds at most the
+        // guest's edges, and a guest's edge count fits in them.)
+        debug_assert!(arcs <= u32::MAX as usize);
         let mut fill = first.clone();
-        let (mut to, mut rev, mut cap) = (vec![0u32; arcs], vec![0usize; arcs], vec![0u64; arcs]);
+        let mut arc = vec![
+            Arc {
+                to: 0,
+                rev: 0,
+                cap: 0
+            };
+            arcs
+        ];
         for &(x, y, xy, yx) in &pairs {
             let (e, f) = (fill[x as usize], fill[y as usize]);
             fill[x as usize] += 1;
             fill[y as usize] += 1;
-            (to[e], rev[e], cap[e]) = (y, f, xy);
-            (to[f], rev[f], cap[f]) = (x, e, yx);
+            arc[e] = Arc {
+                to: y,
+                rev: f as u32,
+                cap: xy,
+            };
+            arc[f] = Arc {
+                to: x,
+                rev: e as u32,
+                cap: yx,
+            };
         }
         Network {
             first,
-            to,
-            rev,
-            orig: cap.clone(),
-            cap,
+            orig: arc.iter().map(|a| a.cap).collect(),
+            arc,
             source,
             sink,
         }
@@ -242,7 +269,7 @@ impl Network {
         let mut total = 0u128;
         for x in (0..self.nodes()).filter(|&x| in_s(x)) {
             for e in self.arcs(x) {
-                if !in_s(self.to[e] as usize) {
+                if !in_s(self.arc[e].to as usize) {
                     total += u128::from(self.orig[e]);
                 }
             }
@@ -264,8 +291,9 @@ impl Network {
             queue.push_back(self.source);
             'bfs: while let Some(x) = queue.pop_front() {
                 for e in self.arcs(x) {
-                    let y = self.to[e] as usize;
-                    if self.cap[e] > 0 && level[y] == u32::MAX {
+                    let Arc { to, cap, .. } = self.arc[e];
+                    let y = to as usize;
+                    if cap > 0 && level[y] == u32::MAX {
                         level[y] = level[x] + 1;
                         if y == self.sink {
                             break 'bfs;
@@ -291,12 +319,13 @@ impl Network {
         let mut x = self.source;
         loop {
             if x == self.sink {
-                let f = path.iter().map(|&e| self.cap[e]).min().unwrap_or(0);
+                let f = path.iter().map(|&e| self.arc[e].cap).min().unwrap_or(0);
                 let mut cut_at = path.len();
                 for (i, &e) in path.iter().enumerate() {
-                    self.cap[e] -= f;
-                    self.cap[self.rev[e]] += f;
-                    if self.cap[e] == 0 && cut_at == path.len() {
+                    self.arc[e].cap -= f;
+                    let rev = self.arc[e].rev as usize;
+                    self.arc[rev].cap += f;
+                    if self.arc[e].cap == 0 && cut_at == path.len() {
                         cut_at = i;
                     }
                 }
@@ -304,15 +333,15 @@ impl Network {
                 // Back to the tail of the first saturated arc.
                 path.truncate(cut_at);
                 x = match path.last() {
-                    Some(&e) => self.to[e] as usize,
+                    Some(&e) => self.arc[e].to as usize,
                     None => self.source,
                 };
                 continue;
             }
             let end = self.first[x + 1];
             while it[x] < end {
-                let e = it[x];
-                if self.cap[e] > 0 && level[self.to[e] as usize] == level[x] + 1 {
+                let Arc { to, cap, .. } = self.arc[it[x]];
+                if cap > 0 && level[to as usize] == level[x] + 1 {
                     break;
                 }
                 it[x] += 1;
@@ -320,13 +349,13 @@ impl Network {
             if it[x] < end {
                 let e = it[x];
                 path.push(e);
-                x = self.to[e] as usize;
+                x = self.arc[e].to as usize;
             } else {
                 // Dead end: retreat and skip the arc that led here.
                 let Some(e) = path.pop() else {
                     return total;
                 };
-                x = self.to[self.rev[e]] as usize;
+                x = self.arc[self.arc[e].rev as usize].to as usize;
                 it[x] += 1;
             }
         }
@@ -411,10 +440,11 @@ impl Network {
                 if *e < self.first[x + 1] {
                     let arc = *e;
                     *e += 1;
-                    if self.cap[arc] == 0 {
+                    let Arc { to, cap, .. } = self.arc[arc];
+                    if cap == 0 {
                         continue;
                     }
-                    let y = self.to[arc] as usize;
+                    let y = to as usize;
                     if index[y] == UNSEEN {
                         index[y] = counter;
                         low[y] = counter;
@@ -457,12 +487,13 @@ impl Network {
         while let Some(x) = queue.pop_front() {
             for e in self.arcs(x) {
                 // Forward: the arc x → y; backward: its partner y → x.
+                let Arc { to, rev, cap } = self.arc[e];
                 let residual = if forward {
-                    self.cap[e]
+                    cap
                 } else {
-                    self.cap[self.rev[e]]
+                    self.arc[rev as usize].cap
                 };
-                let y = self.to[e] as usize;
+                let y = to as usize;
                 if residual > 0 && !seen[y] {
                     seen[y] = true;
                     queue.push_back(y);

@@ -48,10 +48,16 @@ pub fn refine(
     // Vertices with a neighbour moved by a pair kept earlier in the group.
     let mut beside_moved = vec![false; g.n()];
     let mut marked: Vec<u32> = Vec::new();
+    // Each vertex's position in its host node's list of `members`: a pair
+    // problem numbers its vertices by it (a hash map per pair, probed at
+    // every edge, was a third of building the problems).
+    let mut position = vec![0u32; g.n()];
     for _ in 0..rounds {
         let mut members: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
         for (v, &h) in place.iter().enumerate() {
-            members.entry(h).or_default().push(v as u32);
+            let on = members.entry(h).or_default();
+            position[v] = on.len() as u32;
+            on.push(v as u32);
         }
         let mut round = 0u128;
         for group in groups(g, dist, place) {
@@ -59,7 +65,7 @@ pub fn refine(
                 .par_iter()
                 .map(|&(a, b)| {
                     let verts = pair_vertices(&members, (a, b));
-                    let (bip, side) = pair_problem(g, dist, place, (a, b), &verts);
+                    let (bip, side) = pair_problem(g, dist, (place, &position), (a, b), &verts);
                     repartition(&bip, &side, cap, dist.d(a, b))
                 })
                 .collect();
@@ -70,7 +76,7 @@ pub fn refine(
                 let verts = pair_vertices(&members, (a, b));
                 if verts.iter().any(|&v| beside_moved[v as usize]) {
                     // Pairs kept before this one moved its neighbours.
-                    let (bip, side) = pair_problem(g, dist, place, (a, b), &verts);
+                    let (bip, side) = pair_problem(g, dist, (place, &position), (a, b), &verts);
                     let d12 = dist.d(a, b);
                     let (before, after) = (fm::cost(&bip, &side, d12), fm::cost(&bip, &new, d12));
                     if after >= before {
@@ -92,6 +98,11 @@ pub fn refine(
                 }
                 let (on_a, on_b): (Vec<u32>, Vec<u32>) =
                     verts.iter().partition(|&&v| place[v as usize] == a);
+                for on in [&on_a, &on_b] {
+                    for (k, &v) in on.iter().enumerate() {
+                        position[v as usize] = k as u32;
+                    }
+                }
                 members.insert(a, on_a);
                 members.insert(b, on_b);
                 round += gain;
@@ -115,10 +126,12 @@ fn groups(g: &WGraph, dist: &HostDistance, place: &[u64]) -> Vec<Vec<Pair>> {
     let mut pairs: Vec<(Pair, u64)> = (0..g.n())
         .into_par_iter()
         .fold(Vec::new, |mut found, v| {
+            let a = place[v];
+            let from = dist.row(a);
             for (u, _) in g.edges(v) {
-                let (a, b) = (place[v], place[u]);
+                let b = place[u];
                 if a < b {
-                    found.push(((a, b), dist.d(a, b)));
+                    found.push(((a, b), from.d(b)));
                 }
             }
             found
@@ -153,27 +166,27 @@ fn pair_vertices(members: &FxHashMap<u64, Vec<u32>>, (a, b): (u64, u64)) -> Vec<
     on(a).iter().chain(on(b)).copied().collect()
 }
 
-/// The bipartition problem of `verts` (on host nodes a and b): their
-/// induced graph, each one's external costs on a (side 0) and on b, and
-/// the sides they are on.
+/// The bipartition problem of `verts` (on host nodes a and b, a's first,
+/// as [`pair_vertices`] lists them): their induced graph, each one's
+/// external costs on a (side 0) and on b, and the sides they are on.
+/// `position` is each vertex's place in its host node's list.
 fn pair_problem(
     g: &WGraph,
     dist: &HostDistance,
-    place: &[u64],
+    (place, position): (&[u64], &[u32]),
     (a, b): (u64, u64),
     verts: &[u32],
 ) -> (Bip, Vec<u8>) {
-    let local: FxHashMap<u32, u32> = verts
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| (v, k as u32))
-        .collect();
-    let bip = Bip::induced(
-        g,
-        verts,
-        |u| local.get(&(u as u32)).copied(),
-        |u| [dist.d(a, place[u]), dist.d(b, place[u])],
-    );
+    let on_a = verts.partition_point(|&v| place[v as usize] == a) as u32;
+    let local = |u: usize| match place[u] {
+        h if h == a => Some(position[u]),
+        h if h == b => Some(on_a + position[u]),
+        _ => None,
+    };
+    let (from_a, from_b) = (dist.row(a), dist.row(b));
+    let bip = Bip::induced(g, verts, local, |u| {
+        [from_a.d(place[u]), from_b.d(place[u])]
+    });
     let side = verts
         .iter()
         .map(|&v| u8::from(place[v as usize] == b))

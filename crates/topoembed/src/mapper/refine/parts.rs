@@ -70,12 +70,15 @@ pub fn swap(
                 let Some(k) = k else {
                     return 0;
                 };
+                // (Rows: a dense quotient, an FFT butterfly's, reads
+                // hundreds of distances per candidate.)
+                let (from, to) = (dist.row(from), dist.row(to));
                 q.row(k)
                     .iter()
                     .filter(|&&(c, _)| Some(c as usize) != other)
                     .map(|&(c, w)| {
                         let hc = pos[c as usize];
-                        i128::from(w) * (i128::from(dist.d(from, hc)) - i128::from(dist.d(to, hc)))
+                        i128::from(w) * (i128::from(from.d(hc)) - i128::from(to.d(hc)))
                     })
                     .sum()
             };
