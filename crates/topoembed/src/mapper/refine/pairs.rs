@@ -49,8 +49,9 @@ pub fn refine(
     let mut beside_moved = vec![false; g.n()];
     let mut marked: Vec<u32> = Vec::new();
     // Each vertex's position in its host node's list of `members`: a pair
-    // problem numbers its vertices by it (a hash map per pair, probed at
-    // every edge, was a third of building the problems).
+    // problem numbers its vertices by it, where a hash map per pair was
+    // probed at every edge (with the flows' arcs side by side, the phase
+    // 3–12 % faster: copter2 onto tleaf:256:1 0.456 → 0.399 s).
     let mut position = vec![0u32; g.n()];
     for _ in 0..rounds {
         let mut members: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
