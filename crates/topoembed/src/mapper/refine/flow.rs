@@ -70,7 +70,13 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, target: u64) -> u128 {
         for (k, &v) in region.iter().enumerate() {
             index[v as usize] = k as u32;
         }
-        let mut net = Network::build(b, side, bal.d12, &region, &index);
+        // (A corridor of more than 2^32 arcs is left as it is.)
+        let Some(mut net) = Network::build(b, side, bal.d12, &region, &index) else {
+            for &v in &region {
+                index[v as usize] = u32::MAX;
+            }
+            break;
+        };
         let current = net.cost_of(|k| side[region[k] as usize] == 0);
         let min = net.max_flow();
         let region_load0: u64 = region
@@ -178,7 +184,10 @@ struct Network {
 }
 
 impl Network {
-    fn build(b: &Bip, side: &[u8], d12: u64, region: &[u32], index: &[u32]) -> Network {
+    /// The network of the corridor `region` (`index`: each vertex's place
+    /// in it, `u32::MAX` outside); none where its arcs would not fit the
+    /// 32-bit partner numbers of [`Arc`] (a corridor of over 2^31 edges).
+    fn build(b: &Bip, side: &[u8], d12: u64, region: &[u32], index: &[u32]) -> Option<Network> {
         let r = region.len();
         let (source, sink) = (r, r + 1);
         // Arcs as pairs (a → b of capacity ab, b → a of capacity ba).
@@ -219,9 +228,9 @@ impl Network {
             first[x + 1] += first[x];
         }
         let arcs = first[r + 2];
-        // (Arcs are numbered in 32 bits: a corridor holds at most the
-        // guest's edges, and a guest's edge count fits in them.)
-        debug_assert!(arcs <= u32::MAX as usize);
+        if arcs > u32::MAX as usize {
+            return None;
+        }
         let mut fill = first.clone();
         let mut arc = vec![
             Arc {
@@ -246,13 +255,13 @@ impl Network {
                 cap: yx,
             };
         }
-        Network {
+        Some(Network {
             first,
             orig: arc.iter().map(|a| a.cap).collect(),
             arc,
             source,
             sink,
-        }
+        })
     }
 
     fn nodes(&self) -> usize {
@@ -604,7 +613,7 @@ mod tests {
             let side = &sides[..n];
             let region: Vec<u32> = (0..n as u32).collect();
             let index: Vec<u32> = region.clone();
-            let mut net = Network::build(&b, side, d12, &region, &index);
+            let mut net = Network::build(&b, side, d12, &region, &index).expect("a small network");
             let cheapest = (0u32..1 << n)
                 .map(|mask| net.cost_of(|k| (mask >> k) & 1 == 1))
                 .min()
