@@ -34,3 +34,11 @@ quotient_graph() {
   python3 "$here/bench/graphs.py" quotient "$1" "$4.parts.map" "$4.graph"
   gcv -ic "$4.graph" "$4.grf"
 }
+
+# Scotch 7 runs as many threads as cores unless SCOTCH_PTHREAD_NUMBER says
+# otherwise, and on a small virtual machine they cost it more than they
+# bring (2026-12-02, 2 cores: 58.8 s over bench/mapper.sh's set against
+# 15.2 s on one thread, the same mappings, most of the difference system
+# time). The peer tables time it on this many threads (default one: its
+# quickest here); bench/mapper.sh times both.
+scotch_threads=${SCOTCH_PTHREAD_NUMBER:-1}

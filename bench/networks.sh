@@ -29,6 +29,7 @@ seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N);
 metric() { "$bin" metrics "graph:$1" "$2" --mapping "$3" --format json | python3 -c "import json,sys; m=json.load(sys.stdin); c=m.get('congestion'); print(m['hop_bytes'], c['max'] if c else '-')"; }
 machine
 echo "Scotch $(gmtst -V 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p'); RUNS=$RUNS"
+echo "(scotch_gmap timed on $scotch_threads thread(s): SCOTCH_PTHREAD_NUMBER=$scotch_threads; bench/common.sh says why)"
 echo
 echo "| graph | host | scotch_gmap -Cd hop-bytes / congestion | topoembed map hop-bytes / congestion | map / Scotch | times (gmap, map) s |"
 echo "|---|---|---|---|---|---|"
@@ -41,7 +42,7 @@ for graph in $GRAPHS; do
     "$bin" export "$host" --format tgt >"$work/h.tgt"
     gmap_times=() map_times=()
     for _ in $(seq "$RUNS"); do
-      gmap_times+=("$(seconds scotch_gmap -Cd "$grf" "$work/h.tgt" "$work/s.map")")
+      gmap_times+=("$(seconds env SCOTCH_PTHREAD_NUMBER="$scotch_threads" scotch_gmap -Cd "$grf" "$work/h.tgt" "$work/s.map")")
       map_times+=("$(seconds sh -c "\"$bin\" map \"graph:$grf\" \"$host\" --format scotch-map >\"$work/t.map\"")")
     done
     scotch_gmap -Cd "$grf" "$work/h.tgt" "$work/s.map" 2>/dev/null
