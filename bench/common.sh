@@ -42,3 +42,24 @@ quotient_graph() {
 # time). The peer tables time it on this many threads (default one: its
 # quickest here); bench/mapper.sh times both.
 scotch_threads=${SCOTCH_PTHREAD_NUMBER:-1}
+
+# scotch_gmap -Cd on THREADS threads ("": Scotch's default, every core):
+# gmap THREADS GRAPH.grf TARGET.tgt OUT.map
+gmap() {
+  local threads=$1
+  shift
+  if [ -n "$threads" ]; then
+    SCOTCH_PTHREAD_NUMBER=$threads scotch_gmap -Cd "$@"
+  else
+    env -u SCOTCH_PTHREAD_NUMBER scotch_gmap -Cd "$@"
+  fi
+}
+
+# Wall seconds of a command (a function too), its output dropped.
+seconds() {
+  local s e
+  s=$(date +%s.%N)
+  "$@" >/dev/null 2>&1
+  e=$(date +%s.%N)
+  echo "$e - $s" | bc
+}

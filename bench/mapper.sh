@@ -74,10 +74,8 @@ row() {
   for _ in $(seq "$RUNS"); do
     run=$((run + 1))
     if [ "$run" -le "$scotch_runs" ]; then
-      s=$(date +%s.%N); SCOTCH_PTHREAD_NUMBER=1 scotch_gmap -Cd "$grf" "$tgt" "$work/s1.map" 2>/dev/null; e=$(date +%s.%N)
-      ts1+=("$(echo "$e - $s" | bc)")
-      s=$(date +%s.%N); scotch_gmap -Cd "$grf" "$tgt" "$work/s.map" 2>/dev/null; e=$(date +%s.%N)
-      tsn+=("$(echo "$e - $s" | bc)")
+      ts1+=("$(seconds gmap 1 "$grf" "$tgt" "$work/s1.map")")
+      tsn+=("$(seconds gmap "" "$grf" "$tgt" "$work/s.map")")
     fi
     s=$(date +%s.%N); RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t1.map"; e=$(date +%s.%N)
     t1+=("$(echo "$e - $s" | bc)")

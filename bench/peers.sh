@@ -48,7 +48,6 @@ median() { sort -g | awk '{a[NR]=$1} END {printf "%.2f\n", a[int((NR+1)/2)]}'; }
 # "median best" of the hop-bytes on stdin, one per line.
 med_best() { sort -g | awk '{a[NR]=$1} END {printf "%d %d\n", a[int((NR+1)/2)], a[1]}'; }
 run_map() { "$bin" map "graph:$1" "$2" --format scotch-map "${@:3}" >"$work/t.map"; }
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
 version() { "$venv/bin/pip" show "$1" | sed -n 's/^Version: //p'; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); KaHIP $(version kahip), chszlablib $(version chszlablib), Mt-KaHyPar $(version mtkahypar)"
 echo "(scotch_gmap timed on $scotch_threads thread(s): SCOTCH_PTHREAD_NUMBER=$scotch_threads; bench/common.sh says why)"
@@ -82,7 +81,7 @@ for graph in $GRAPHS; do
     tgt=$work/host.tgt
     "$bin" export "$host" --format tgt >"$tgt"
     row="| $name | $host |"
-    ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds env SCOTCH_PTHREAD_NUMBER="$scotch_threads" scotch_gmap -Cd "$grf" "$tgt" "$work/s.map")"); done
+    ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds gmap "$scotch_threads" "$grf" "$tgt" "$work/s.map")"); done
     row="$row $(expan "$grf" "$tgt" "$work/s.map") |"
     times="$(printf '%s\n' "${ts[@]}" | median)"
     best_med=""; best_min=""
@@ -143,7 +142,7 @@ for graph in $MT_GRAPHS; do
     "$bin" export "$host" --format tgt >"$tgt"
     "$bin" export "$host" --format grf >"$work/host.grf"
     gcv -is -oc "$work/host.grf" "$work/host.graph"
-    ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds env SCOTCH_PTHREAD_NUMBER="$scotch_threads" scotch_gmap -Cd "$grf" "$tgt" "$work/s.map")"); done
+    ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds gmap "$scotch_threads" "$grf" "$tgt" "$work/s.map")"); done
     hs=$(expan "$grf" "$tgt" "$work/s.map")
     tk=(); for _ in $(seq "$MT_RUNS"); do tk+=("$(peer mtkahypar "$graph" "$work/host.graph" "$work/mt.part")"); done
     part_to_map "$work/mt.part" "$work/mt.map"
@@ -176,7 +175,7 @@ for q in $QUOTIENTS; do
   "$bin" export "$host" --format tgt >"$tgt"
   "$bin" export "$host" --format grf >"$work/host.grf"
   gcv -is -oc "$work/host.grf" "$work/host.graph"
-  ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds env SCOTCH_PTHREAD_NUMBER="$scotch_threads" scotch_gmap -Cd "$work/q$k.grf" "$tgt" "$work/s.map")"); done
+  ts=(); for _ in $(seq "$RUNS"); do ts+=("$(seconds gmap "$scotch_threads" "$work/q$k.grf" "$tgt" "$work/s.map")"); done
   hs=$(expan "$work/q$k.grf" "$tgt" "$work/s.map")
   tk=(); hk=(); tm=(); hm=()
   for seed in $SEEDS; do
