@@ -47,6 +47,24 @@ const MIN_HALVED: u64 = 256;
 /// +1.6 % on those pairs; a 2-D host's 8x8 halved to 4x4 lost instead.
 const MIN_HALVED_IN_EIGHTS: u64 = 64;
 
+/// Independent chains that lay the blocks out on the halved host
+/// ([`lay_out_halved`]; the least hop-bytes kept). The coarse layout sets
+/// where the quotient folds, and one chain's draw there was a lottery the
+/// refinement after it could not undo: copter2 onto torus:16x16 came out
+/// at 125 294–134 713 hop-bytes over seeds 1–8, above Scotch's 132 901 on
+/// seeds 4 and 8. Benchmark (2026-12-02, the 38 pairs of `bench/mapper.sh`,
+/// seeds 1–8, two threads, against one chain): copter2 onto torus:16x16
+/// 123 993–129 566, no pair above Scotch on any seed (two placements
+/// before), the geometric mean −0.44 % (−0.72 to +0.03 % by seed: 0.7440,
+/// 0.7498 and 0.7445 of Scotch's on seeds 1–3, against 0.7473, 0.7520 and
+/// 0.7463), about a tenth more time on the pairs onto halved hosts.
+const COARSE_CHAINS: u64 = 2;
+
+/// Most blocks laid out by [`COARSE_CHAINS`] chains: the coarsest layouts
+/// (8x8 and 4x4x4 blocks), whose annealing is cheap; a larger one (the
+/// 16x16 blocks of torus:32x32, halved again) takes one.
+const COARSE_CHAINS_UP_TO: u64 = 64;
+
 /// First temperature of the annealing after the blocks are spread, as a
 /// share of the mean worsening exchange ([`refine::anneal::anneal_from`]):
 /// cool, to keep the blocks' layout. Benchmark (as [`MIN_HALVED`]'s): 0.05
@@ -180,7 +198,12 @@ fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Opt
     }
     let coarse = HostDistance::new(halved.host.as_ref()).ok()?;
     let (blocks, block) = (halved.host.node_count(), halved.block);
-    let mut on_block = place(q, &coarse, blocks, (block, 0.0), (rng.next_u64(), 1), None);
+    let chains = match blocks <= COARSE_CHAINS_UP_TO {
+        true => COARSE_CHAINS,
+        false => 1,
+    };
+    let chains = (rng.next_u64(), chains);
+    let mut on_block = place(q, &coarse, blocks, (block, 0.0), chains, None);
     refine::balance::restore(q, &coarse, &mut on_block, blocks, block).ok()?;
     // Every block holds exactly `block` vertices (p of them in p / block
     // blocks, none above `block`): the k-th vertex of a block to its k-th node.
