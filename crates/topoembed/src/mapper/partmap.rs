@@ -55,9 +55,9 @@ const MIN_HALVED_IN_EIGHTS: u64 = 64;
 /// seeds 4 and 8. Benchmark (2026-12-02, the 38 pairs of `bench/mapper.sh`,
 /// seeds 1–8, two threads, against one chain): copter2 onto torus:16x16
 /// 123 993–129 566, no pair above Scotch on any seed (two placements
-/// before), the geometric mean −0.44 % (−0.72 to +0.03 % by seed: 0.7440,
-/// 0.7498 and 0.7445 of Scotch's on seeds 1–3, against 0.7473, 0.7520 and
-/// 0.7463), about a tenth more time on the pairs onto halved hosts.
+/// before), the geometric mean −0.29 % (−0.67 to −0.02 % by seed: 0.7440,
+/// 0.7501 and 0.7445 of Scotch's on seeds 1–3, against 0.7473, 0.7520 and
+/// 0.7463), 52.5 s against 50.2 s over the set on one thread.
 const COARSE_CHAINS: u64 = 2;
 
 /// Most blocks laid out by [`COARSE_CHAINS`] chains: the coarsest layouts
