@@ -64,6 +64,15 @@ echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | 
 echo
 echo "| graph | host | scotch_gmap -Cd hop-bytes | topoembed map hop-bytes | ratio | gmap s, 1 thread | map s, 1 thread | gmap s, $(nproc) threads | map s, $(nproc) threads |"
 echo "|---|---|---|---|---|---|---|---|---|"
+# topoembed map on THREADS threads ("": every core), its Scotch map to OUT:
+# map_to THREADS GRAPH.grf HOST OUT.map
+map_to() {
+  if [ -n "$1" ]; then
+    RAYON_NUM_THREADS=$1 "$bin" map "graph:$2" "$3" --format scotch-map > "$4"
+  else
+    "$bin" map "graph:$2" "$3" --format scotch-map > "$4"
+  fi
+}
 # One row: graph (METIS), its Scotch copy, a host spec, and how many of the
 # RUNS run Scotch too (default: all).
 row() {
@@ -77,10 +86,8 @@ row() {
       ts1+=("$(seconds gmap 1 "$grf" "$tgt" "$work/s1.map")")
       tsn+=("$(seconds gmap "" "$grf" "$tgt" "$work/s.map")")
     fi
-    s=$(date +%s.%N); RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t1.map"; e=$(date +%s.%N)
-    t1+=("$(echo "$e - $s" | bc)")
-    s=$(date +%s.%N); "$bin" map "graph:$grf" "$host" --format scotch-map > "$work/t.map"; e=$(date +%s.%N)
-    tm+=("$(echo "$e - $s" | bc)")
+    t1+=("$(seconds map_to 1 "$grf" "$host" "$work/t1.map")")
+    tm+=("$(seconds map_to "" "$grf" "$host" "$work/t.map")")
   done
   # The same seed gives the same placement on any number of threads.
   cmp -s "$work/t1.map" "$work/t.map" || { echo "$name -> $host: one thread and $(nproc) placed differently" >&2; exit 1; }
