@@ -134,7 +134,7 @@ pub fn embed(
 /// own labels; every other guest is numbered from 0.
 pub fn scotch_labels(guest: &dyn Topology) -> Result<Vec<u64>, Error> {
     Ok(match guest.spec() {
-        Spec::Graph(path) if io::is_scotch_graph(path) => io::read_graph(path)?.labels,
+        Spec::Graph(path) if io::is_scotch_graph(path) => io::read_labels(path)?,
         _ => (0..guest.node_count()).collect(),
     })
 }

@@ -47,9 +47,37 @@ pub fn read_graph(path: &Path) -> Result<ScotchGraph> {
     parse_graph(path, &read_text(path)?)
 }
 
-/// [`read_graph`] on text already read; `path` names it in errors.
-pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
-    let mut t = Tokens::new(path, text);
+/// The vertex labels of a Scotch source graph ([`ScotchGraph::labels`]):
+/// a file without labels is read no further than its header (its vertices
+/// are numbered from the base), so writing a mapping of a graph the mapper
+/// has just read costs no second parse of it (0.05 s of serial time for
+/// mdual's 2.6·10^5 vertices). A labelled file is read whole, and so is
+/// one whose header promises more vertices than its text can hold (a
+/// vertex takes at least two bytes), to fail as [`read_graph`] does.
+pub fn read_labels(path: &Path) -> Result<Vec<u64>> {
+    let text = read_text(path)?;
+    let header = parse_header(&mut Tokens::new(path, &text))?;
+    match header.flags {
+        [false, _, _] if header.n <= text.len() as u64 / 2 => {
+            Ok((header.base..header.base + header.n).collect())
+        }
+        _ => Ok(parse_graph(path, &text)?.labels),
+    }
+}
+
+/// What a source graph's header says: vertex and arc counts, the base and
+/// the flags (labels, edge weights, vertex loads).
+struct Header {
+    n: u64,
+    arcs: u64,
+    base: u64,
+    flags: [bool; 3],
+}
+
+/// Reads the header from `t`, rejecting a version other than 0, an odd arc
+/// count, more arcs than the vertices can hold without repeats, a base
+/// other than 0 or 1, and malformed flags.
+fn parse_header(t: &mut Tokens) -> Result<Header> {
     let version = t.number("the version number (0)", u64::MAX)?;
     if version != 0 {
         return Err(t.error(&format!(
@@ -70,11 +98,28 @@ pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
     }
     let base = t.number("the base (0 or 1)", 1)?;
     let flags = t.expect("the flags (three digits 0/1: labels, edge weights, vertex loads)")?;
-    let [labeled, weighted, loaded] = parse_flags(flags).ok_or_else(|| {
+    let flags = parse_flags(flags).ok_or_else(|| {
         t.error(&format!(
             "flags '{flags}': expected three digits 0/1 (labels, edge weights, vertex loads), like 000"
         ))
     })?;
+    Ok(Header {
+        n,
+        arcs,
+        base,
+        flags,
+    })
+}
+
+/// [`read_graph`] on text already read; `path` names it in errors.
+pub fn parse_graph(path: &Path, text: &str) -> Result<ScotchGraph> {
+    let mut t = Tokens::new(path, text);
+    let Header {
+        n,
+        arcs,
+        base,
+        flags: [labeled, weighted, loaded],
+    } = parse_header(&mut t)?;
 
     // Reserve no more than the text can hold (each vertex and arc takes at
     // least two bytes): a header may promise billions of vertices that the

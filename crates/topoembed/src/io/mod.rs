@@ -31,7 +31,7 @@ pub use dense::{
     is_dense_matrix, looks_dense, parse_dense_matrix, read_dense_matrix, DenseMatrix,
     MAX_DENSE_RANKS,
 };
-pub use grf::{parse_graph, read_graph, write_graph, ScotchGraph};
+pub use grf::{parse_graph, read_graph, read_labels, write_graph, ScotchGraph};
 pub use hwloc::{parse_hwloc, read_hwloc, HwlocTree, MAX_HWLOC_LEAVES};
 pub use launch::hostfile::{parse_hostfile, read_hostfile, Machine};
 pub use launch::rankfile::write_rankfile;

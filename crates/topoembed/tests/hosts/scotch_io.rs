@@ -70,6 +70,47 @@ fn labelled_weighted_graphs_are_read_by_label() {
     assert_eq!(m.hosts(), &[0, 1, 2, 3]);
 }
 
+/// The labels alone, as a mapping is written with them: the file's own
+/// labels where it has them, numbers from the base otherwise (read from
+/// the header alone), and a bad header the same error as reading the graph.
+#[test]
+fn labels_are_read_as_the_graph_reads_them() {
+    let labelled =
+        "0\n4 8\n1 111\n40 5 2 7 10 7 20\n10 5 2 7 40 7 30\n30 5 2 7 10 7 20\n20 5 2 7 30 7 40\n";
+    let path = file("labels.grf", labelled);
+    assert_eq!(io::read_labels(&path).unwrap(), vec![40, 10, 30, 20]);
+    for base in [0, 1] {
+        let mut text = Vec::new();
+        io::write_graph(
+            topology::parse("torus:3x5").unwrap().as_ref(),
+            base,
+            &mut text,
+        )
+        .unwrap();
+        let path = file(
+            &format!("numbered{base}.grf"),
+            &String::from_utf8(text).unwrap(),
+        );
+        let labels = io::read_labels(&path).unwrap();
+        assert_eq!(labels, io::read_graph(&path).unwrap().labels);
+        assert_eq!(labels, (base..base + 15).collect::<Vec<_>>());
+    }
+    for bad in [
+        "1\n2 2\n0 000\n",
+        "0\n2 3\n0 000\n",
+        "0\n2 2\n2 000\n",
+        "0\n2 2\n0 0x0\n",
+        "0\n2\n",
+        "0\n4000000000 0\n0 000\n",
+    ] {
+        let path = file("badlabels.grf", bad);
+        let (Err(labels), Err(graph)) = (io::read_labels(&path), io::read_graph(&path)) else {
+            panic!("{bad:?} read");
+        };
+        assert_eq!(labels.to_string(), graph.to_string(), "{bad:?}");
+    }
+}
+
 #[test]
 fn targets_round_trip_and_read_scotch_forms() {
     for spec in [
