@@ -33,8 +33,14 @@ const ONE_AT_A_TIME: usize = crate::mapper::LARGE_GUEST;
 /// 5, 2 cores). One per 256: 1.67–1.78x over three such sets, for +0.2 %
 /// hop-bytes on mdual (the mean of 15 runs onto 5 hosts, seeds 1–3:
 /// −1.4 % to +1.05 %); the 10^6-vertex stencil, at [`MAX_BATCH`] either
-/// way, unchanged.
-const VERTICES_PER_STEP: usize = 256;
+/// way, unchanged. One per 128 (2026-12-03): the time one thread of two
+/// ran alone on mdual onto torus:16x16 0.52 → 0.37 s of a 4.5 s run
+/// (`perf record`, 5 ms windows; at the V-cycle's coarse levels a
+/// batch's wait for its slowest search), the two-thread time −5 % over
+/// 12 runs (mdual onto torus:16x16, 8x8x8, 8x8x4 and 32x16, seeds 1–3),
+/// hop-bytes +0.2 % on average (−0.4 to +0.7 %; onto tleaf:4x8x8 +0.09
+/// and 0.00 %), the stencil the same; one per 64: +0.6 %.
+const VERTICES_PER_STEP: usize = 128;
 /// Most vertices or searches of one batch (mdual, 2.6·10^5 vertices: 1010;
 /// the 10^6-vertex stencil: 1024): they start far apart, so a batch costs
 /// little quality, and a large one wakes the pool's threads less often.
