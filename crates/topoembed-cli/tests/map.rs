@@ -26,6 +26,59 @@ fn numbers(v: &Value) -> Vec<u64> {
         .collect()
 }
 
+/// A Scotch graph's mapping names its vertices as the file does: its own
+/// labels where it has them, numbers from its base where it has none (read
+/// from the header alone), and `metrics --mapping` reads it back to the
+/// placement's own hop-bytes.
+#[test]
+fn scotch_maps_name_vertices_by_the_files_labels() {
+    let dir = temp_dir("map-labels");
+    // An 8-cycle labelled 70, 10, 60, 20, 50, 30, 40, 80 in file order, and
+    // the same cycle without labels, numbered from 1.
+    let labels = [70u64, 10, 60, 20, 50, 30, 40, 80];
+    let mut labelled = String::from("0\n8 16\n1 100\n");
+    let mut numbered = String::from("0\n8 16\n1 000\n");
+    for v in 0..8 {
+        let (prev, next) = ((v + 7) % 8, (v + 1) % 8);
+        labelled += &format!("{} 2 {} {}\n", labels[v], labels[prev], labels[next]);
+        numbered += &format!("2 {} {}\n", prev + 1, next + 1);
+    }
+    for (name, text, names) in [
+        ("labelled.grf", labelled, labels.to_vec()),
+        ("numbered.grf", numbered, (1..=8).collect::<Vec<u64>>()),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let guest = format!("graph:{}", path.display());
+        let scotch = ok(&["map", &guest, "ring:4", "--format", "scotch-map"]);
+        let lines: Vec<&str> = scotch.lines().collect();
+        assert_eq!(lines[0], "8", "{name}");
+        let written: Vec<u64> = lines[1..]
+            .iter()
+            .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(written, names, "{name}");
+        let file = dir.join(format!("{name}.map"));
+        std::fs::write(&file, &scotch).unwrap();
+        let measured = json(&[
+            "metrics",
+            &guest,
+            "ring:4",
+            "--mapping",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let placed = json(&["map", &guest, "ring:4", "--format", "json"]);
+        assert_eq!(
+            measured["hop_bytes"], placed["metrics"]["hop_bytes"],
+            "{name}"
+        );
+        // A cycle of 8 onto a ring of 4, two consecutive vertices a node.
+        assert_eq!(measured["hop_bytes"].as_u64(), Some(4), "{name}");
+    }
+}
+
 #[test]
 fn json_placement_respects_capacity_and_matches_its_scotch_map() {
     let guest = example();
