@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::grf::ScotchGraph;
@@ -116,8 +117,29 @@ pub fn write_mapping(labels: &[u64], hosts: &[u64], out: &mut dyn Write) -> Resu
     }
     let io = |e: std::io::Error| Error::File(format!("cannot write the mapping: {e}"));
     writeln!(out, "{}", labels.len()).map_err(io)?;
-    for (l, h) in labels.iter().zip(hosts) {
-        writeln!(out, "{l}\t{h}").map_err(io)?;
+    // Lines formatted chunk by chunk on the thread pool, then written in
+    // order: one line at a time through `writeln!` was 0.1–0.15 s of one
+    // thread alone at the end of the 10^6-vertex stencil's map.
+    let chunks: Vec<Vec<u8>> = labels
+        .par_chunks(WRITE_CHUNK)
+        .zip(hosts.par_chunks(WRITE_CHUNK))
+        .map(|(labels, hosts)| {
+            let mut text = Vec::with_capacity(labels.len() * 16);
+            let mut number = itoa::Buffer::new();
+            for (&l, &h) in labels.iter().zip(hosts) {
+                text.extend_from_slice(number.format(l).as_bytes());
+                text.push(b'\t');
+                text.extend_from_slice(number.format(h).as_bytes());
+                text.push(b'\n');
+            }
+            text
+        })
+        .collect();
+    for text in chunks {
+        out.write_all(&text).map_err(io)?;
     }
     Ok(())
 }
+
+/// Lines of a mapping formatted together ([`write_mapping`]).
+const WRITE_CHUNK: usize = 1 << 14;

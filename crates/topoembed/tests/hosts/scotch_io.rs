@@ -70,6 +70,46 @@ fn labelled_weighted_graphs_are_read_by_label() {
     assert_eq!(m.hosts(), &[0, 1, 2, 3]);
 }
 
+/// A mapping of many vertices (several chunks formatted apart) is the
+/// count, then `label<TAB>host` a line in vertex order, and reads back to
+/// the same hosts.
+#[test]
+fn long_mappings_are_written_line_for_line() {
+    let n = 40_000u64;
+    let ring = io::read_graph(&{
+        let mut text = Vec::new();
+        io::write_graph(
+            topology::parse(&format!("ring:{n}")).unwrap().as_ref(),
+            1,
+            &mut text,
+        )
+        .unwrap();
+        file("long.grf", &String::from_utf8(text).unwrap())
+    })
+    .unwrap();
+    let hosts: Vec<u64> = (0..n)
+        .map(|v| (v * 7919) % 1000 + u64::from(v == n - 1) * u64::MAX / 2)
+        .collect();
+    let mut written = Vec::new();
+    io::write_mapping(&ring.labels, &hosts, &mut written).unwrap();
+    let text = String::from_utf8(written).unwrap();
+    let mut expected = format!("{n}\n");
+    for (l, h) in ring.labels.iter().zip(&hosts) {
+        expected += &format!("{l}\t{h}\n");
+    }
+    assert_eq!(text, expected);
+    let mut fitting = hosts.clone();
+    fitting[n as usize - 1] = 999;
+    let mut written = Vec::new();
+    io::write_mapping(&ring.labels, &fitting, &mut written).unwrap();
+    let path = file("long.map", &String::from_utf8(written).unwrap());
+    assert_eq!(
+        io::read_mapping(&path, &ring, 1000).unwrap().hosts(),
+        &fitting[..]
+    );
+    assert!(io::write_mapping(&ring.labels, &hosts[1..], &mut Vec::new()).is_err());
+}
+
 /// The labels alone, as a mapping is written with them: the file's own
 /// labels where it has them, numbers from the base otherwise (read from
 /// the header alone), and a bad header the same error as reading the graph.
@@ -94,6 +134,12 @@ fn labels_are_read_as_the_graph_reads_them() {
         let labels = io::read_labels(&path).unwrap();
         assert_eq!(labels, io::read_graph(&path).unwrap().labels);
         assert_eq!(labels, (base..base + 15).collect::<Vec<_>>());
+        // A header past the first bytes read, or split across them.
+        for pad in [5000, 4090] {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let far = file("far.grf", &(" ".repeat(pad) + &text));
+            assert_eq!(io::read_labels(&far).unwrap(), labels, "{pad}");
+        }
     }
     for bad in [
         "1\n2 2\n0 000\n",
