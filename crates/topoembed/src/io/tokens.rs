@@ -71,6 +71,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// Byte offset of what is left to read.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
     /// Line of the last token read.
     pub fn token_line(&self) -> usize {
         self.last_line
