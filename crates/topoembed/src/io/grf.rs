@@ -87,6 +87,7 @@ const HEADER_BYTES: u64 = 4096;
 
 /// What a source graph's header says: vertex and arc counts, the base and
 /// the flags (labels, edge weights, vertex loads).
+#[derive(Debug, Clone, Copy)]
 struct Header {
     n: u64,
     arcs: u64,
@@ -204,25 +205,14 @@ fn parse_serially(path: &Path, text: &str, mut t: Tokens, header: Header) -> Res
             ends.len()
         )));
     }
-    let targets = resolve_ends(path, &labels, &lines, &offsets, &ends, labeled, base)?;
-    drop(ends);
-    let mut graph = Graph::from_weighted_csr(
-        Spec::Graph(path.to_path_buf()),
-        offsets,
-        targets,
-        weighted.then_some(volumes),
-    );
-    check_lists(path, &graph, &labels, &lines)?;
-    if loaded {
-        graph = graph.with_loads(loads)?;
-    }
-    Ok(ScotchGraph {
-        graph,
-        base,
+    let lists = Lists {
         labels,
-        edge_weights: weighted,
-        vertex_loads: loaded,
-    })
+        offsets,
+        ends,
+        volumes,
+        loads,
+    };
+    assemble(path, &header, lists, &lines)
 }
 
 /// Bodies of at least this many bytes are parsed in parallel
@@ -291,7 +281,42 @@ fn parse_in_parallel(path: &Path, text: &str, offset: usize, h: &Header) -> Opti
         return None;
     }
     drop(pieces);
-    let targets = resolve_ends(path, &labels, &[], &offsets, &ends, labeled, h.base).ok()?;
+    let lists = Lists {
+        labels,
+        offsets,
+        ends,
+        volumes,
+        loads,
+    };
+    assemble(path, h, lists, &[]).ok()
+}
+
+/// A source graph's vertices as read, before their ends are resolved.
+struct Lists {
+    labels: Vec<u64>,
+    /// Where each vertex's entries start in `ends` (and `volumes`).
+    offsets: Vec<u64>,
+    /// The ends as written (labels, or numbers + base).
+    ends: Vec<u64>,
+    /// Edge weights, one per end (none without the flag).
+    volumes: Vec<u64>,
+    /// Vertex loads (none without the flag).
+    loads: Vec<u64>,
+}
+
+/// The graph of `lists`: ends resolved to vertices, every edge checked to
+/// be listed from both ends once, loads attached. `lines` is each vertex's
+/// line for errors (empty: the parallel parse, which reads again on error).
+fn assemble(path: &Path, h: &Header, lists: Lists, lines: &[usize]) -> Result<ScotchGraph> {
+    let [labeled, weighted, loaded] = h.flags;
+    let Lists {
+        labels,
+        offsets,
+        ends,
+        volumes,
+        loads,
+    } = lists;
+    let targets = resolve_ends(path, &labels, lines, &offsets, &ends, labeled, h.base)?;
     drop(ends);
     let mut graph = Graph::from_weighted_csr(
         Spec::Graph(path.to_path_buf()),
@@ -299,11 +324,11 @@ fn parse_in_parallel(path: &Path, text: &str, offset: usize, h: &Header) -> Opti
         targets,
         weighted.then_some(volumes),
     );
-    check_lists(path, &graph, &labels, &[]).ok()?;
+    check_lists(path, &graph, &labels, lines)?;
     if loaded {
-        graph = graph.with_loads(loads).ok()?;
+        graph = graph.with_loads(loads)?;
     }
-    Some(ScotchGraph {
+    Ok(ScotchGraph {
         graph,
         base: h.base,
         labels,
