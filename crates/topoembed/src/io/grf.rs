@@ -152,17 +152,16 @@ fn parse_serially(path: &Path, text: &str, mut t: Tokens, header: Header) -> Res
         flags: [labeled, weighted, loaded],
     } = header;
 
-    // Reserve no more than the text can hold (each vertex and arc takes at
-    // least two bytes): a header may promise billions of vertices that the
-    // file does not have (found by fuzzing).
     let room = text.len() as u64 / 2;
-    let mut labels = Vec::with_capacity(n.min(room) as usize);
-    let mut offsets = Vec::with_capacity(n.min(room) as usize + 1);
+    let mut lists = Lists::reserved(&header, room);
+    let Lists {
+        labels,
+        offsets,
+        ends,
+        volumes,
+        loads,
+    } = &mut lists;
     let mut lines: Vec<usize> = Vec::with_capacity(n.min(room) as usize);
-    let mut ends: Vec<u64> = Vec::with_capacity(arcs.min(room) as usize);
-    let mut volumes: Vec<u64> = Vec::new();
-    let mut loads: Vec<u64> = Vec::new();
-    offsets.push(0u64);
     for v in 0..n {
         let label = if labeled {
             t.number_with(|| format!("the label of vertex {}", v + base), u64::MAX)?
@@ -205,13 +204,6 @@ fn parse_serially(path: &Path, text: &str, mut t: Tokens, header: Header) -> Res
             ends.len()
         )));
     }
-    let lists = Lists {
-        labels,
-        offsets,
-        ends,
-        volumes,
-        loads,
-    };
     assemble(path, &header, lists, &lines)
 }
 
@@ -249,14 +241,15 @@ fn parse_in_parallel(path: &Path, text: &str, offset: usize, h: &Header) -> Opti
         .map(|w| decimal_numbers(&body[w[0]..w[1]]))
         .collect::<Option<_>>()?;
     let [labeled, weighted, loaded] = h.flags;
-    let (n, arcs) = (h.n as usize, h.arcs as usize);
     let mut numbers = pieces.iter().flatten().copied();
-    let mut labels = Vec::with_capacity(n);
-    let mut offsets = Vec::with_capacity(n + 1);
-    let mut ends: Vec<u64> = Vec::with_capacity(arcs);
-    let mut volumes: Vec<u64> = Vec::with_capacity(if weighted { arcs } else { 0 });
-    let mut loads: Vec<u64> = Vec::with_capacity(if loaded { n } else { 0 });
-    offsets.push(0u64);
+    let mut lists = Lists::reserved(h, body.len() as u64 / 2);
+    let Lists {
+        labels,
+        offsets,
+        ends,
+        volumes,
+        loads,
+    } = &mut lists;
     for v in 0..h.n {
         labels.push(match labeled {
             true => numbers.next()?,
@@ -277,17 +270,10 @@ fn parse_in_parallel(path: &Path, text: &str, offset: usize, h: &Header) -> Opti
         }
         offsets.push(ends.len() as u64);
     }
-    if numbers.next().is_some() || ends.len() != arcs {
+    if numbers.next().is_some() || ends.len() as u64 != h.arcs {
         return None;
     }
     drop(pieces);
-    let lists = Lists {
-        labels,
-        offsets,
-        ends,
-        volumes,
-        loads,
-    };
     assemble(path, h, lists, &[]).ok()
 }
 
@@ -302,6 +288,26 @@ struct Lists {
     volumes: Vec<u64>,
     /// Vertex loads (none without the flag).
     loads: Vec<u64>,
+}
+
+impl Lists {
+    /// Empty lists for `h`'s counts, each reserving at most `room` entries:
+    /// a header may promise billions of vertices that the file does not
+    /// have (found by fuzzing), and a vertex or an arc takes at least two
+    /// bytes of it. `offsets` starts at 0.
+    fn reserved(h: &Header, room: u64) -> Lists {
+        let [_, weighted, loaded] = h.flags;
+        let (n, arcs) = (h.n.min(room) as usize, h.arcs.min(room) as usize);
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        Lists {
+            labels: Vec::with_capacity(n),
+            offsets,
+            ends: Vec::with_capacity(arcs),
+            volumes: Vec::with_capacity(if weighted { arcs } else { 0 }),
+            loads: Vec::with_capacity(if loaded { n } else { 0 }),
+        }
+    }
 }
 
 /// The graph of `lists`: ends resolved to vertices, every edge checked to
@@ -706,7 +712,7 @@ mod tests {
             out[line] = edit(lines[line]);
             out.join("\n") + "\n"
         };
-        let cases: Vec<(String, &str)> = vec![
+        let mut cases: Vec<(String, &str)> = vec![
             (with(late, &|l| l.replacen(' ', " x", 1)), "expected"),
             (
                 with(late, &|l| format!("{l} 99999999999999999999")),
@@ -725,6 +731,15 @@ mod tests {
                 "not a vertex",
             ),
         ];
+        // A header promising billions of vertices over a large body: no
+        // more is reserved than the text holds, and the serial error.
+        let promise = "0\n4000000000 8000000000\n0 000\n".to_string() + &"1 1\n".repeat(400_000);
+        let mut t = Tokens::new(path, &promise);
+        let header = parse_header(&mut t).unwrap();
+        let lists = Lists::reserved(&header, promise.len() as u64 / 2);
+        assert!(lists.labels.capacity() <= promise.len() / 2);
+        assert!(lists.ends.capacity() <= promise.len() / 2);
+        cases.push((promise, "vertex"));
         for (text, says) in cases {
             let serial = serially(path, &text);
             let read = parse_graph(path, &text);
