@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::graph::WGraph;
+use super::prefetch::prefetch;
 use super::rng::Rng;
 
 /// Coarse vertices per chunk of the parallel contraction.
@@ -220,7 +221,22 @@ fn match_in_order(
     mate: &[AtomicU32],
 ) {
     let unmatched = |u: usize| mate[u].load(Relaxed) == NONE;
-    for &v in order {
+    // The visits to come have their lines asked for ahead ([`prefetch`]):
+    // the mate and row bounds 16 visits ahead, the row (whose place those
+    // bounds give) 8 ahead. On mdual's coarsening (258 569, 142 588 and
+    // 76 591 vertices, one thread) the three top levels' matching took
+    // 38–52 ms without, 18–22 ms with (4 runs each; 32 and 16 ahead 24–29
+    // ms, the neighbours' mates asked for too 22–26 ms). The same matching.
+    for (i, &v) in order.iter().enumerate() {
+        if let Some(&ahead) = order.get(i + 16) {
+            prefetch(&mate[ahead as usize]);
+            prefetch(&g.xadj[ahead as usize]);
+        }
+        if let Some(&ahead) = order.get(i + 8) {
+            let start = g.xadj[ahead as usize];
+            prefetch(g.adj.as_ptr().wrapping_add(start));
+            prefetch(g.ew.as_ptr().wrapping_add(start));
+        }
         let v = v as usize;
         if !unmatched(v) {
             continue;
