@@ -52,6 +52,7 @@ pub mod mapper;
 pub mod metrics;
 pub mod model;
 pub mod optimal;
+mod prefetch;
 mod progress;
 pub mod recorded;
 pub mod report;

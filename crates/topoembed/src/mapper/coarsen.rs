@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::graph::WGraph;
-use super::prefetch::prefetch;
 use super::rng::Rng;
+use crate::prefetch::prefetch;
 
 /// Coarse vertices per chunk of the parallel contraction.
 const CONTRACT_CHUNK: usize = 4096;

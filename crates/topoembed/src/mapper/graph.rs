@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use super::prefetch::prefetch;
 use crate::error::{Error, Result};
+use crate::prefetch::prefetch;
 use crate::topology::{EdgeBuffer, Topology};
 
 /// Most guest nodes the mapper takes (ids are `u32`).

@@ -39,7 +39,6 @@ mod initial;
 mod multilevel;
 mod partmap;
 pub mod phases;
-mod prefetch;
 pub mod recognize;
 pub mod refine;
 mod renumber;

@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 
 use super::graph::WGraph;
-use super::prefetch::prefetch;
+use crate::prefetch::prefetch;
 
 /// Vertices whose placements fill a megabyte as refinement keeps them (4
 /// bytes each): edges spanning more in number send the reads of a vertex's

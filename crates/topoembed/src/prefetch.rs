@@ -1,6 +1,7 @@
 //! A hint to the processor to bring a cache line in before it is read.
 //!
-//! Heavy-edge matching visits the vertices in a random order, and each
+//! Heavy-edge matching visits the vertices in a random order (and the
+//! renumbering of a scattered guest reads rows in an order of its own), and each
 //! visit begins with reads (its mate, its row's bounds, its row) that miss
 //! every cache on a graph of 10^5 vertices or more: the loop waited on
 //! memory one vertex at a time. Asking for the lines a few visits ahead
