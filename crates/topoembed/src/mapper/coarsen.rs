@@ -233,9 +233,7 @@ fn match_in_order(
             prefetch(&g.xadj[ahead as usize]);
         }
         if let Some(&ahead) = order.get(i + 8) {
-            let start = g.xadj[ahead as usize];
-            prefetch(g.adj.as_ptr().wrapping_add(start));
-            prefetch(g.ew.as_ptr().wrapping_add(start));
+            g.prefetch_row(ahead as usize);
         }
         let v = v as usize;
         if !unmatched(v) {

@@ -30,6 +30,15 @@ impl WGraph {
         self.vw.len()
     }
 
+    /// Asks for the first cache lines of `v`'s row, neighbours and volumes
+    /// ([`prefetch`]), for a loop that reads rows in an order of its own.
+    #[inline(always)]
+    pub fn prefetch_row(&self, v: usize) {
+        let start = self.xadj[v];
+        prefetch(self.adj.as_ptr().wrapping_add(start));
+        prefetch(self.ew.as_ptr().wrapping_add(start));
+    }
+
     /// Entries of `v`: (neighbour, volume).
     #[inline]
     pub fn edges(&self, v: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
@@ -82,9 +91,7 @@ impl WGraph {
                         prefetch(&self.xadj[ahead as usize]);
                     }
                     if let Some(&ahead) = vertices.get(j + 8) {
-                        let start = self.xadj[ahead as usize];
-                        prefetch(self.adj.as_ptr().wrapping_add(start));
-                        prefetch(self.ew.as_ptr().wrapping_add(start));
+                        self.prefetch_row(ahead as usize);
                     }
                     if let Some(&ahead) = vertices.get(j + 4) {
                         for &u in

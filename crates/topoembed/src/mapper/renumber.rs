@@ -64,8 +64,7 @@ impl Renumbering {
                     prefetch(&g.xadj[ahead as usize]);
                 }
                 if let Some(&ahead) = order.get(head + 8) {
-                    let start = g.xadj[ahead as usize];
-                    prefetch(g.adj.as_ptr().wrapping_add(start));
+                    g.prefetch_row(ahead as usize);
                 }
                 let v = order[head] as usize;
                 head += 1;
