@@ -30,7 +30,7 @@ machine
 echo "Scotch $(gmtst -V 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p'); RUNS=$RUNS"
 echo "(scotch_gmap timed on $scotch_threads thread(s): SCOTCH_PTHREAD_NUMBER=$scotch_threads; bench/common.sh says why)"
 echo
-echo "| graph | host | scotch_gmap -Cd hop-bytes / congestion | topoembed map hop-bytes / congestion | map / Scotch | times (gmap, map) s |"
+echo "| graph | host | scotch_gmap -Cd -b$scotch_balance hop-bytes / congestion | topoembed map hop-bytes / congestion | map / Scotch | times (gmap, map) s |"
 echo "|---|---|---|---|---|---|"
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)

@@ -61,7 +61,7 @@ if [[ " $PARTS " == *" hierarchies "* ]]; then
 # deterministic: one mapping, its time the median of RUNS.
 echo "seeds: $SEEDS (median [best] per tool)"
 echo
-echo "| graph | host | scotch_gmap -Cd | $(for p in $PRESETS; do printf 'KaHIP %s | ' "$p"; done)SharedMap eco | topoembed map | map / best peer (medians) | map / best peer (bests) | times (gmap, $(for p in $PRESETS; do printf 'KaHIP %s, ' "$p"; done)SharedMap, map) s, medians |"
+echo "| graph | host | scotch_gmap -Cd -b$scotch_balance | $(for p in $PRESETS; do printf 'KaHIP %s | ' "$p"; done)SharedMap eco | topoembed map | map / best peer (medians) | map / best peer (bests) | times (gmap, $(for p in $PRESETS; do printf 'KaHIP %s, ' "$p"; done)SharedMap, map) s, medians |"
 echo "|---|---|---|$(for _ in $PRESETS; do printf -- '---|'; done)---|---|---|---|---|"
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
@@ -131,7 +131,7 @@ TORI=${TORI:-"torus:16x16"}
 MT_GRAPHS=${MT_GRAPHS:-"$shared/delaunay_n15.graph /usr/share/doc/libmetis-dev/examples/graphs/4elt.graph"}
 MT_RUNS=${MT_RUNS:-1}
 echo
-echo "| graph | host | scotch_gmap -Cd | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar | times (gmap, Mt-KaHyPar, map) s |"
+echo "| graph | host | scotch_gmap -Cd -b$scotch_balance | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar | times (gmap, Mt-KaHyPar, map) s |"
 echo "|---|---|---|---|---|---|---|"
 for graph in $MT_GRAPHS; do
   name=$(basename "$graph" .graph)
@@ -165,7 +165,7 @@ fi
 if [[ " $PARTS " == *" quotients "* ]]; then
 QUOTIENTS=${QUOTIENTS:-"64:cube:6 256:torus:16x16"}
 echo
-echo "| quotient | host | scotch_gmap -Cd | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar (medians) | map / Mt-KaHyPar (bests) | times (gmap, Mt-KaHyPar, map) s, medians |"
+echo "| quotient | host | scotch_gmap -Cd -b$scotch_balance | Mt-KaHyPar default | topoembed map | map / Mt-KaHyPar (medians) | map / Mt-KaHyPar (bests) | times (gmap, Mt-KaHyPar, map) s, medians |"
 echo "|---|---|---|---|---|---|---|---|"
 gcv -ic "$shared/delaunay_n15.graph" "$work/delaunay.grf"
 for q in $QUOTIENTS; do

@@ -276,6 +276,7 @@ fn stored_graph_hosts_measure_like_their_implicit_twins() {
         1.0,
         2.0,
     );
+    std::fs::remove_file(&path).unwrap();
     let implicit = measure("cube:6", "line:64", "gray", 1.0, 2.0);
     assert_eq!(stored.dilation, implicit.dilation);
     assert_eq!(stored.per_dimension, implicit.per_dimension);

@@ -576,6 +576,16 @@ fn grow(b: &Bip, seed: usize, target: u64, d12: u64) -> Vec<u8> {
     side
 }
 
+/// How much of the imbalance one split may take: a split of a domain
+/// `levels` splits above its leaves keeps its side 0 within
+/// `target · imbalance · ROOMF / levels` of its target (twice a level's
+/// even share, since later splits of the same vertices even out much of
+/// an earlier one's excess; the capacity per host node bounds each side
+/// as well). Benchmark (2026-12-03, the 38 pairs of `bench/mapper.sh` at
+/// 3 %, two threads, hop-bytes' geometric mean against Scotch's at 3 %):
+/// 2 → 0.7998x on seed 1, 1.5 → 0.8046x, 2.5 → 0.7968x, 3 → 0.7977x,
+/// 4 → 0.8041x; 2.5 over seeds 1–4 0.8018x on average against 0.8023x,
+/// pair by pair ±3 % either way: kept at 2.
 const ROOMF: f64 = 2.0;
 
 /// Whole bisections tried at a hierarchy's top level (the cheapest kept).
