@@ -429,8 +429,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
 /// a mapping with a bad line is an error naming the file and line.
 #[test]
 fn scotch_files_round_trip_through_the_cli() {
-    let dir = std::env::temp_dir().join(format!("topoembed-cli-scotch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("cli-scotch");
     let grf = dir.join("cube6.grf");
     let tgt = dir.join("torus.tgt");
     let map = dir.join("xor.map");
@@ -520,7 +519,6 @@ fn scotch_files_round_trip_through_the_cli() {
         err.contains("xor.map:3: vertex 1 goes to target 99"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -780,8 +778,7 @@ fn run_reports_check_counts_and_the_recurrence() {
 /// counted through the hostfile.
 #[test]
 fn rankfile_places_every_guest_rank_on_its_host_slot() {
-    let dir = std::env::temp_dir().join(format!("topoembed-rankfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("rankfile");
     let hosts = dir.join("hosts");
     std::fs::write(
         &hosts,
@@ -832,5 +829,4 @@ fn rankfile_places_every_guest_rank_on_its_host_slot() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

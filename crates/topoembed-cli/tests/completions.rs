@@ -20,7 +20,8 @@ fn subcommands() -> Vec<String> {
 #[test]
 fn bash_completion_parses_and_knows_every_command() {
     let script = ok(&["completions", "bash"]);
-    let path = temp_dir("completions").join("topoembed.bash");
+    let dir = temp_dir("completions");
+    let path = dir.join("topoembed.bash");
     std::fs::write(&path, &script).unwrap();
     let status = std::process::Command::new("bash")
         .arg("-n")

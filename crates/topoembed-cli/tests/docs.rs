@@ -200,7 +200,7 @@ fn an_ellipsis_stands_for_any_lines() {
 
 /// A scratch folder where the repository's `crates/`, `docs/` and `bench/`
 /// are at hand, as they are at the root.
-fn scratch() -> PathBuf {
+fn scratch() -> common::TempDir {
     let dir = common::temp_dir("docs-examples");
     for name in ["crates", "docs", "bench"] {
         let link = dir.join(name);

@@ -271,7 +271,6 @@ fn draw_files_and_errors() {
     ] {
         assert_bad_input(&args);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The xor paper's figure 4: a CC 3-cube algorithm on a line, standard
@@ -325,7 +324,6 @@ fn simulate_figure_4_and_gantt() {
     }
     // Every rank: 3 compute phases, 3 exchanges, and the waits.
     assert!(count(&svg, "rect") > 8 * 6);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -130,7 +130,6 @@ fn json_placement_respects_capacity_and_matches_its_scotch_map() {
         .map(|b| b["method"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["blocks", "round-robin"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--phases` names every phase of every search on standard error (and in

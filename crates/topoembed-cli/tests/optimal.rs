@@ -334,7 +334,6 @@ fn certificates_are_written_checked_and_rejected_when_wrong() {
         "--checkpoint",
         dir.join("q.json").to_str().unwrap(),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--sat --checkpoint FILE`: a run stopped by --node-limit records the
@@ -410,7 +409,6 @@ fn a_sat_search_goes_on_from_its_checkpoint() {
     let (code, _, err) = common::run(&args(&with(&[])));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not a record of refuted vectors"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--distances`: one vector decided, its embedding in the order asked;
@@ -626,5 +624,4 @@ fn each_way_of_deciding_vectors_gives_the_same_answer() {
         implied.contains("vectors decided after the `counting` bounds"),
         "{implied}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

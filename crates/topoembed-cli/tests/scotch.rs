@@ -8,6 +8,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common;
+
 fn topoembed(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_topoembed"))
         .args(args)
@@ -103,8 +105,7 @@ fn random_map(n: u64, hosts: u64, base: u64, mut seed: u64) -> String {
 
 #[test]
 fn average_dilation_equals_gmtst_comm_dilat() {
-    let dir = std::env::temp_dir().join(format!("topoembed-scotch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("scotch");
     let cases = [
         ("cube:6", "torus:8x8", 0, vec!["xor", "standard", "gray"]),
         ("cube:6", "ring:64", 1, vec!["xor", "byweight"]),
@@ -187,7 +188,6 @@ fn average_dilation_equals_gmtst_comm_dilat() {
         }
     }
     assert!(compared >= 25, "only {compared} mappings compared");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// gmtst's "CommExpan=<average>\t(<total>)": Σ weight × distance.
@@ -206,8 +206,7 @@ fn gmtst_expansion(grf: &Path, tgt: &Path, map: &Path) -> u128 {
 /// 111), and hop-bytes of a weighted graph equals gmtst's CommExpan total.
 #[test]
 fn tleaf_distances_and_hop_bytes_equal_gmtst() {
-    let dir = std::env::temp_dir().join(format!("topoembed-tleaf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("tleaf");
     // Vertex v on leaf v of all 256 (gmtst renumbers unused targets); edges
     // part at the socket, node and machine levels.
     let tgt = write(&dir, "h.tgt", "tleaf 3 8 100 8 10 4 1\n");
@@ -244,7 +243,6 @@ fn tleaf_distances_and_hop_bytes_equal_gmtst() {
             "seed {seed}"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Exports `guest` as a graph and `host` as a target (its text must start
@@ -314,8 +312,7 @@ fn assert_gmtst_agrees(dir: &Path, k: usize, guest: &str, host: &str, starts: &s
 /// those files entry by entry instead.)
 #[test]
 fn fat_tree_targets_measure_as_the_hosts() {
-    let dir = std::env::temp_dir().join(format!("topoembed-networks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("networks");
     let cases = [
         ("mesh:6x6", "fattree:2;4,4;1,2;1,2"),
         ("torus:4x6", "fattree:3;2,3,4;1,2,2;1,1,2"),
@@ -324,7 +321,6 @@ fn fat_tree_targets_measure_as_the_hosts() {
     for (k, (guest, host)) in cases.iter().enumerate() {
         assert_gmtst_agrees(&dir, k, guest, host, "tleaf", &[host]);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Allocations are written as Scotch `sub` targets (the kept terminals,
@@ -332,8 +328,7 @@ fn fat_tree_targets_measure_as_the_hosts() {
 /// measures a mapping onto them as topoembed measures the allocation.
 #[test]
 fn allocations_round_trip_as_sub_targets_and_measure_as_gmtst() {
-    let dir = std::env::temp_dir().join(format!("topoembed-sub-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("sub");
     let cases = [
         ("mesh:2x3", "torus:4x4@0,5,10,15,3,12"),
         ("torus:4x6", "torus:8x8x8@0-7,64-71,300-307"),
@@ -366,5 +361,4 @@ fn allocations_round_trip_as_sub_targets_and_measure_as_gmtst() {
             "{host} read back"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -19,8 +19,9 @@ use topoembed::virtual_topology::VirtualTopology;
 
 /// `mpirun -np N topoembed-mpi ARGS`, with a time limit so a hang fails.
 fn mpirun(np: u64, args: &[&str]) -> (i32, String, String) {
+    let session = session_dir();
     let out = Command::new("timeout")
-        .env("OMPI_MCA_orte_tmpdir_base", session_dir())
+        .env("OMPI_MCA_orte_tmpdir_base", session.path())
         .arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(np.to_string())

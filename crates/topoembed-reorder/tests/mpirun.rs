@@ -46,8 +46,9 @@ struct Run {
 /// `mpirun -np NP PROGRAM ARGS` with the environment `env` forwarded, the
 /// library preloaded when `preload`.
 fn run(np: u64, program: &str, args: &[&str], env: &[(&str, &str)], preload: bool) -> Run {
+    let session = session_dir();
     let mut cmd = Command::new("timeout");
-    cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
+    cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
     cmd.arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
         .arg(np.to_string());

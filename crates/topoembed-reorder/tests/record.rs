@@ -38,8 +38,9 @@ fn scratch(name: &str) -> PathBuf {
 /// given (with the library preloaded), with Open MPI's monitoring writing
 /// `monitor.<rank>.prof` when given.
 fn run(np: u32, dir: &Path, record: Option<&str>, monitor: Option<&Path>, args: &[&str]) -> Output {
+    let session = session_dir();
     let mut cmd = Command::new("timeout");
-    cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
+    cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
     cmd.current_dir(dir)
         .arg("120")
         .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
@@ -185,8 +186,9 @@ fn fortran_sends_are_recorded_too() {
     let dir = scratch("fortran");
     let bin = compile("mpifort", "traffic.f90", &dir, "traffic_f");
     for n in [4usize, 6] {
+        let session = session_dir();
         let out = Command::new("timeout")
-            .env("OMPI_MCA_orte_tmpdir_base", session_dir())
+            .env("OMPI_MCA_orte_tmpdir_base", session.path())
             .current_dir(&dir)
             .arg("120")
             .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
@@ -292,8 +294,9 @@ fn a_message_outside_the_world_warns_once_and_the_run_goes_on() {
     let dir = scratch("spawn");
     let bin = compile("mpicc", "spawn.c", &dir, "spawn");
     let launch = |record: bool| {
+        let session = session_dir();
         let mut cmd = Command::new("timeout");
-        cmd.env("OMPI_MCA_orte_tmpdir_base", session_dir());
+        cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
         cmd.current_dir(&dir).arg("120").args([
             "mpirun",
             "--allow-run-as-root",

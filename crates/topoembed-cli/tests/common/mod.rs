@@ -1,7 +1,6 @@
 //! Running the `topoembed` binary from the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -42,11 +41,7 @@ pub fn assert_bad_input(args: &[&str]) {
     );
 }
 
-/// A fresh directory for one test's files.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topoembed-{name}-{}", std::process::id()));
-    // Empty even if an earlier process of the same id left files in it.
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+// Temporary directories removed when dropped: the library tests' helper.
+#[path = "../../../topoembed/tests/common/temp.rs"]
+mod temp;
+pub use temp::{temp_dir, TempDir};

@@ -443,8 +443,11 @@ mod tests {
 
     #[test]
     fn every_format_reads_back_as_the_same_graph() {
-        let dir = std::env::temp_dir().join(format!("topoembed-recording-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::Builder::new()
+            .prefix("topoembed-recording-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         let r = Recording::gather(&exports()).unwrap();
         for name in ["run.graph", "run.grf", "run.mtx", "run.txt", "run"] {
             let path = dir.join(name);
@@ -467,7 +470,7 @@ mod tests {
                     .unwrap();
             assert_eq!(summary["point_to_point"]["pairs"], 2);
             // Nothing left beside them.
-            let parts = std::fs::read_dir(&dir)
+            let parts = std::fs::read_dir(dir)
                 .unwrap()
                 .filter(|e| {
                     e.as_ref()

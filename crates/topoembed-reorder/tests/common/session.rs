@@ -5,11 +5,14 @@
 /// A session directory of its own for each mpirun, for
 /// `OMPI_MCA_orte_tmpdir_base`: two started at once (tests run in
 /// parallel) race to create Open MPI's shared one under /tmp, and the loser
-/// fails with "mkdir: File exists".
-pub fn session_dir() -> String {
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("te-ompi-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a session directory in the temporary directory");
-    dir.display().to_string()
+/// fails with "mkdir: File exists". A short path under the system's
+/// temporary directory (Open MPI's sockets live in it, and a socket's path
+/// is at most 107 bytes), removed with its contents when the value is
+/// dropped: keep it until `mpirun` has returned
+/// (`.env("OMPI_MCA_orte_tmpdir_base", session.path())`).
+pub fn session_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("te-ompi-")
+        .tempdir()
+        .expect("a session directory in the temporary directory")
 }

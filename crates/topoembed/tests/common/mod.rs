@@ -8,6 +8,9 @@ use std::collections::{BTreeMap, VecDeque};
 use topoembed::embed::Embedding;
 use topoembed::spec::Spec;
 
+mod temp;
+pub use temp::{temp_dir, temp_file, TempDir, TempFile};
+
 /// An arbitrary placement given as a table (a permutation or many-to-one).
 pub struct Table(pub Vec<u64>);
 

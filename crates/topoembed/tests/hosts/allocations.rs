@@ -55,8 +55,7 @@ fn an_allocation_keeps_the_whole_hosts_distances() {
 
 #[test]
 fn allocation_files_are_read_with_comments() {
-    let dir = std::env::temp_dir().join(format!("topoembed-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("alloc");
     let file = dir.join("nodes.txt");
     std::fs::write(&file, "# my job\n7 3\n12   # last\n").unwrap();
     let host = topology::parse(&format!("ring:16@{}", file.display())).unwrap();
@@ -75,7 +74,6 @@ fn allocation_files_are_read_with_comments() {
         .unwrap()
         .to_string();
     assert!(e.contains("names no host nodes"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

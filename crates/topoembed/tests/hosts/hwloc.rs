@@ -5,6 +5,7 @@
 //! leaves, single-child levels merged — and NUMA latency matrices scale the
 //! pairs that cross NUMA nodes. Malformed files name file, line and column.
 
+use crate::common;
 use std::path::PathBuf;
 
 use topoembed::spec::Spec;
@@ -123,8 +124,7 @@ fn real_machines_read() {
 
 #[test]
 fn malformed_files_name_file_line_and_column() {
-    let dir = std::env::temp_dir().join(format!("topoembed-hwloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("hwloc");
     let good = std::fs::read_to_string(data("two-pack-6-cores.xml")).unwrap();
     let cases = [
         (good[..good.len() / 2].to_string(), ":"),
@@ -151,7 +151,6 @@ fn malformed_files_name_file_line_and_column() {
         .unwrap()
         .to_string();
     assert!(e.contains("/no/such.xml: cannot read"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -80,8 +80,7 @@ fn route_printer(dir: &Path) -> Option<PathBuf> {
 
 #[test]
 fn fat_trees_and_dragonflies_take_simgrids_routes_link_for_link() {
-    let dir = std::env::temp_dir().join(format!("topoembed-networks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("networks");
     let Some(printer) = route_printer(&dir) else {
         return;
     };
@@ -143,7 +142,6 @@ fn fat_trees_and_dragonflies_take_simgrids_routes_link_for_link() {
             "{spec}: a route for every ordered pair"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// SimGrid's dragonfly route inside a group from a chassis other than 0 to

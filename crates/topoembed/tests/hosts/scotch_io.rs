@@ -3,19 +3,13 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
 use topoembed::io;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 
 /// Writes `text` to a fresh file named `name` and returns its path.
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topoembed-io-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+fn file(name: &str, text: &str) -> common::TempFile {
+    common::temp_file("io", name, text)
 }
 
 fn edge_set(t: &dyn Topology) -> Vec<(u64, u64)> {

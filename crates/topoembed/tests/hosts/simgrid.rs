@@ -19,8 +19,7 @@ use topoembed::topology;
 
 #[test]
 fn simgrid_routes_the_exported_hosts_as_topoembed_measures_them() {
-    let dir = std::env::temp_dir().join(format!("topoembed-simgrid-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("simgrid");
     let ping = dir.join("ping");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simgrid/ping.c");
     let built = Command::new("smpicc")

@@ -5,6 +5,7 @@
 //! Slurm's documentation says; allocations list nodes by name; bad files
 //! are one clear line.
 
+use crate::common;
 use std::path::PathBuf;
 
 use topoembed::io::expand_hostlist;
@@ -59,14 +60,12 @@ fn blocks_are_levels_of_contiguous_blocks() {
         (2, 4, 4)
     );
     // Without BlockSizes: aggregates of 2, then the whole cluster.
-    let dir = std::env::temp_dir().join(format!("topoembed-slurm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("slurm");
     let file = dir.join("blocks.conf");
     let text = std::fs::read_to_string(data("block.conf")).unwrap();
     std::fs::write(&file, text.replace("BlockSizes=30,120", "")).unwrap();
     let plain = topology::parse(&format!("slurm:{}", file.display())).unwrap();
     assert_eq!((plain.distance(0, 32), plain.distance(0, 64)), (4, 6));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -213,8 +212,7 @@ fn allocations_list_slurm_nodes_by_name() {
 
 #[test]
 fn bad_files_are_one_clear_line() {
-    let dir = std::env::temp_dir().join(format!("topoembed-slurm-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("slurm-bad");
     let cases = [
         (
             "a.conf",
@@ -315,5 +313,4 @@ fn bad_files_are_one_clear_line() {
         .unwrap()
         .to_string();
     assert!(e.contains("no topology named 'topo9'"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }

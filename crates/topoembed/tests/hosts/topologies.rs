@@ -140,8 +140,7 @@ fn large_implicit_topologies_cost_nothing_to_build() {
 
 #[test]
 fn edge_list_files_are_read_and_bad_ones_rejected() {
-    let dir = std::env::temp_dir().join(format!("topoembed-edges-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("edges");
     let good = dir.join("square.txt");
     std::fs::write(&good, "# a 4-cycle\n0 1\n1 2\n2 3\n3 0 % closing edge\n").unwrap();
     let g = topology::parse(&format!("graph:{}", good.display())).unwrap();

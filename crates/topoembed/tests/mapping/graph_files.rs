@@ -3,17 +3,14 @@
 //! weights, one-triangle storage) and every kind of bad file, named by file
 //! and line.
 
-use std::path::{Path, PathBuf};
+use crate::common;
+use std::path::Path;
 
 use topoembed::io::{parse_metis, read_metis};
 use topoembed::topology::{self, Topology};
 
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topoembed-metis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+fn file(name: &str, text: &str) -> common::TempFile {
+    common::temp_file("metis", name, text)
 }
 
 /// KaHIP's example_weighted.graph (MIT licence; 132 vertices, 328 edges,
@@ -207,7 +204,8 @@ fn matrix_market_files_are_read_as_their_pattern() {
     let g = parse_matrix_market(&file("b.mtx", text), text).unwrap();
     assert_eq!(g.graph.neighbors(3), vec![2]);
     assert_eq!(g.volumes, vec![((0, 1), 1.0), ((2, 3), 1.0)]);
-    let t = topology::parse(&format!("graph:{}", file("c.mtx", text).display())).unwrap();
+    let c = file("c.mtx", text);
+    let t = topology::parse(&format!("graph:{}", c.display())).unwrap();
     assert_eq!(t.edge_count(), 2);
     for (text, says) in [
         ("", "empty file"),
@@ -283,11 +281,21 @@ fn writers_round_trip_loads_and_volumes() {
     let mut text = Vec::new();
     write_metis(original.as_ref(), &mut text).unwrap();
     let path = file("written.graph", std::str::from_utf8(&text).unwrap());
-    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), true);
+    same(
+        topology::build(&Spec::Graph(path.to_path_buf()))
+            .unwrap()
+            .as_ref(),
+        true,
+    );
     let mut text = Vec::new();
     write_graph(original.as_ref(), 1, &mut text).unwrap();
     let path = file("written.grf", std::str::from_utf8(&text).unwrap());
-    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), true);
+    same(
+        topology::build(&Spec::Graph(path.to_path_buf()))
+            .unwrap()
+            .as_ref(),
+        true,
+    );
     // Matrix Market has no place for loads: refused, not dropped.
     let err = write_matrix_market(original.as_ref(), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("node loads"), "{err}");
@@ -300,7 +308,12 @@ fn writers_round_trip_loads_and_volumes() {
     let mut text = Vec::new();
     write_matrix_market(&volumes_only, &mut text).unwrap();
     let path = file("written.mtx", std::str::from_utf8(&text).unwrap());
-    same(topology::build(&Spec::Graph(path)).unwrap().as_ref(), false);
+    same(
+        topology::build(&Spec::Graph(path.to_path_buf()))
+            .unwrap()
+            .as_ref(),
+        false,
+    );
 }
 
 /// Matrices held in memory read as `graph:FILE.mtx` reads the same entries:
@@ -323,7 +336,7 @@ fn matrix_entries_make_the_graph_a_file_makes() {
         "same.mtx",
         "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 -2.4\n2 1 1.0\n3 3 9\n4 2 0.2\n3 4 5\n",
     );
-    let from_file = topology::build(&Spec::Graph(path)).unwrap();
+    let from_file = topology::build(&Spec::Graph(path.to_path_buf())).unwrap();
     let (a, b) = (g.as_graph().unwrap_or(&g), from_file.as_graph().unwrap());
     for v in 0..4 {
         assert_eq!(a.adjacency(v), b.adjacency(v));

@@ -4,6 +4,7 @@
 //! matrices, each checked against the traffic the program makes by
 //! construction.
 
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -46,12 +47,8 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("topoembed-profiles-{}", std::process::id()))
-        .join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp(name: &str) -> common::TempDir {
+    common::temp_dir(&format!("profiles-{name}"))
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! metrics, and hop-bytes, guest load per host node and congestion in volume
 //! equal a brute-force computation (BFS distances, routes walked hop by hop).
 
-use std::path::PathBuf;
+use crate::common;
 
 use proptest::prelude::*;
 use topoembed::io::Mapping;
@@ -11,12 +11,8 @@ use topoembed::routing::TieRule;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology};
 
-fn file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topoembed-weighted-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+fn file(name: &str, text: &str) -> common::TempFile {
+    common::temp_file("weighted", name, text)
 }
 
 /// Hop-bytes, most load on a host node, and the largest link load when every
@@ -144,7 +140,7 @@ fn every_format_carries_volumes() {
     );
     let want = vec![(0, 1, 5), (0, 2, 1), (1, 2, 7), (2, 3, 9)];
     for path in [&edge_list, &scotch, &metis, &mtx] {
-        let spec = Spec::Graph(path.clone());
+        let spec = Spec::Graph(path.to_path_buf());
         let g = topology::build(&spec).unwrap();
         assert!(g.is_weighted(), "{}", path.display());
         assert_eq!(g.total_volume(), 22, "{}", path.display());
@@ -189,7 +185,7 @@ fn bad_weights_name_the_line() {
     ];
     for (name, text, at, what) in cases {
         let path = file(name, text);
-        let e = match topology::build(&Spec::Graph(path)) {
+        let e = match topology::build(&Spec::Graph(path.to_path_buf())) {
             Err(e) => e.to_string(),
             Ok(_) => panic!("{name} was accepted"),
         };

@@ -216,8 +216,11 @@ mod tests {
 
     #[test]
     fn a_core_is_proved_once_and_its_proof_checks() {
-        let dir =
-            std::env::temp_dir().join(format!("topoembed-core-proofs-{}", std::process::id()));
+        let scratch = tempfile::Builder::new()
+            .prefix("topoembed-core-proofs-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path().to_path_buf();
         std::fs::create_dir_all(dir.join("proofs")).unwrap();
         let h = SearchHost::new(&[32, 32]);
         let proofs = CoreProofs::new(&[]);

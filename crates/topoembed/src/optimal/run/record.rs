@@ -169,17 +169,20 @@ mod tests {
         Refuted::by_search(distances, 1, distances.len())
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("topoembed-record-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        // Not a file an earlier process of the same id left.
-        let _ = std::fs::remove_file(dir.join(name));
-        dir.join(name)
+    /// A path `name` in a fresh directory, removed when the directory
+    /// (the first value) is dropped.
+    fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::Builder::new()
+            .prefix("topoembed-record-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join(name);
+        (dir, path)
     }
 
     #[test]
     fn a_record_holds_what_was_written_and_what_came_after_the_interval() {
-        let path = scratch("interval.json");
+        let (_dir, path) = scratch("interval.json");
         let record =
             |interval| Record::new(path.clone(), "cube:4".into(), "torus:4x4".into(), interval);
         let never = record(Duration::from_secs(3600));
@@ -206,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_record_of_another_search_or_no_record_at_all_is_refused() {
-        let path = scratch("other.json");
+        let (_dir, path) = scratch("other.json");
         let mine = Record::new(
             path.clone(),
             "cube:4".into(),
