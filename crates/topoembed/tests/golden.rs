@@ -258,7 +258,8 @@ fn cost_constants_are_checked() {
 /// (guest n at position gtob(n)) on line:64.
 #[test]
 fn stored_graph_hosts_measure_like_their_implicit_twins() {
-    let path = std::env::temp_dir().join(format!("topoembed-gray-path-{}.txt", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gray-path.txt");
     let edges: String = (0..63u64)
         .map(|p| {
             format!(
@@ -276,7 +277,6 @@ fn stored_graph_hosts_measure_like_their_implicit_twins() {
         1.0,
         2.0,
     );
-    std::fs::remove_file(&path).unwrap();
     let implicit = measure("cube:6", "line:64", "gray", 1.0, 2.0);
     assert_eq!(stored.dilation, implicit.dilation);
     assert_eq!(stored.per_dimension, implicit.per_dimension);

@@ -443,10 +443,7 @@ mod tests {
 
     #[test]
     fn every_format_reads_back_as_the_same_graph() {
-        let scratch = tempfile::Builder::new()
-            .prefix("topoembed-recording-")
-            .tempdir()
-            .unwrap();
+        let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path();
         let r = Recording::gather(&exports()).unwrap();
         for name in ["run.graph", "run.grf", "run.mtx", "run.txt", "run"] {

@@ -13,6 +13,11 @@ fn file(name: &str, text: &str) -> common::TempFile {
     common::temp_file("metis", name, text)
 }
 
+/// The stored graph `graph:PATH` names.
+fn stored(path: &Path) -> Box<dyn Topology> {
+    topology::build(&topoembed::spec::Spec::Graph(path.to_path_buf())).unwrap()
+}
+
 /// KaHIP's example_weighted.graph (MIT licence; 132 vertices, 328 edges,
 /// fmt 11): counts, weights symmetric, and the first vertex as written.
 #[test]
@@ -281,21 +286,11 @@ fn writers_round_trip_loads_and_volumes() {
     let mut text = Vec::new();
     write_metis(original.as_ref(), &mut text).unwrap();
     let path = file("written.graph", std::str::from_utf8(&text).unwrap());
-    same(
-        topology::build(&Spec::Graph(path.to_path_buf()))
-            .unwrap()
-            .as_ref(),
-        true,
-    );
+    same(stored(&path).as_ref(), true);
     let mut text = Vec::new();
     write_graph(original.as_ref(), 1, &mut text).unwrap();
     let path = file("written.grf", std::str::from_utf8(&text).unwrap());
-    same(
-        topology::build(&Spec::Graph(path.to_path_buf()))
-            .unwrap()
-            .as_ref(),
-        true,
-    );
+    same(stored(&path).as_ref(), true);
     // Matrix Market has no place for loads: refused, not dropped.
     let err = write_matrix_market(original.as_ref(), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("node loads"), "{err}");
@@ -308,12 +303,7 @@ fn writers_round_trip_loads_and_volumes() {
     let mut text = Vec::new();
     write_matrix_market(&volumes_only, &mut text).unwrap();
     let path = file("written.mtx", std::str::from_utf8(&text).unwrap());
-    same(
-        topology::build(&Spec::Graph(path.to_path_buf()))
-            .unwrap()
-            .as_ref(),
-        false,
-    );
+    same(stored(&path).as_ref(), false);
 }
 
 /// Matrices held in memory read as `graph:FILE.mtx` reads the same entries:
@@ -336,7 +326,7 @@ fn matrix_entries_make_the_graph_a_file_makes() {
         "same.mtx",
         "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 -2.4\n2 1 1.0\n3 3 9\n4 2 0.2\n3 4 5\n",
     );
-    let from_file = topology::build(&Spec::Graph(path.to_path_buf())).unwrap();
+    let from_file = stored(&path);
     let (a, b) = (g.as_graph().unwrap_or(&g), from_file.as_graph().unwrap());
     for v in 0..4 {
         assert_eq!(a.adjacency(v), b.adjacency(v));

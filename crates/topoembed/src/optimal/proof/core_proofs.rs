@@ -216,10 +216,7 @@ mod tests {
 
     #[test]
     fn a_core_is_proved_once_and_its_proof_checks() {
-        let scratch = tempfile::Builder::new()
-            .prefix("topoembed-core-proofs-")
-            .tempdir()
-            .unwrap();
+        let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path().to_path_buf();
         std::fs::create_dir_all(dir.join("proofs")).unwrap();
         let h = SearchHost::new(&[32, 32]);

@@ -172,10 +172,7 @@ mod tests {
     /// A path `name` in a fresh directory, removed when the directory
     /// (the first value) is dropped.
     fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::Builder::new()
-            .prefix("topoembed-record-")
-            .tempdir()
-            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(name);
         (dir, path)
     }
