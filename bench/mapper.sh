@@ -166,8 +166,9 @@ if [ -s "${work}/phases" ]; then
   awk '{ s += $3 } END { printf "\n(scotch_gmap -Cd -b'"$scotch_balance"' on one thread over the same pairs: %.2f s, medians.)\n", s }' "$work/rows"
 fi
 # Thread scaling (bench/threads.sh): `map` on 1, 2, 4, .. up to every core
-# of this machine (median of RUNS each, the placement checked to be the
-# same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
+# of this machine (RUNS rounds of every thread count, interleaved; median
+# times, and the speedup as the median of each round's ratio; the
+# placement checked to be the same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
 # of the set). SCALING="" skips it.
 if [ -z "${SCALING+x}" ]; then
   SCALING=""

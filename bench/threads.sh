@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Thread scaling of `topoembed map`: each GRAPH:HOST pair mapped on 1, 2,
-# 4, .. threads up to every core of this machine (RAYON_NUM_THREADS; median
-# wall time of RUNS runs each), the placement checked to be the same on
-# every thread count (a seed gives one placement), as a Markdown table.
+# 4, .. threads up to every core of this machine (RAYON_NUM_THREADS; RUNS
+# rounds, each running every thread count once; median wall time of each),
+# the placement checked to be the same on every thread count (a seed gives
+# one placement), as a Markdown table.
 # Needs only bash, awk, python3 and the binary: it runs where Scotch is not
 # installed (a lent 16-core machine, say). bench/mapper.sh calls it for its
 # scaling table.
@@ -11,8 +12,8 @@
 #   THREADS="1 4 16" RUNS=5 BIN=path/to/topoembed bench/threads.sh g.graph:torus:16x16
 #
 # Columns: vertices, hop-bytes (the same at every thread count), one
-# column of seconds per thread count, and the speedup of the most threads
-# over one.
+# column of seconds per thread count (medians), and the speedup of the
+# most threads over one (the median of each round's ratio).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${RUNS:-3}
@@ -46,29 +47,39 @@ for pair in "$@"; do
   name=$(basename "$graph" .graph)
   vertices=$(awk '!/^%/ {print $1; exit}' "$graph")
   line="| $name | $host | $vertices |"
-  cells=""; first=""; last=""; hop=""
-  for t in $THREADS; do
-    times=()
-    for _ in $(seq "$RUNS"); do
+  hop=""; reference=""
+  # Rounds, each running every thread count once: a slow spell of this
+  # shared machine then falls on all of them alike, and the speedup is
+  # the median of each round's own ratio (paired), not a ratio of medians
+  # taken minutes apart.
+  declare -A took=()
+  for round in $(seq "$RUNS"); do
+    for t in $THREADS; do
       s=$(now)
       RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --format scotch-map > "$work/out.map"
       e=$(now)
-      times+=("$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f", e - s}')")
+      took[$t,$round]=$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f", e - s}')
+      # The placement must not depend on the thread count.
+      placement=$(cksum < "$work/out.map")
+      if [ -z "$reference" ]; then
+        reference=$placement
+      elif [ "$placement" != "$reference" ]; then
+        echo "$name -> $host: $t threads placed differently from $(label "${THREADS%% *}")" >&2
+        exit 1
+      fi
     done
-    # The placement must not depend on the thread count.
-    placement=$(cksum < "$work/out.map")
-    if [ -z "$hop" ]; then
-      hop=$("$bin" map "graph:$graph" "$host" --no-traffic --format json \
-        | python3 -c 'import json, sys; print(json.load(sys.stdin)["metrics"]["hop_bytes"])')
-      reference=$placement
-    elif [ "$placement" != "$reference" ]; then
-      echo "$name -> $host: $t threads placed differently from $(label "${THREADS%% *}")" >&2
-      exit 1
-    fi
-    m=$(printf '%s\n' "${times[@]}" | median)
-    [ -z "$first" ] && first=$m
-    last=$m
+  done
+  hop=$("$bin" map "graph:$graph" "$host" --no-traffic --format json \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["metrics"]["hop_bytes"])')
+  cells=""
+  for t in $THREADS; do
+    m=$(for round in $(seq "$RUNS"); do echo "${took[$t,$round]}"; done | median)
     cells="$cells $(printf '%.2f' "$m") |"
   done
-  echo "$line $hop |$cells $(awk -v a="$first" -v b="$last" 'BEGIN {printf "%.2f", a / b}')x |"
+  first=${THREADS%% *}; last=${THREADS##* }
+  speedup=$(for round in $(seq "$RUNS"); do
+    awk -v a="${took[$first,$round]}" -v b="${took[$last,$round]}" 'BEGIN {print a / b}'
+  done | median)
+  unset took
+  echo "$line $hop |$cells $(printf '%.2f' "$speedup")x |"
 done
