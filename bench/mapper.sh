@@ -168,8 +168,8 @@ fi
 # Thread scaling (bench/threads.sh): `map` on 1, 2, 4, .. up to every core
 # of this machine (RUNS rounds of every thread count, interleaved; median
 # times, and the speedup as the median of each round's ratio; the
-# placement checked to be the same on each), on $SCALING (GRAPH:HOST pairs; default: the largest graphs
-# of the set). SCALING="" skips it.
+# placement checked to be the same on each), on $SCALING (GRAPH:HOST
+# pairs; default: the largest graphs of the set). SCALING="" skips it.
 if [ -z "${SCALING+x}" ]; then
   SCALING=""
   mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph

@@ -47,7 +47,7 @@ for pair in "$@"; do
   name=$(basename "$graph" .graph)
   vertices=$(awk '!/^%/ {print $1; exit}' "$graph")
   line="| $name | $host | $vertices |"
-  hop=""; reference=""
+  reference=""
   # Rounds, each running every thread count once: a slow spell of this
   # shared machine then falls on all of them alike, and the speedup is
   # the median of each round's own ratio (paired), not a ratio of medians
