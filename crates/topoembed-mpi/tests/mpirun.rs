@@ -7,9 +7,7 @@
 
 #[path = "../../topoembed-reorder/tests/common/session.rs"]
 mod session;
-use session::session_dir;
-
-use std::process::Command;
+use session::mpirun_command;
 
 use serde_json::Value;
 use topoembed::embed::Params;
@@ -19,12 +17,8 @@ use topoembed::virtual_topology::VirtualTopology;
 
 /// `mpirun -np N topoembed-mpi ARGS`, with a time limit so a hang fails.
 fn mpirun(np: u64, args: &[&str]) -> (i32, String, String) {
-    let session = session_dir();
-    let out = Command::new("timeout")
-        .env("OMPI_MCA_orte_tmpdir_base", session.path())
-        .arg("120")
-        .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
-        .arg(np.to_string())
+    let (mut cmd, _session) = mpirun_command(np);
+    let out = cmd
         .arg(env!("CARGO_BIN_EXE_topoembed-mpi"))
         .args(args)
         .env("OMPI_MCA_rmaps_base_oversubscribe", "1")

@@ -8,10 +8,9 @@
 
 mod common;
 
-use common::{compile, library, session_dir};
+use common::{compile, library, mpirun_command};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use topoembed::spec::Spec;
@@ -46,12 +45,7 @@ struct Run {
 /// `mpirun -np NP PROGRAM ARGS` with the environment `env` forwarded, the
 /// library preloaded when `preload`.
 fn run(np: u64, program: &str, args: &[&str], env: &[(&str, &str)], preload: bool) -> Run {
-    let session = session_dir();
-    let mut cmd = Command::new("timeout");
-    cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
-    cmd.arg("120")
-        .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
-        .arg(np.to_string());
+    let (mut cmd, _session) = mpirun_command(np);
     let lib = library();
     let mut vars: Vec<(&str, String)> = env.iter().map(|&(k, v)| (k, v.to_string())).collect();
     if preload {

@@ -9,11 +9,11 @@
 
 mod common;
 
-use common::{compile, library, session_dir};
+use common::{compile, library, mpirun_command};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use topoembed::spec::Spec;
@@ -38,13 +38,8 @@ fn scratch(name: &str) -> PathBuf {
 /// given (with the library preloaded), with Open MPI's monitoring writing
 /// `monitor.<rank>.prof` when given.
 fn run(np: u32, dir: &Path, record: Option<&str>, monitor: Option<&Path>, args: &[&str]) -> Output {
-    let session = session_dir();
-    let mut cmd = Command::new("timeout");
-    cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
-    cmd.current_dir(dir)
-        .arg("120")
-        .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
-        .arg(np.to_string());
+    let (mut cmd, _session) = mpirun_command(np);
+    cmd.current_dir(dir);
     if let Some(file) = record {
         let lib = library().display().to_string();
         for (k, v) in [("LD_PRELOAD", lib.as_str()), ("TOPOEMBED_RECORD", file)] {
@@ -186,13 +181,9 @@ fn fortran_sends_are_recorded_too() {
     let dir = scratch("fortran");
     let bin = compile("mpifort", "traffic.f90", &dir, "traffic_f");
     for n in [4usize, 6] {
-        let session = session_dir();
-        let out = Command::new("timeout")
-            .env("OMPI_MCA_orte_tmpdir_base", session.path())
+        let (mut cmd, _session) = mpirun_command(n);
+        let out = cmd
             .current_dir(&dir)
-            .arg("120")
-            .args(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np"])
-            .arg(n.to_string())
             .args(["-x", "LD_PRELOAD", "-x", "TOPOEMBED_RECORD"])
             .env("LD_PRELOAD", library())
             .env("TOPOEMBED_RECORD", "run.txt")
@@ -294,16 +285,8 @@ fn a_message_outside_the_world_warns_once_and_the_run_goes_on() {
     let dir = scratch("spawn");
     let bin = compile("mpicc", "spawn.c", &dir, "spawn");
     let launch = |record: bool| {
-        let session = session_dir();
-        let mut cmd = Command::new("timeout");
-        cmd.env("OMPI_MCA_orte_tmpdir_base", session.path());
-        cmd.current_dir(&dir).arg("120").args([
-            "mpirun",
-            "--allow-run-as-root",
-            "--oversubscribe",
-            "-np",
-            "2",
-        ]);
+        let (mut cmd, _session) = mpirun_command(2);
+        cmd.current_dir(&dir);
         if record {
             cmd.args(["-x", "LD_PRELOAD", "-x", "TOPOEMBED_RECORD"])
                 .env("LD_PRELOAD", library())

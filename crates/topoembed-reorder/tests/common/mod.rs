@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod session;
-pub use session::session_dir;
+pub use session::mpirun_command;
 
 /// The library cargo built for this test run: `cargo test` leaves the
 /// cdylib beside the test binary in target/<profile>/deps (built with this
