@@ -221,20 +221,14 @@ fn match_in_order(
     mate: &[AtomicU32],
 ) {
     let unmatched = |u: usize| mate[u].load(Relaxed) == NONE;
-    // The visits to come have their lines asked for ahead ([`prefetch`]):
-    // the mate and row bounds 16 visits ahead, the row (whose place those
-    // bounds give) 8 ahead. On mdual's coarsening (258 569, 142 588 and
-    // 76 591 vertices, one thread) the three top levels' matching took
-    // 38–52 ms without, 18–22 ms with (4 runs each; 32 and 16 ahead 24–29
-    // ms, the neighbours' mates asked for too 22–26 ms). The same matching.
+    // The visits to come have their lines asked for ahead, their mates
+    // with their row bounds ([`WGraph::prefetch_ahead`]; the neighbours'
+    // mates asked for too took 22–26 ms of mdual's top levels, not 18–22).
+    // The same matching.
     for (i, &v) in order.iter().enumerate() {
-        if let Some(&ahead) = order.get(i + 16) {
-            prefetch(&mate[ahead as usize]);
-            prefetch(&g.xadj[ahead as usize]);
-        }
-        if let Some(&ahead) = order.get(i + 8) {
-            g.prefetch_row(ahead as usize);
-        }
+        g.prefetch_ahead(order, i, |ahead| {
+            prefetch(mate.as_ptr().wrapping_add(ahead))
+        });
         let v = v as usize;
         if !unmatched(v) {
             continue;

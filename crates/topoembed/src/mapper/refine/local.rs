@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
+use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
 
 use super::{border_flags, node_loads, refresh_border, Capacity};
@@ -93,7 +94,12 @@ fn improve_with(
     let mut rated: Vec<u32> = Vec::with_capacity(batch);
     for _ in 0..max_passes {
         let mut gained = 0u128;
-        for chunk in rng.permutation(n).chunks(batch) {
+        let order = rng.permutation(n);
+        for (c, chunk) in order.chunks(batch).enumerate() {
+            if batch == 1 {
+                // The visits to come are the order's next vertices.
+                g.prefetch_ahead(&order, c, |v| prefetch(border.as_ptr().wrapping_add(v)));
+            }
             rated.clear();
             rated.extend(chunk.iter().filter(|&&v| border[v as usize]));
             let vertices = rated.as_slice();
@@ -110,7 +116,10 @@ fn improve_with(
                 [v] => vec![frozen.best_step(*v as usize, &mut scratch)],
                 _ => vertices
                     .par_iter()
-                    .map_init(Scratch::default, |scratch, &v| {
+                    .enumerate()
+                    .map_init(Scratch::default, |scratch, (i, &v)| {
+                        // A thread rates a run of the batch in turn.
+                        g.prefetch_ahead(vertices, i, |v| prefetch(place.as_ptr().wrapping_add(v)));
                         frozen.best_step(v as usize, scratch)
                     })
                     .collect(),
@@ -288,6 +297,7 @@ impl Frozen<'_> {
                     partners.push(x);
                 }
             }
+            g.prefetch_rows(partners, |x| prefetch(g.vw.as_ptr().wrapping_add(x)));
             for &x in partners.iter() {
                 let x = x as usize;
                 let fits_t = cap.allows(self.load[t as usize], g.vw[x], g.vw[v]);

@@ -45,6 +45,13 @@ impl<K: Ord + Copy> VertexHeap<K> {
         self.pos[v as usize] != ABSENT
     }
 
+    /// Asks for `v`'s position ([`crate::prefetch::prefetch`]), which
+    /// [`Self::set`] or [`Self::remove`] will read.
+    #[inline(always)]
+    pub fn prefetch(&self, v: u32) {
+        crate::prefetch::prefetch(self.pos.as_ptr().wrapping_add(v as usize));
+    }
+
     /// Queues `v` with `key`, or changes its key if queued.
     pub fn set(&mut self, v: u32, key: K) {
         match self.pos[v as usize] {
