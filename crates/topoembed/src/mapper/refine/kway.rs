@@ -26,7 +26,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::mapper::distance::HostDistance;
-use crate::mapper::graph::WGraph;
+use crate::mapper::graph::{WGraph, BOUNDS_AHEAD};
 use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
@@ -96,10 +96,21 @@ pub fn refine_in_batches(
         while next < n {
             seeds.clear();
             while next < n && seeds.len() < batch {
-                g.prefetch_ahead(&order, next, |v| {
+                // The flags the scan reads next; one search at a time, the
+                // row its seed's search reads too (in a batch the searches
+                // read theirs on their own threads, and asking for every
+                // scanned row held up the scan: most vertices are inside a
+                // part).
+                let flags = |v: usize| {
                     prefetch(locked.as_ptr().wrapping_add(v));
                     prefetch(border.as_ptr().wrapping_add(v));
-                });
+                };
+                match batch {
+                    1 => g.prefetch_ahead(&order, next, flags),
+                    _ => order
+                        .get(next + BOUNDS_AHEAD)
+                        .map_or((), |&v| flags(v as usize)),
+                }
                 let s = order[next] as usize;
                 next += 1;
                 if locked[s] != pass && border[s] {
