@@ -55,7 +55,9 @@ impl Bip {
         mut toward: impl FnMut(usize) -> [u64; 2],
     ) -> Bip {
         let mut b = Bip::with_capacity(verts.len());
-        for &v in verts {
+        for (i, &v) in verts.iter().enumerate() {
+            // `verts` are scattered over the graph (a host node's share).
+            g.prefetch_ahead(verts, i, |_| ());
             let mut ext = [0u64; 2];
             for (u, w) in g.edges(v as usize) {
                 match inside(u) {
