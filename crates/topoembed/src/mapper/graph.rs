@@ -282,4 +282,32 @@ mod tests {
             }
         }
     }
+
+    /// The look-ahead names the vertex BOUNDS_AHEAD visits on to the
+    /// caller's `extra`, none past the order's end, and asks for every
+    /// vertex of a batch at once; an isolated vertex's empty row at the
+    /// end of the arrays is asked for without a fault.
+    #[test]
+    fn prefetches_name_the_visits_to_come_and_stop_at_the_end() {
+        let g = WGraph {
+            xadj: vec![0, 1, 2, 2],
+            adj: vec![1, 0],
+            ew: vec![5, 5],
+            vw: vec![1, 1, 1],
+        };
+        let order: Vec<u32> = (0..BOUNDS_AHEAD as u32 + 3).map(|k| k % 3).collect();
+        for i in 0..order.len() {
+            let named = std::cell::RefCell::new(Vec::new());
+            g.prefetch_ahead(&order, i, |v| named.borrow_mut().push(v));
+            let want: Vec<usize> = order
+                .get(i + BOUNDS_AHEAD)
+                .map(|&v| v as usize)
+                .into_iter()
+                .collect();
+            assert_eq!(named.into_inner(), want, "visit {i}");
+        }
+        let named = std::cell::RefCell::new(Vec::new());
+        g.prefetch_rows(&[2, 0, 1], |v| named.borrow_mut().push(v));
+        assert_eq!(named.into_inner(), vec![2, 0, 1]);
+    }
 }
