@@ -4,6 +4,14 @@ machine() {
   echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 }
 
+# CPU seconds the hypervisor has taken from this machine since it booted
+# (the steal column of /proc/stat's cpu line; 0 where there is none): on a
+# shared virtual machine most of the timings' noise (bench/threads.sh).
+stolen() {
+  awk -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" \
+    '$1 == "cpu" { printf "%.2f", ($9 == "" ? 0 : $9) / hz; exit }' /proc/stat 2>/dev/null || echo 0
+}
+
 median_of_lines() {
   sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }

@@ -63,6 +63,7 @@ for tool in scotch_gmap gmtst gcv; do
 done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
+steal_at_start=$(stolen)
 echo
 echo "| graph | host | scotch_gmap -Cd -b$scotch_balance hop-bytes | topoembed map hop-bytes | ratio | gmap s, 1 thread | map s, 1 thread | gmap s, $(nproc) threads | map s, $(nproc) threads |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -127,7 +128,8 @@ summary() {
       printf "Over %d pairs: hop-bytes %.4fx Scotch'"'"'s (geometric mean), at most %.3fx, above it on %d; ", n, exp(lg / n), worst, above
       printf "on one thread %.2f s against Scotch'"'"'s %.2f s on one (%.2fx), slower than it on %d of the %d; ", one, s1, one / s1, slower, n
       printf "on %d threads %.2f s against Scotch'"'"'s %.2f s on its default threads (%.2fx).\n", threads, all, sn, all / sn
-    }' "$work/rows"
+    }' "$work/rows"  # The noise under every time above (bench/common.sh, stolen).
+  awk -v a="$steal_at_start" -v b="$(stolen)" 'BEGIN { printf "(CPU time the hypervisor took from this machine meanwhile: %.1f s.)\n", b - a }'
 }
 for graph in $GRAPHS; do
   name=$(basename "$graph" .graph)
