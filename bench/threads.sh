@@ -16,12 +16,12 @@
 # threads over one (the median of each round's ratio), and the CPU time
 # the hypervisor took from the kept rounds (steal, /proc/stat).
 #
-# Steal is most of this 2-core VM's noise: on 2026-12-03 one thread of
-# mdual onto torus:8x8x8 took 3.2 s in a quiet spell and 4.2-5.3 s in a
-# busy one, and a two-thread run that lost 1.3 s of CPU to steal ran 3.5 s
-# against 1.9 s. A round in which any run lost more than STEAL_LIMIT
-# seconds of CPU (default 0.05) is run again, up to RUNS times more in
-# all; STEAL_LIMIT=inf keeps every round.
+# Steal is much of this 2-core VM's noise: on 2026-12-03 two threads ran
+# mdual onto torus:8x8x8 in 2.35 s with none and in 3.79 s with 1.78 s of
+# CPU stolen, minutes apart. A round in which any run lost more than
+# STEAL_LIMIT seconds of CPU (default 0.05) is run again, up to RUNS times
+# more in all; STEAL_LIMIT=1e9 keeps every round. (Not all of it: one
+# thread took 3.2 s in one spell and 4.2 s in another, neither with steal.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 source "$here/bench/common.sh"
