@@ -6,7 +6,7 @@ machine() {
 
 # CPU seconds the hypervisor has taken from this machine since it booted
 # (the steal column of /proc/stat's cpu line; 0 where there is none): on a
-# shared virtual machine most of the timings' noise (bench/threads.sh).
+# shared virtual machine much of the timings' noise (bench/threads.sh).
 stolen() {
   awk -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" \
     '$1 == "cpu" { printf "%.2f", ($9 == "" ? 0 : $9) / hz; exit }' /proc/stat 2>/dev/null || echo 0

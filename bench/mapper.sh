@@ -128,7 +128,8 @@ summary() {
       printf "Over %d pairs: hop-bytes %.4fx Scotch'"'"'s (geometric mean), at most %.3fx, above it on %d; ", n, exp(lg / n), worst, above
       printf "on one thread %.2f s against Scotch'"'"'s %.2f s on one (%.2fx), slower than it on %d of the %d; ", one, s1, one / s1, slower, n
       printf "on %d threads %.2f s against Scotch'"'"'s %.2f s on its default threads (%.2fx).\n", threads, all, sn, all / sn
-    }' "$work/rows"  # The noise under every time above (bench/common.sh, stolen).
+    }' "$work/rows"
+  # The noise under every time above (bench/common.sh, stolen).
   awk -v a="$steal_at_start" -v b="$(stolen)" 'BEGIN { printf "(CPU time the hypervisor took from this machine meanwhile: %.1f s.)\n", b - a }'
 }
 for graph in $GRAPHS; do
