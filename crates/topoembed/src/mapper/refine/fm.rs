@@ -23,6 +23,11 @@ use crate::mapper::coarsen::Bip;
 /// +0.2 % hop-bytes for 1–2 % less time; 16 with n / 200 above it +0.9 %.
 const PATIENCE: usize = 16;
 
+/// Moves without a new best before a pass of FM on `n` vertices gives up.
+fn patience(n: usize) -> usize {
+    PATIENCE.max(n / 50)
+}
+
 /// Load bounds on side 0, and the cost of a unit of cut volume.
 #[derive(Debug, Clone, Copy)]
 pub struct Balance {
@@ -159,7 +164,7 @@ fn passes<G: Gain>(
     let mut load0 = b.load0(side);
     let total = b.g.total_load();
     // Give up a pass after this many moves without a new best.
-    let patience = PATIENCE.max(n / 50);
+    let patience = patience(n);
     // Moves may leave the bounds by one vertex on the way (with exact bounds
     // no single move would be allowed); the best prefix kept is in bounds.
     let slack = b.g.vw.iter().copied().max().unwrap_or(1);
@@ -296,7 +301,7 @@ mod tests {
     fn full_sweep(b: &Bip, side: &mut [u8], bal: Balance, max_passes: usize) {
         let n = b.g.n();
         let mut load0 = b.load0(side);
-        let patience = PATIENCE.max(n / 50);
+        let patience = patience(n);
         let slack = b.g.vw.iter().copied().max().unwrap_or(1);
         for _ in 0..max_passes {
             let mut gains: Vec<i128> = (0..n)
