@@ -15,6 +15,7 @@ use crate::mapper::distance::{HostDistance, TableRef};
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
+use super::cost_table::{Costs, Tables};
 use super::metropolis;
 
 /// Exchanges tried per vertex of the quotient graph.
@@ -302,9 +303,17 @@ fn run(
         }
         (sum, skipped)
     };
-    let cost: Vec<i64> = (0..n)
-        .map(|v| from_node(&on, v, u64::from(on[v]), EMPTY).0)
-        .collect();
+    // Small hosts price an exchange from a table of every vertex's cost on
+    // every node ([`super::cost_table`]), larger ones from the edges' sums.
+    let tables = Tables::new(&entries, &q.xadj, p, &d);
+    let cost = match &tables {
+        Some(tables) => Priced::Table(tables, tables.costs(&entries, &q.xadj, &on)),
+        None => Priced::Sums(
+            (0..n)
+                .map(|v| from_node(&on, v, u64::from(on[v]), EMPTY).0)
+                .collect(),
+        ),
+    };
     // Δ of moving v from `from` to `to`, its edges to `skip` left out (a
     // swap keeps the distance between the two it exchanges): `skip` sits
     // on `to`, so those weigh d(from, to) in v's cost and d(to, to) in the
@@ -334,14 +343,19 @@ fn run(
         (y != on[a]).then_some((a, y))
     };
     // Δ of sending vertex a to host node y and whatever sits on y to a's node.
-    let exchange_delta = |on: &[u32], cost: &[i64], at: &[u32], a: usize, y: u32| -> i64 {
-        let (x, y) = (u64::from(on[a]), u64::from(y));
+    let exchange_delta = |on: &[u32], cost: &Priced, at: &[u32], a: usize, y: u32| -> i64 {
         let b = at[y as usize];
-        let mut sum = delta(on, cost, a, x, y, b);
-        if b != EMPTY {
-            sum += delta(on, cost, b as usize, y, x, a as u32);
+        match cost {
+            Priced::Table(tables, costs) => tables.exchange_delta(costs, a, (on[a], y), b),
+            Priced::Sums(cost) => {
+                let (x, y) = (u64::from(on[a]), u64::from(y));
+                let mut sum = delta(on, cost, a, x, y, b);
+                if b != EMPTY {
+                    sum += delta(on, cost, b as usize, y, x, a as u32);
+                }
+                sum
+            }
         }
-        sum
     };
     // First temperature: the mean worsening of a sample of exchanges.
     let mut worse = (0i64, 0i64);
@@ -407,21 +421,28 @@ fn run(
             if b != EMPTY {
                 on[b as usize] = x;
             }
-            // The neighbours' costs follow a (x → y) and b (y → x); a's and
-            // b's own are summed again.
-            let (x, y) = (u64::from(x), u64::from(y));
-            for &(c, wc) in row(a) {
-                let h = u64::from(on[c as usize]);
-                cost[c as usize] += wc * (d(h, y) - d(h, x));
-            }
-            if b != EMPTY {
-                for &(c, wc) in row(b as usize) {
-                    let h = u64::from(on[c as usize]);
-                    cost[c as usize] += wc * (d(h, x) - d(h, y));
+            match cost {
+                Priced::Table(tables, costs) => {
+                    tables.commit(costs, (&entries, &q.xadj), (a, b), (x, y));
                 }
-                cost[b as usize] = from_node(on, b as usize, x, EMPTY).0;
+                Priced::Sums(cost) => {
+                    // The neighbours' costs follow a (x → y) and b (y → x);
+                    // a's and b's own are summed again.
+                    let (x, y) = (u64::from(x), u64::from(y));
+                    for &(c, wc) in row(a) {
+                        let h = u64::from(on[c as usize]);
+                        cost[c as usize] += wc * (d(h, y) - d(h, x));
+                    }
+                    if b != EMPTY {
+                        for &(c, wc) in row(b as usize) {
+                            let h = u64::from(on[c as usize]);
+                            cost[c as usize] += wc * (d(h, x) - d(h, y));
+                        }
+                        cost[b as usize] = from_node(on, b as usize, x, EMPTY).0;
+                    }
+                    cost[a] = from_node(on, a, y, EMPTY).0;
+                }
             }
-            cost[a] = from_node(on, a, y, EMPTY).0;
             *current += change;
             if *current < *best {
                 *best = *current;
@@ -473,7 +494,7 @@ fn run(
     };
     let Chain { on, cost, kept, .. } = chain;
     debug_assert!(
-        (0..n).all(|v| cost[v] == from_node(&on, v, u64::from(on[v]), EMPTY).0),
+        (0..n).all(|v| cost.of(v, on[v]) == from_node(&on, v, u64::from(on[v]), EMPTY).0),
         "the kept costs follow the exchanges"
     );
     for (h, &k) in place.iter_mut().zip(&kept) {
@@ -486,10 +507,10 @@ fn run(
 /// the hop-bytes change since the start (`current`) and the least met
 /// (`best`, placed as `kept`), the temperature and the chain's stream.
 #[derive(Clone)]
-struct Chain {
+struct Chain<'t> {
     on: Vec<u32>,
     at: Vec<u32>,
-    cost: Vec<i64>,
+    cost: Priced<'t>,
     current: i64,
     best: i64,
     kept: Vec<u32>,
@@ -498,6 +519,25 @@ struct Chain {
     /// Steps taken, and the step of the last new best.
     step: u64,
     best_step: u64,
+}
+
+/// How a chain prices an exchange: each vertex's cost where it sits, with
+/// the other end's distances read edge by edge, or every vertex's cost on
+/// every host node ([`super::cost_table`]).
+#[derive(Clone)]
+enum Priced<'t> {
+    Sums(Vec<i64>),
+    Table(&'t Tables, Costs),
+}
+
+impl Priced<'_> {
+    /// Vertex v's cost on host node h, where the sums know it (v on h).
+    fn of(&self, v: usize, h: u32) -> i64 {
+        match self {
+            Priced::Sums(cost) => cost[v],
+            Priced::Table(tables, costs) => tables.cost(costs, v, h),
+        }
+    }
 }
 
 /// Every host node's neighbours in one array, node y's
@@ -701,12 +741,14 @@ mod tests {
         /// on random graphs, on a torus and on a tleaf (distances from a
         /// table and from the host), the same seed leaves the same
         /// placement as reading both distances of every edge — one
-        /// proposal in `far` anywhere, as the schedule says.
+        /// proposal in `far` anywhere, as the schedule says — whether the
+        /// costs are priced by a table of every node (hosts of up to
+        /// `cost_table::MAX_NODES`) or summed edge by edge (torus:16x20).
         #[test]
         fn kept_costs_take_the_exchanges_both_distances_take(
             n in 3usize..40,
             extra in prop::collection::vec((0usize..40, 0usize..40, 1u64..9), 0..80),
-            host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9"]),
+            host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9", "torus:16x20"]),
             seed in 0u64..1000,
             far in prop::sample::select(vec![FAR, 64, 2]),
         ) {

@@ -3,6 +3,7 @@
 pub mod anneal;
 pub mod balance;
 pub mod congestion;
+mod cost_table;
 pub mod flow;
 pub mod fm;
 pub mod kway;

@@ -1,0 +1,338 @@
+//! Every vertex's cost on every host node, for the annealing of a small
+//! quotient ([`super::anneal`]): C[v][h] = Σ volume × d(h, node of c) over
+//! v's edges (v, c), the hop-bytes v's edges would weigh were v on h. An
+//! exchange of a (on x) and b (on y) then costs four entries of C and the
+//! volume between a and b — O(1) where reading the distances of both ends'
+//! edges costs O(degree) — and a taken exchange adds volume × (d(h, y) −
+//! d(h, x)) to the rows of a's neighbours and subtracts it from b's, one
+//! vector loop over the host nodes per neighbour. This is the Δ matrix of
+//! QAP local search (Taillard 1991, robust tabu search) kept per vertex and
+//! node rather than per pair. Only taken exchanges pay for the rows (one in
+//! 5 to 25), so it pays on small hosts: the 64 blocks of torus:16x16 halved
+//! (8x8) and of torus:8x8x8 (4x4x4), and quotients of up to [`MAX_NODES`]
+//! parts.
+//!
+//! The entries are the same integers the sparse sums give (the same scaled
+//! volumes, the same distances), so every exchange is priced exactly as
+//! before and a chain takes the same exchanges on the same stream.
+//!
+//! Benchmark (2026-12-04, the 38 pairs of `bench/mapper.sh`, one thread,
+//! seed 1, each pair run by both builds in turn, CPU seconds, the least of
+//! two rounds; 2 cores, Intel Xeon VM with AVX2): the same placement on all
+//! 38, 33.35 → 30.41 s (−8.8 %): delaunay_n15 onto torus:16x16 0.98 →
+//! 0.77 s, 4elt 0.74 → 0.58 s, copter2 2.44 → 2.16 s, delaunay_n15's
+//! 64-part quotient onto cube:6 0.24 → 0.09 s. One annealing of the 64
+//! blocks of torus:16x16: 4elt 0.18 → 0.13 s, butterfly_12 (a dense
+//! quotient, 37 neighbours a block) 0.33 → 0.22 s. With SSE2's multiply
+//! by halves butterfly_12's was slower than the sums (0.40 s). Not
+//! kept: tables up to 512 nodes (torus:8x8x8's 512 parts: 4elt and copter2
+//! 0.14 → 0.10 s, butterfly_12 0.16 → 0.17 s) and 1024 (delaunay_n15 onto
+//! torus:32x32: 0.65 → 2.1 s, a 4 MiB table per chain).
+
+/// Most host nodes (and vertices) priced by a table: C is vertices × nodes
+/// 32-bit entries, 256 KiB at 256, and a taken exchange passes over the
+/// rows of both ends' neighbours.
+pub const MAX_NODES: u64 = 256;
+
+/// What every chain shares: the volumes between every two vertices and the
+/// host's distances, both dense.
+pub struct Tables {
+    /// Host nodes: the width of C's and the distances' rows.
+    p: usize,
+    /// Volume between every two vertices (summed over repeated entries),
+    /// `n × n`.
+    volume: Vec<i32>,
+    /// `to[g * p + h]` = d(h, g): row g is every node's distance to g.
+    to: Vec<i32>,
+    /// Whether the rows are added with AVX2's 32-bit multiply (checked at
+    /// run time; x86-64's baseline SSE2 has none and multiplies by halves,
+    /// which took the table's gain away).
+    avx2: bool,
+}
+
+/// A chain's own cost table: C, vertices × host nodes, and the row of
+/// distance changes a taken exchange adds.
+#[derive(Clone)]
+pub struct Costs {
+    c: Vec<i32>,
+    change: Vec<i32>,
+}
+
+impl Tables {
+    /// The shared tables of the quotient whose vertex v has the edges
+    /// `entries[xadj[v]..xadj[v + 1]]` (neighbour, volume), onto host nodes
+    /// `0..p` at distances `d`; `None` where a table does not pay or fit:
+    /// more than [`MAX_NODES`] host nodes, an entry of C or a volume beyond
+    /// 32 bits, or volumes that differ between an edge's two directions
+    /// (the rows passed over on an exchange are the moved vertex's own).
+    pub fn new(
+        entries: &[(u32, i64)],
+        xadj: &[usize],
+        p: u64,
+        d: &impl Fn(u64, u64) -> i64,
+    ) -> Option<Tables> {
+        let n = xadj.len().checked_sub(1)?;
+        if p > MAX_NODES || n as u64 > p {
+            return None;
+        }
+        let p = p as usize;
+        let mut to = vec![0i32; p * p];
+        let mut farthest = 0i64;
+        for g in 0..p {
+            for h in 0..p {
+                let dist = d(h as u64, g as u64);
+                farthest = farthest.max(dist);
+                to[g * p + h] = i32::try_from(dist).ok()?;
+            }
+        }
+        let mut volume = vec![0i64; n * n];
+        for v in 0..n {
+            let mut weighed = 0i64;
+            for &(c, wc) in &entries[xadj[v]..xadj[v + 1]] {
+                volume[v * n + c as usize] += wc;
+                weighed = weighed.checked_add(wc)?;
+            }
+            // C[v][h] ≤ Σ volume × the farthest distance, and so is every
+            // partial sum on the way to it.
+            if weighed.checked_mul(farthest.max(1))? > i64::from(i32::MAX) {
+                return None;
+            }
+        }
+        let symmetric = (0..n).all(|a| (0..a).all(|b| volume[a * n + b] == volume[b * n + a]));
+        let volume = volume
+            .into_iter()
+            .map(i32::try_from)
+            .collect::<Result<Vec<i32>, _>>()
+            .ok()?;
+        symmetric.then_some(Tables {
+            p,
+            volume,
+            to,
+            avx2: has_avx2(),
+        })
+    }
+
+    /// The distances to node g, one per host node.
+    fn to(&self, g: u32) -> &[i32] {
+        &self.to[g as usize * self.p..][..self.p]
+    }
+
+    /// d(h, g).
+    fn d(&self, h: u32, g: u32) -> i64 {
+        i64::from(self.to[g as usize * self.p + h as usize])
+    }
+
+    /// C for the placement `on` (host node per vertex).
+    pub fn costs(&self, entries: &[(u32, i64)], xadj: &[usize], on: &[u32]) -> Costs {
+        let p = self.p;
+        let mut c = vec![0i32; on.len() * p];
+        for (v, row) in c.chunks_exact_mut(p).enumerate() {
+            for &(u, wu) in &entries[xadj[v]..xadj[v + 1]] {
+                for (r, &t) in row.iter_mut().zip(self.to(on[u as usize])) {
+                    *r += wu as i32 * t;
+                }
+            }
+        }
+        Costs {
+            c,
+            change: vec![0; p],
+        }
+    }
+
+    /// The hop-bytes change of sending vertex `a` from node `x` to node `y`
+    /// and `b` (the vertex on `y`, if any) to `x`: each end's cost on its
+    /// new node less its cost where it is, the edge between them left out
+    /// (an exchange keeps its length) — as `anneal`'s sparse sums count it.
+    #[inline(always)]
+    pub fn exchange_delta(&self, costs: &Costs, a: usize, (x, y): (u32, u32), b: u32) -> i64 {
+        let (p, c) = (self.p, &costs.c);
+        let cost = |v: usize, h: u32| i64::from(c[v * p + h as usize]);
+        let mut sum = cost(a, y) - cost(a, x);
+        if b != u32::MAX {
+            let b = b as usize;
+            let between = i64::from(self.volume[a * (c.len() / p) + b]);
+            sum -= between * (self.d(y, y) - self.d(x, y));
+            sum += cost(b, x) - cost(b, y) - between * (self.d(x, x) - self.d(y, x));
+        }
+        sum
+    }
+
+    /// Follows an exchange taken: `a` went from `x` to `y` and `b` (if any)
+    /// from `y` to `x`; every row of a's neighbours gains volume × (d(h, y)
+    /// − d(h, x)), every row of b's loses it.
+    pub fn commit(
+        &self,
+        costs: &mut Costs,
+        (entries, xadj): (&[(u32, i64)], &[usize]),
+        (a, b): (usize, u32),
+        (x, y): (u32, u32),
+    ) {
+        let Costs { c, change } = costs;
+        for ((ch, &ty), &tx) in change.iter_mut().zip(self.to(y)).zip(self.to(x)) {
+            *ch = ty - tx;
+        }
+        let rows = Rows {
+            c,
+            p: self.p,
+            change,
+            gaining: &entries[xadj[a]..xadj[a + 1]],
+            losing: match b {
+                u32::MAX => &[],
+                b => &entries[xadj[b as usize]..xadj[b as usize + 1]],
+            },
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            return unsafe { rows.add_avx2() };
+        }
+        rows.add();
+    }
+
+    /// C[v][h], for checks.
+    pub fn cost(&self, costs: &Costs, v: usize, h: u32) -> i64 {
+        i64::from(costs.c[v * self.p + h as usize])
+    }
+}
+
+/// The rows a taken exchange changes: C (`p` wide), the change in distance
+/// per host node, and the entries of the two ends, whose neighbours' rows
+/// gain and lose volume × change.
+struct Rows<'a> {
+    c: &'a mut [i32],
+    p: usize,
+    change: &'a [i32],
+    gaining: &'a [(u32, i64)],
+    losing: &'a [(u32, i64)],
+}
+
+impl Rows<'_> {
+    /// Adds the changes (one vector loop per row).
+    #[inline(always)]
+    fn add(self) {
+        let Rows {
+            c,
+            p,
+            change,
+            gaining,
+            losing,
+        } = self;
+        let sides = gaining.iter().map(|&(u, w)| (u, w as i32));
+        let sides = sides.chain(losing.iter().map(|&(u, w)| (u, -(w as i32))));
+        for (u, scale) in sides {
+            for (r, &ch) in c[u as usize * p..][..p].iter_mut().zip(change) {
+                *r += scale * ch;
+            }
+        }
+    }
+
+    /// [`Rows::add`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add_avx2(self) {
+        self.add()
+    }
+}
+
+/// Whether the processor has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapper::coarsen::tests::bip;
+    use crate::mapper::distance::HostDistance;
+    use crate::mapper::rng::Rng;
+    use crate::topology;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        /// Against brute force: every exchange's price is the hop-bytes
+        /// after it less the hop-bytes before (both summed over every edge),
+        /// and after each exchange taken the table equals one built afresh —
+        /// on random graphs onto a torus, a mesh and a tleaf, with empty
+        /// host nodes, on the AVX2 path and the plain one.
+        #[test]
+        fn exchanges_are_priced_as_the_hop_bytes_change(
+            n in 3usize..40,
+            extra in prop::collection::vec((0usize..40, 0usize..40, 1u64..9), 0..80),
+            host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9"]),
+            seed in 0u64..1000,
+            avx2 in any::<bool>(),
+        ) {
+            let q = bip(n, &extra, &[1], &[[0, 0]]).g;
+            let host = topology::parse(host).unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            let p = host.node_count();
+            let d = |a: u64, b: u64| dist.d(a, b) as i64;
+            let entries: Vec<(u32, i64)> =
+                q.adj.iter().zip(&q.ew).map(|(&c, &w)| (c, w as i64)).collect();
+            let mut tables = Tables::new(&entries, &q.xadj, p, &d).expect("a small host");
+            tables.avx2 &= avx2;
+            let mut rng = Rng::new(seed, 1);
+            let mut on: Vec<u32> = rng.permutation(p as usize)[..n].to_vec();
+            let mut at = vec![u32::MAX; p as usize];
+            for (v, &h) in on.iter().enumerate() {
+                at[h as usize] = v as u32;
+            }
+            let hop_bytes = |on: &[u32]| -> i64 {
+                (0..n)
+                    .flat_map(|v| entries[q.xadj[v]..q.xadj[v + 1]].iter().map(move |e| (v, e)))
+                    .map(|(v, &(c, w))| w * d(u64::from(on[v]), u64::from(on[c as usize])))
+                    .sum::<i64>()
+                    / 2
+            };
+            let mut costs = tables.costs(&entries, &q.xadj, &on);
+            for _ in 0..60 {
+                let a = rng.below(n);
+                let y = rng.below(p as usize) as u32;
+                let x = on[a];
+                if x == y {
+                    continue;
+                }
+                let b = at[y as usize];
+                let priced = tables.exchange_delta(&costs, a, (x, y), b);
+                let before = hop_bytes(&on);
+                on[a] = y;
+                at[y as usize] = a as u32;
+                at[x as usize] = b;
+                if b != u32::MAX {
+                    on[b as usize] = x;
+                }
+                prop_assert_eq!(priced, hop_bytes(&on) - before);
+                tables.commit(&mut costs, (&entries, &q.xadj), (a, b), (x, y));
+                prop_assert_eq!(&costs.c, &tables.costs(&entries, &q.xadj, &on).c);
+            }
+        }
+    }
+
+    /// Where a table would not fit or could mislead, there is none: more
+    /// than [`MAX_NODES`] host nodes, an entry of C beyond 32 bits, volumes
+    /// that differ between an edge's two directions.
+    #[test]
+    fn no_table_where_it_would_not_fit() {
+        let d = |a: u64, b: u64| a.abs_diff(b) as i64;
+        let path = |w: [i64; 2]| (vec![(1u32, w[0]), (0u32, w[1])], vec![0usize, 1, 2]);
+        let (entries, xadj) = path([5, 5]);
+        assert!(Tables::new(&entries, &xadj, 4, &d).is_some());
+        assert!(Tables::new(&entries, &xadj, MAX_NODES + 1, &d).is_none());
+        let (entries, xadj) = path([5, 6]);
+        assert!(Tables::new(&entries, &xadj, 4, &d).is_none());
+        // Σ volume × the farthest distance (3) above 2^31 − 1.
+        let big = i64::from(i32::MAX) / 3 + 1;
+        let (entries, xadj) = path([big, big]);
+        assert!(Tables::new(&entries, &xadj, 4, &d).is_none());
+        let (entries, xadj) = path([big - 1, big - 1]);
+        assert!(Tables::new(&entries, &xadj, 4, &d).is_some());
+    }
+}
