@@ -37,6 +37,8 @@ pub const MAX_NODES: u64 = 256;
 /// What every chain shares: the volumes between every two vertices and the
 /// host's distances, both dense.
 pub struct Tables {
+    /// Vertices: the width of `volume`'s rows.
+    n: usize,
     /// Host nodes: the width of C's and the distances' rows.
     p: usize,
     /// Volume between every two vertices (summed over repeated entries),
@@ -105,6 +107,7 @@ impl Tables {
             .collect::<Result<Vec<i32>, _>>()
             .ok()?;
         symmetric.then_some(Tables {
+            n,
             p,
             volume,
             to,
@@ -128,9 +131,7 @@ impl Tables {
         let mut c = vec![0i32; on.len() * p];
         for (v, row) in c.chunks_exact_mut(p).enumerate() {
             for &(u, wu) in &entries[xadj[v]..xadj[v + 1]] {
-                for (r, &t) in row.iter_mut().zip(self.to(on[u as usize])) {
-                    *r += wu as i32 * t;
-                }
+                add_scaled(row, wu as i32, self.to(on[u as usize]));
             }
         }
         Costs {
@@ -150,7 +151,7 @@ impl Tables {
         let mut sum = cost(a, y) - cost(a, x);
         if b != u32::MAX {
             let b = b as usize;
-            let between = i64::from(self.volume[a * (c.len() / p) + b]);
+            let between = i64::from(self.volume[a * self.n + b]);
             sum -= between * (self.d(y, y) - self.d(x, y));
             sum += cost(b, x) - cost(b, y) - between * (self.d(x, x) - self.d(y, x));
         }
@@ -220,9 +221,7 @@ impl Rows<'_> {
         let sides = gaining.iter().map(|&(u, w)| (u, w as i32));
         let sides = sides.chain(losing.iter().map(|&(u, w)| (u, -(w as i32))));
         for (u, scale) in sides {
-            for (r, &ch) in c[u as usize * p..][..p].iter_mut().zip(change) {
-                *r += scale * ch;
-            }
+            add_scaled(&mut c[u as usize * p..][..p], scale, change);
         }
     }
 
@@ -234,6 +233,15 @@ impl Rows<'_> {
     #[target_feature(enable = "avx2")]
     unsafe fn add_avx2(self) {
         self.add()
+    }
+}
+
+/// `row += scale × by`, element by element (one vector loop; inlined, so
+/// compiled for AVX2 inside [`Rows::add_avx2`]).
+#[inline(always)]
+fn add_scaled(row: &mut [i32], scale: i32, by: &[i32]) {
+    for (r, &b) in row.iter_mut().zip(by) {
+        *r += scale * b;
     }
 }
 
