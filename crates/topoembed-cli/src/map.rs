@@ -14,7 +14,7 @@ use topoembed::recorded::{self, Chosen};
 use topoembed::report;
 use topoembed::{Error, Progress};
 
-use crate::cli::{MapFormat, MapObjective};
+use crate::cli::{MapFormat, MapObjective, MapPreset};
 use crate::commands::{parse_topology, scotch_labels, Out};
 use crate::progress::Bar;
 use crate::table::{num, Table};
@@ -35,6 +35,8 @@ pub struct Request<'a> {
     /// Whether to print every phase's time and gain (`--phases`).
     pub phases: bool,
     pub objective: MapObjective,
+    /// How much each search spends.
+    pub preset: MapPreset,
     /// Host name prefix of the SMPI hostfile.
     pub prefix: &'a str,
     /// A recording's summary, whose message latencies and collectives join
@@ -111,6 +113,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
                 MapObjective::HopBytes => Objective::HopBytes,
                 MapObjective::Congestion => Objective::Congestion,
             },
+            preset: request.preset.into(),
             progress: Some(&progress),
             phases: request.phases.then_some(&log),
         };
@@ -181,6 +184,7 @@ pub fn map(request: &Request, format: MapFormat, out: Out) -> Result<(), Failure
             "imbalance": request.imbalance,
             "capacity": placement.capacity(),
             "seed": request.seed,
+            "preset": topoembed::mapper::Preset::from(request.preset).name(),
             "seconds": seconds,
             "map": placement.hosts(),
             "metrics": measured,

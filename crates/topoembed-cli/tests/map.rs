@@ -224,6 +224,85 @@ fn phases_show_where_the_time_went_and_change_nothing() {
     assert_eq!(summed, took, "{err}\n{table}");
 }
 
+/// `--preset fast` leaves the V-cycle out, runs fewer passes, says so in
+/// its note and its JSON, keeps the capacity, and lands near the default's
+/// hop-bytes; the same seed gives the same placement again.
+#[test]
+fn the_fast_preset_skips_the_v_cycle_and_stays_near_the_default() {
+    let guest = example();
+    let args = |preset: &'static str| {
+        vec![
+            "map".to_string(),
+            guest.clone(),
+            "torus:4x4".into(),
+            "--restarts".into(),
+            "1".into(),
+            "--preset".into(),
+            preset.into(),
+            "--format".into(),
+            "json".into(),
+            "--phases".into(),
+        ]
+    };
+    let placed = |preset: &'static str| {
+        let args = args(preset);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let (fast, default) = (placed("fast"), placed("default"));
+    assert_eq!(fast["preset"], "fast");
+    assert_eq!(default["preset"], "default");
+    let names = |v: &Value| -> Vec<String> {
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(names(&default).contains(&"V-cycle".to_string()));
+    assert!(!names(&fast).contains(&"V-cycle".to_string()), "{fast}");
+    assert_eq!(
+        fast["map"],
+        placed("fast")["map"],
+        "one seed, one placement"
+    );
+    let cap = fast["capacity"].as_u64().unwrap();
+    let loads = example_loads();
+    let mut load = [0u64; 16];
+    for (v, h) in numbers(&fast["map"]).into_iter().enumerate() {
+        load[h as usize] += loads[v];
+    }
+    assert!(load.iter().all(|&l| l <= cap), "{load:?} above {cap}");
+    let hop_bytes = |v: &Value| v["metrics"]["hop_bytes"].as_u64().unwrap();
+    assert!(
+        hop_bytes(&fast) * 10 <= hop_bytes(&default) * 12,
+        "fast {} against the default's {}",
+        hop_bytes(&fast),
+        hop_bytes(&default)
+    );
+    let table = ok(&["map", &guest, "torus:4x4", "--preset", "fast"]);
+    assert!(table.contains("--preset fast"), "{table}");
+}
+
+/// The example graph's vertex loads (its first vertex weights).
+fn example_loads() -> Vec<u64> {
+    let path = example();
+    let text = std::fs::read_to_string(path.trim_start_matches("graph:")).unwrap();
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('%'))
+        .skip(1);
+    (0..132)
+        .map(|_| {
+            let line = lines.next().unwrap();
+            line.split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
 #[test]
 fn congestion_objective_lowers_the_congestion() {
     let guest = example();
@@ -274,6 +353,10 @@ fn bad_map_requests_exit_2() {
         (
             vec!["map", "graph:/no/such.graph", "torus:4x4"],
             "/no/such.graph",
+        ),
+        (
+            vec!["map", &guest, "torus:4x4", "--preset", "quick"],
+            "possible values: default, fast",
         ),
     ] {
         assert_bad_input(&args);

@@ -497,7 +497,7 @@ fn device_mesh_json(
 /// with a recording's summary (`map --summary`), the placement of least
 /// predicted cost and its candidates.
 #[pyfunction]
-#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=0, restarts=0, objective="hop-bytes", traffic=true, summary=None, latency_bytes=topoembed::recorded::DEFAULT_LATENCY_BYTES))]
+#[pyo3(signature = (guest, host, imbalance=0.03, seed=1, passes=0, restarts=0, objective="hop-bytes", traffic=true, summary=None, latency_bytes=topoembed::recorded::DEFAULT_LATENCY_BYTES, preset="default"))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn map_graph<'py>(
     py: Python<'py>,
@@ -511,6 +511,7 @@ fn map_graph<'py>(
     traffic: bool,
     summary: Option<PathBuf>,
     latency_bytes: u64,
+    preset: &str,
 ) -> PyResult<(
     Bound<'py, PyArray1<u64>>,
     String,
@@ -528,6 +529,15 @@ fn map_graph<'py>(
             )))
         }
     };
+    let preset = match preset {
+        "default" => topoembed::mapper::Preset::Default,
+        "fast" => topoembed::mapper::Preset::Fast,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "preset '{other}': default or fast"
+            )))
+        }
+    };
     let options = options(0.0, 1.0, traffic)?;
     let (g, h) = (guest.get(), host.get());
     let (hosts, measured, others, capacity, seconds, chosen) = py
@@ -539,6 +549,7 @@ fn map_graph<'py>(
                 passes,
                 restarts,
                 objective,
+                preset,
                 progress: None,
                 phases: None,
             };

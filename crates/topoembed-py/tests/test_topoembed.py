@@ -203,6 +203,19 @@ def test_map_graph_from_scipy_equals_cli_on_the_same_file(cli, tmp_path):
         assert result[key] == expected[key]
 
 
+def test_map_graph_fast_preset_equals_cli(cli, tmp_path):
+    matrix = _grid_matrix(24)
+    path = tmp_path / "grid.mtx"
+    topoembed.write_graph(topoembed.graph(matrix), path, "mtx")
+    fast = topoembed.map_graph(matrix, "torus:4x4", seed=2, preset="fast")
+    expected = cli("map", f"graph:{path}", "torus:4x4", "--seed", "2", "--preset", "fast")
+    assert fast["map"].tolist() == expected["map"]
+    assert fast["preset"] == expected["preset"] == "fast"
+    assert np.bincount(fast["map"].astype(np.int64)).max() <= fast["capacity"]
+    with pytest.raises(ValueError, match="default or fast"):
+        topoembed.map_graph(matrix, "torus:4x4", preset="quick")
+
+
 def test_map_graph_from_edges_equals_cli(cli, tmp_path):
     rng = np.random.default_rng(5)
     edges = np.array([(u, u + 1) for u in range(63)] + [(u, (u * 7 + 3) % 64) for u in range(0, 64, 3)])

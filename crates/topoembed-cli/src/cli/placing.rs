@@ -130,6 +130,15 @@ pub struct MapArgs {
     /// moves and swaps that never raise the most loaded link.
     #[arg(long, value_enum, default_value_t = MapObjective::HopBytes)]
     pub objective: MapObjective,
+    /// How much each search spends, as KaHIP's and Mt-KaHyPar's presets:
+    /// default, or fast — fewer tries and FM passes in every bisection,
+    /// half the annealing of the parts' layout, no V-cycle, 2 passes of
+    /// k-way FM and move/swap unless --passes says otherwise. Over
+    /// bench/mapper.sh's 38 pairs on one thread: fast 18 s and 0.83x
+    /// Scotch's hop-bytes (geometric mean), the default 35 s and 0.80x
+    /// (scotch_gmap -Cd: 10 s).
+    #[arg(long, value_enum, default_value_t = MapPreset::Default)]
+    pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of
     /// every guest node), `metrics`, `baselines`, `capacity`, `seconds`;
     /// scotch-map: a Scotch .map (labels = guest node ids, or a .grf's own

@@ -1,10 +1,84 @@
 //! The mapper's defaults that depend on the guest and the host: how many
 //! passes of refinement, how many searches, and which kind each search is
 //! (partitioning first, [`super::partmap`], or bipartitioning guest and host
-//! together, [`super::initial`]). Each choice cites the benchmark that set it.
+//! together, [`super::initial`]), and how much each search spends
+//! ([`Preset`]). Each choice cites the benchmark that set it.
 
-use super::partmap;
+use rayon::prelude::*;
+
+use super::graph::WGraph;
 use crate::spec::Spec;
+
+/// Most host nodes partitioned for first ([`super::partmap`]: the quotient
+/// graph has a vertex per host node; beyond, dual recursive bipartitioning
+/// alone).
+pub const MAX_PARTITIONED_HOSTS: u64 = 1 << 16;
+
+/// How much search the mapper spends on a placement (`map --preset`), as
+/// KaHIP's preconfigurations and Mt-KaHyPar's presets do.
+///
+/// [`Preset::Fast`] spends less at every phase where time buys the fewest
+/// hop-bytes: each bisection grows 4 initial tries on its coarsest graph
+/// instead of 6 and refines each level by 2 FM passes instead of 6, a
+/// hierarchy's lower levels try one bisection instead of 2, every annealing
+/// of the parts' layout tries half its exchanges, a halved host's coarse
+/// layout runs one chain instead of 2, the V-cycle is left out, and k-way
+/// FM and move/swap run at most 2 passes unless `--passes` says otherwise.
+/// Flows, the top-level tries of a hierarchy and of a partition, the
+/// searches (`--restarts`) and the closed forms stay as they are.
+///
+/// Benchmark (2026-12-04, the 38 pairs of `bench/mapper.sh`, one thread,
+/// CPU seconds summed, hop-bytes as the geometric mean of the ratios to
+/// `scotch_gmap -Cd -b0.03`'s; 2 cores, Intel Xeon VM): the default 35.3 s
+/// and 0.798x; fast 17.7–19.6 s and 0.822x, 0.828x and 0.826x on seeds 1–3
+/// (Scotch 10.2 s), above Scotch on 3 or 4 pairs by at most 7 %
+/// (butterfly_12 onto torus:16x16 on seed 2; the default: one pair,
+/// 5.3 %). Each cut was measured alone from a cheaper setting, and the
+/// ones kept bought the fewest hop-bytes per second: the V-cycle 0.6 % of
+/// hop-bytes for 25 % more time there, 4 passes instead of 2 0.3 % for
+/// 8 %, where flows in every bisection bought 1.7 % for 12 % and the whole
+/// annealing budget instead of a quarter 1.4 % for 5 % (kept at half: the
+/// quarter lost 1 % more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preset {
+    /// Every phase at the budget the benchmarks set for hop-bytes.
+    #[default]
+    Default,
+    /// About half the default's time on one core for about 3 % more
+    /// hop-bytes.
+    Fast,
+}
+
+impl Preset {
+    /// The preset's name (`--preset NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Default => "default",
+            Preset::Fast => "fast",
+        }
+    }
+
+    /// What the mapper's notes add for the preset: nothing at the default.
+    pub(super) fn note(self) -> &'static str {
+        match self {
+            Preset::Default => "",
+            Preset::Fast => ", --preset fast",
+        }
+    }
+
+    /// Passes of k-way FM and move/swap when none are asked: [`auto_passes`]
+    /// at the default, 2 when fast.
+    pub fn passes(self, vertices: usize) -> usize {
+        match self {
+            Preset::Default => auto_passes(vertices),
+            Preset::Fast => FAST_PASSES,
+        }
+    }
+}
+
+/// Passes of k-way FM and move/swap at [`Preset::Fast`] (most graphs stop
+/// before the 5th at the default; the first two take most of the gain).
+const FAST_PASSES: usize = 2;
 
 /// Most passes of k-way FM and of the final move/swap local search when
 /// none are asked (each also stops when a pass gains under 0.1 %): 8 up to
@@ -132,12 +206,12 @@ pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
 }
 
 /// Whether search `r` of `restarts` partitions first and maps the parts
-/// second ([`partmap`]) rather than bipartitioning guest and host together
+/// second ([`super::partmap`]) rather than bipartitioning guest and host together
 /// ([`super::initial`]): the kinds alternate, partitioning first at even `r`
 /// (which wins on tori and meshes) — but a lone search onto a hierarchy
 /// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
 /// wins there; see [`auto_restarts`]). Partitioning first needs at most
-/// [`partmap::MAX_HOSTS`] host nodes.
+/// [`MAX_PARTITIONED_HOSTS`] host nodes.
 pub(super) fn partitions_first(
     r: u64,
     restarts: usize,
@@ -146,5 +220,32 @@ pub(super) fn partitions_first(
     p: u64,
 ) -> bool {
     let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
-    r % 2 == 0 && !lone_on_hierarchy && p <= partmap::MAX_HOSTS
+    r % 2 == 0 && !lone_on_hierarchy && p <= MAX_PARTITIONED_HOSTS
+}
+
+/// Whether a closed form (`hosts`, of hop-bytes `cost`) of a guest whose
+/// edges all carry one volume and whose nodes all carry one load puts
+/// every cut edge one hop long: its hop-bytes are then its cut (of boxes
+/// tried cheapest cut first in `embed/structured.rs`), and a search
+/// from scratch has only a smaller cut to find. Over 20 small grids
+/// (128x128 and 24^3 stencils onto tori, meshes, rings, lines and cubes)
+/// the search never beat such a closed form (by 7–80 % it lost: 24^3
+/// onto torus:8x8x8 19 350 against 12 096 in 1.1 s of searching); every
+/// closed form it beat had longer edges (24^3 onto torus:16x8, 6x6x3
+/// blocks: 12 672 against 12 267).
+pub(super) fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
+    let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
+    if !even(&g.ew) || !even(&g.vw) {
+        return false;
+    }
+    let cut: u128 = (0..g.n())
+        .into_par_iter()
+        .map(|v| {
+            g.edges(v)
+                .filter(|&(u, _)| u > v && hosts[u] != hosts[v])
+                .map(|(_, w)| u128::from(w))
+                .sum::<u128>()
+        })
+        .sum();
+    cut == cost
 }

@@ -15,6 +15,7 @@ use std::collections::BinaryHeap;
 use rayon::prelude::*;
 
 use super::coarsen::{coarsen, Bip};
+use super::defaults::Preset;
 use super::distance::HostDistance;
 use super::domain::Domain;
 use super::graph::WGraph;
@@ -30,9 +31,29 @@ const COARSEST: usize = 96;
 const TRIES: u64 = 6;
 /// FM passes per level.
 const PASSES: usize = 6;
+/// [`TRIES`] at the fast preset ([`Preset::Fast`]). Benchmark (2026-12-04,
+/// the 38 pairs of `bench/mapper.sh`, one thread, seed 1, the other fast
+/// settings with one top-level try of a partition): 2 tries 0.828x of
+/// Scotch's hop-bytes in 17.9 s, 4 tries 0.826x in 18.7 s.
+const FAST_TRIES: u64 = 4;
+/// [`PASSES`] at the fast preset, on every level but the coarsest (a graph
+/// of at most [`COARSEST`] vertices, whose tries are refined by [`PASSES`]
+/// at either preset): 4 passes took no more off than 2 (0.841x of Scotch's
+/// hop-bytes either way, the same benchmark).
+const FAST_PASSES: usize = 2;
+
+/// How much one bisection spends at a preset: initial bisections tried on
+/// its coarsest graph, and FM passes per finer level.
+fn spend(preset: Preset) -> (u64, usize) {
+    match preset {
+        Preset::Default => (TRIES, PASSES),
+        Preset::Fast => (FAST_TRIES, FAST_PASSES),
+    }
+}
 
 /// Places every guest vertex on a host node by dual recursive
-/// bipartitioning, no host node above `cap` load (where loads allow).
+/// bipartitioning, no host node above `cap` load (where loads allow), every
+/// split searched at `preset`'s budget.
 ///
 /// Domains are split one at a time in breadth-first order, as in Scotch:
 /// when a domain splits, the domains split before it have already sent
@@ -44,7 +65,7 @@ pub fn place(
     dist: &HostDistance,
     hosts: Vec<u64>,
     (cap, imbalance): (u64, f64),
-    seed: u64,
+    (seed, preset): (u64, Preset),
     progress: Option<&Progress>,
 ) -> Vec<u64> {
     let n = g.n();
@@ -78,7 +99,7 @@ pub fn place(
                     verts,
                     (&d1, &d2),
                     (cap, imbalance),
-                    (depth[i], Effort::first_at(depth[i])),
+                    (depth[i], Effort::first_at(depth[i]), preset),
                     &mut rng,
                 )
             };
@@ -161,7 +182,7 @@ fn split_vertices(
     verts: &[u32],
     halves: (&Domain, &Domain),
     (cap, imbalance): (u64, f64),
-    (depth, effort): (u32, Effort),
+    (depth, effort, preset): (u32, Effort, Preset),
     rng: &mut Rng,
 ) -> Vec<u8> {
     // A glance's split only judges the one above it: FM alone (see
@@ -192,14 +213,15 @@ fn split_vertices(
     let hierarchy = dist.host().spec().is_hierarchy();
     let tries = match effort {
         Effort::Glance => AHEAD_TRIES,
-        _ => bisections_tried(dist, (d1, d2), depth),
+        _ => bisections_tried(dist, (d1, d2), depth, preset),
     };
+    let spend = spend(preset);
     if tries == 1 {
-        return bisect(&bip, bal, target, flows, rng);
+        return bisect(&bip, bal, target, (flows, spend), rng);
     }
     let base = rng.next_u64();
     let tried = (0..tries).into_par_iter().map(|t| {
-        let side = bisect(&bip, bal, target, flows, &mut Rng::new(base, t));
+        let side = bisect(&bip, bal, target, (flows, spend), &mut Rng::new(base, t));
         let excess = bal.excess(bip.load0(&side));
         ((excess, fm::cost(&bip, &side, bal.d12), t), side)
     });
@@ -235,6 +257,7 @@ fn split_vertices(
         quarters: &quarters,
         capacity: (cap, imbalance),
         depth,
+        preset,
     };
     tried
         .map(|((excess, _, t), side)| {
@@ -258,6 +281,7 @@ struct Split<'a> {
     quarters: &'a [(Domain, Domain); 2],
     capacity: (u64, f64),
     depth: u32,
+    preset: Preset,
 }
 
 /// A bisection `side` of a top-level split judged by what follows it: each
@@ -307,7 +331,7 @@ fn look_ahead(split: &Split, side: &[u8], mut rng: Rng) -> (u128, [Vec<u8>; 2]) 
                 &members[half],
                 (q1, q2),
                 split.capacity,
-                (split.depth + 1, Effort::Glance),
+                (split.depth + 1, Effort::Glance, split.preset),
                 &mut Rng::new(rng.next_u64(), half as u64),
             ),
         };
@@ -418,18 +442,36 @@ fn top_cost(dist: &HostDistance) -> u64 {
 /// one-level tleaf (partitioning first) has every split at its top level;
 /// there only the first level of splits is tried twice, the first two into
 /// a few parts (see [`FLAT_FIRST_TRIES`] and [`flat_tried_levels`]).
-fn bisections_tried(dist: &HostDistance, (d1, d2): (&Domain, &Domain), depth: u32) -> u64 {
+fn bisections_tried(
+    dist: &HostDistance,
+    (d1, d2): (&Domain, &Domain),
+    depth: u32,
+    preset: Preset,
+) -> u64 {
     let top = d1.distance2(d2, dist) >= top_cost(dist);
+    let lower = match preset {
+        Preset::Default => HIERARCHY_TRIES,
+        Preset::Fast => FAST_HIERARCHY_TRIES,
+    };
     match (top, is_flat(dist)) {
         (true, false) => TOP_TRIES,
         (true, true) if depth < flat_tried_levels(dist.host().node_count()) => FLAT_FIRST_TRIES,
-        (false, false) if dist.host().spec().is_hierarchy() => HIERARCHY_TRIES,
+        (false, false) if dist.host().spec().is_hierarchy() => lower,
         _ => 1,
     }
 }
 
-/// Multilevel bisection: side 0 gets about `target` load within `bal`.
-fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> Vec<u8> {
+/// Multilevel bisection: side 0 gets about `target` load within `bal`,
+/// refined by flows at the finest level where `flows`, the best of `tries`
+/// grown at the coarsest and `passes` FM passes at every finer level
+/// ([`spend`]).
+fn bisect(
+    fine: &Bip,
+    bal: Balance,
+    target: u64,
+    (flows, (tries, passes)): (bool, (u64, usize)),
+    rng: &mut Rng,
+) -> Vec<u8> {
     let load = fine.g.total_load();
     let max_vertex = fine.g.vw.iter().copied().max().unwrap_or(1);
     let max_merge = max_vertex.max(load / 48);
@@ -458,7 +500,7 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> 
     };
     let coarsened = !levels.is_empty();
     let coarsest = levels.last().map_or(fine, |(c, _)| c);
-    let mut side = initial(coarsest, relaxed(coarsest), target, rng);
+    let mut side = initial(coarsest, relaxed(coarsest), target, tries, rng);
     // Coarsest first: level i's map leads from the graph below it (level
     // i − 1's, or `fine` under level 0) to its own.
     while let Some((coarse, map)) = levels.pop() {
@@ -468,11 +510,11 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> 
         side = map.iter().map(|&c| side[c as usize]).collect();
         let at_finest = levels.is_empty();
         let b = if at_finest { bal } else { relaxed(finer) };
-        fm::refine_from(finer, &mut side, b, PASSES, Some(first));
+        fm::refine_from(finer, &mut side, b, passes, Some(first));
         // Flows at the finest level only: at every level they cost 7 % more
         // time for the same hop-bytes (benchmark: 16 pairs, 3 seeds).
         if flows && at_finest && flow::refine(finer, &mut side, b, target) > 0 {
-            fm::refine(finer, &mut side, b, PASSES);
+            fm::refine(finer, &mut side, b, passes);
         }
     }
     if !coarsened {
@@ -484,8 +526,9 @@ fn bisect(fine: &Bip, bal: Balance, target: u64, flows: bool, rng: &mut Rng) -> 
     side
 }
 
-/// The best of several grown bisections of a (coarsest) graph, each refined.
-fn initial(b: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
+/// The best of one bisection by preference and `tries` grown ones of a
+/// (coarsest) graph, each refined.
+fn initial(b: &Bip, bal: Balance, target: u64, tries: u64, rng: &mut Rng) -> Vec<u8> {
     let n = b.g.n();
     let mut best: Option<((u64, u128), Vec<u8>)> = None;
     let mut keep = |side: Vec<u8>| {
@@ -503,7 +546,7 @@ fn initial(b: &Bip, bal: Balance, target: u64, rng: &mut Rng) -> Vec<u8> {
     // Tries run in parallel, each with a stream of its own: the same seed
     // gives the same result on any number of threads.
     let base = rng.next_u64();
-    let grown: Vec<Vec<u8>> = (0..TRIES)
+    let grown: Vec<Vec<u8>> = (0..tries)
         .into_par_iter()
         .map(|t| {
             let mut rng = Rng::new(base, t);
@@ -610,6 +653,12 @@ const AHEAD_TRIES: u64 = 1;
 /// hop-bytes of 7 of them for 0.1 s each; 3 took little more.
 const HIERARCHY_TRIES: u64 = 2;
 
+/// [`HIERARCHY_TRIES`] at the fast preset ([`Preset::Fast`]). Benchmark
+/// (2026-12-04, the 38 pairs of `bench/mapper.sh`, one thread, seed 1, the
+/// other fast settings with 2 initial tries): 2 tries took 0.3 % off the
+/// geometric mean (0.841x → 0.838x of Scotch's hop-bytes) for 3 % more time.
+const FAST_HIERARCHY_TRIES: u64 = 1;
+
 /// Whole bisections tried at the first split of partitioning first (a
 /// one-level tleaf), one at every later split. Benchmark (38 pairs, seeds
 /// 1–3, 2 cores): the best of 4 at every split, as at a hierarchy's top,
@@ -687,6 +736,7 @@ mod tests {
             quarters: &quarters,
             capacity: (cap, 0.03),
             depth: 0,
+            preset: Preset::Default,
         };
         // Sides: the mesh's left columns, and a stripe pattern.
         for side in [
@@ -743,7 +793,7 @@ mod tests {
                     &verts,
                     (&d1, &d2),
                     (cap, 0.03),
-                    (0, Effort::LookingAhead),
+                    (0, Effort::LookingAhead, Preset::Default),
                     &mut Rng::new(3, 0),
                 )
             })
@@ -765,7 +815,7 @@ mod tests {
     fn few_parts_try_two_levels_of_splits_twice() {
         let tried = |dist: &HostDistance, nodes: Vec<u64>, depth: u32| {
             let (d1, d2) = Domain::new(dist, nodes).split(dist).unwrap();
-            bisections_tried(dist, (&d1, &d2), depth)
+            bisections_tried(dist, (&d1, &d2), depth, Preset::Default)
         };
         for (parts, levels) in [
             (2, 2),
@@ -795,6 +845,13 @@ mod tests {
         for depth in 0..4 {
             assert_eq!(tried(&dist, (0..32).collect(), depth), TOP_TRIES);
             assert_eq!(tried(&dist, (0..8).collect(), depth), HIERARCHY_TRIES);
+            // The fast preset splits the lower levels once, the top as often.
+            let (d1, d2) = Domain::new(&dist, (0..8).collect()).split(&dist).unwrap();
+            let fast = bisections_tried(&dist, (&d1, &d2), depth, Preset::Fast);
+            assert_eq!(fast, FAST_HIERARCHY_TRIES);
+            let (d1, d2) = Domain::new(&dist, (0..32).collect()).split(&dist).unwrap();
+            let fast = bisections_tried(&dist, (&d1, &d2), depth, Preset::Fast);
+            assert_eq!(fast, TOP_TRIES);
         }
     }
 }

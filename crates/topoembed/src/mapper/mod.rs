@@ -44,11 +44,11 @@ pub mod refine;
 mod renumber;
 pub mod rng;
 
-use defaults::partitions_first;
 pub use defaults::{
-    auto_passes, auto_restarts, bipartitioning_pays, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
+    auto_passes, auto_restarts, bipartitioning_pays, Preset, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
     TINY_SEARCHES,
 };
+use defaults::{one_hop_on_uniform_volumes, partitions_first};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 pub use phases::{Phase, PhaseLog};
@@ -103,6 +103,8 @@ pub struct MapOptions<'a> {
     pub restarts: usize,
     /// What to minimise.
     pub objective: Objective,
+    /// How much each search spends ([`Preset`]).
+    pub preset: Preset,
     /// Progress counter (units: guest nodes per phase).
     pub progress: Option<&'a Progress>,
     /// Where each phase's time and gain are recorded (`map --phases`).
@@ -117,6 +119,7 @@ impl Default for MapOptions<'_> {
             passes: 0,
             restarts: 0,
             objective: Objective::HopBytes,
+            preset: Preset::Default,
             progress: None,
             phases: None,
         }
@@ -361,7 +364,7 @@ fn map_on_pool(
         r => r,
     };
     let passes = match options.passes {
-        0 => auto_passes(g.n()),
+        0 => options.preset.passes(g.n()),
         n => n,
     };
     let options = &MapOptions {
@@ -544,7 +547,7 @@ fn search(
             format!(
                 "{} gave hop-bytes {cost}; refinement ({}) took {gained} off \
                  (the closed form refined instead of a search from scratch, {}; --restarts N searches; \
-                 capacity {cap} load per host node, seed {})",
+                 capacity {cap} load per host node, seed {}{})",
                 start.name,
                 CLOSED_FORM_PHASES.names(),
                 match g.n() > LARGE_GUEST {
@@ -552,7 +555,8 @@ fn search(
                     false => "as for every grid of even volumes whose closed form cuts only edges one hop long"
                         .to_string(),
                 },
-                options.seed
+                options.seed,
+                options.preset.note()
             ),
         );
         return Ok((hosts, notes, Some(start.name.clone())));
@@ -586,17 +590,18 @@ fn search(
                             p,
                             (cap, options.imbalance),
                             bounds,
-                            seed,
+                            (seed, options.preset),
                             options.progress,
                         )
                     },
                 )?,
                 (true, false) => {
                     let parts = phases::placement(log, r, "partitioning", || {
-                        partmap::partition(g, p, (cap, options.imbalance), seed, options.progress)
+                        let (seed, progress) = ((seed, options.preset), options.progress);
+                        partmap::partition(g, p, (cap, options.imbalance), seed, progress)
                     });
                     let hosts = phases::placement(log, r, "laying out the parts", || {
-                        partmap::lay_out(g, &parts, dist, p, (seed, 1))
+                        partmap::lay_out(g, &parts, dist, p, (seed, 1), options.preset)
                     });
                     (hosts, false)
                 }
@@ -607,7 +612,7 @@ fn search(
                             dist,
                             (0..p).collect(),
                             (cap, options.imbalance),
-                            seed,
+                            (seed, options.preset),
                             options.progress,
                         )
                     }),
@@ -629,9 +634,11 @@ fn search(
             // Bipartitioning beside partitioning first onto a machine that
             // is not a hierarchy is refined lightly (see [`Phases::Light`]).
             let beside = partitions_first(0, options.restarts, g.n(), hierarchy, p);
+            // (The fast preset leaves the V-cycle out.)
             let phases = match (two_phase, coarsened) {
                 (false, _) if beside && !hierarchy => Phases::Light,
                 (_, true) => Phases::AfterVcycle,
+                _ if options.preset == Preset::Fast => Phases::AfterVcycle,
                 _ => Phases::All,
             };
             let gained =
@@ -651,12 +658,13 @@ fn search(
         0,
         format!(
             "{kind} gave hop-bytes {before}; refinement ({phases}) took {gained} off \
-             ({}; capacity {cap} load per host node, seed {})",
+             ({}; capacity {cap} load per host node, seed {}{})",
             match options.restarts {
                 1 => "one search".to_string(),
                 r => format!("best of {r} searches"),
             },
-            options.seed
+            options.seed,
+            options.preset.note()
         ),
     );
     let searched = before - gained;
@@ -777,33 +785,6 @@ fn refine_placement(
                 options.progress,
             )
         })
-}
-
-/// Whether a closed form (`hosts`, of hop-bytes `cost`) of a guest whose
-/// edges all carry one volume and whose nodes all carry one load puts
-/// every cut edge one hop long: its hop-bytes are then its cut (of boxes
-/// tried cheapest cut first in `embed/structured.rs`), and a search
-/// from scratch has only a smaller cut to find. Over 20 small grids
-/// (128x128 and 24^3 stencils onto tori, meshes, rings, lines and cubes)
-/// the search never beat such a closed form (by 7–80 % it lost: 24^3
-/// onto torus:8x8x8 19 350 against 12 096 in 1.1 s of searching); every
-/// closed form it beat had longer edges (24^3 onto torus:16x8, 6x6x3
-/// blocks: 12 672 against 12 267).
-fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
-    let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
-    if !even(&g.ew) || !even(&g.vw) {
-        return false;
-    }
-    let cut: u128 = (0..g.n())
-        .into_par_iter()
-        .map(|v| {
-            g.edges(v)
-                .filter(|&(u, _)| u > v && hosts[u] != hosts[v])
-                .map(|(_, w)| u128::from(w))
-                .sum::<u128>()
-        })
-        .sum();
-    cut == cost
 }
 
 /// Whether `hosts` places every guest node on a host node below `p` and

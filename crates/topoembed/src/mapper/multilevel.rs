@@ -19,6 +19,7 @@
 //! worse (mdual onto tleaf:4x8x8 +5.5 %): there the search is unchanged.
 
 use super::coarsen::coarsen_graph;
+use super::defaults::Preset;
 use super::distance::HostDistance;
 use super::graph::WGraph;
 use super::partmap;
@@ -44,7 +45,7 @@ const CLUSTER_SHARE: u64 = 8;
 const CHAINS: u64 = 2;
 
 /// Places `g` on host nodes `0..p` under `cap` (the capacity) and `bounds`
-/// (refinement's load bounds); returns the placement and whether the guest
+/// (refinement's load bounds), the coarsest level at `preset`'s budget; returns the placement and whether the guest
 /// was coarsened (a guest of at most [`PER_NODE`] vertices per host node is
 /// partitioned as it is, and its placement is that of [`partmap::place`]).
 pub fn place(
@@ -53,7 +54,7 @@ pub fn place(
     p: u64,
     (cap, imbalance): (u64, f64),
     bounds: Capacity,
-    seed: u64,
+    (seed, preset): (u64, Preset),
     progress: Option<&Progress>,
 ) -> Result<(Vec<u64>, bool)> {
     let mut rng = Rng::new(seed, u64::MAX - 3);
@@ -81,6 +82,7 @@ pub fn place(
         p,
         (cap, imbalance),
         (seed, CHAINS),
+        preset,
         progress,
     );
     if coarsened {
@@ -114,17 +116,36 @@ mod tests {
         (g, host, cap, bounds)
     }
 
+    /// [`place`] onto 16 host nodes at 3 % and the default preset.
+    fn onto_16(
+        g: &WGraph,
+        dist: &HostDistance,
+        (cap, bounds): (u64, Capacity),
+        seed: u64,
+    ) -> (Vec<u64>, bool) {
+        let preset = (seed, Preset::Default);
+        place(g, dist, 16, (cap, 0.03), bounds, preset, None).unwrap()
+    }
+
     /// At most PER_NODE vertices per host node: no level is built, and the
     /// placement is partitioning-first's own.
     #[test]
     fn a_small_guest_is_partitioned_as_it_is() {
         let (g, host, cap, bounds) = problem("mesh:16x16", "torus:4x4");
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let (hosts, coarsened) = place(&g, &dist, 16, (cap, 0.03), bounds, 5, None).unwrap();
+        let (hosts, coarsened) = onto_16(&g, &dist, (cap, bounds), 5);
         assert!(!coarsened);
         assert_eq!(
             hosts,
-            partmap::place(&g, &dist, 16, (cap, 0.03), (5, CHAINS), None)
+            partmap::place(
+                &g,
+                &dist,
+                16,
+                (cap, 0.03),
+                (5, CHAINS),
+                Preset::Default,
+                None
+            )
         );
     }
 
@@ -137,7 +158,7 @@ mod tests {
     fn coarse_levels_keep_the_capacity_and_cut_like_squares() {
         let (g, host, cap, bounds) = problem("mesh:60x60", "torus:4x4");
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let (hosts, coarsened) = place(&g, &dist, 16, (cap, 0.03), bounds, 1, None).unwrap();
+        let (hosts, coarsened) = onto_16(&g, &dist, (cap, bounds), 1);
         assert!(coarsened);
         let mut load = [0u64; 16];
         for &h in &hosts {

@@ -15,6 +15,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::defaults::Preset;
 use super::distance::HostDistance;
 use super::graph::WGraph;
 use super::halved::Halved;
@@ -24,10 +25,6 @@ use super::refine::anneal::Schedule;
 use super::rng::Rng;
 use crate::progress::Progress;
 use crate::topology::Tleaf;
-
-/// Most host nodes partitioned for first (the quotient graph has a vertex
-/// per host node; beyond, dual recursive bipartitioning alone).
-pub const MAX_HOSTS: u64 = 1 << 16;
 
 /// Fewest host nodes laid out on the host halved first
 /// ([`lay_out_halved`]; below, bipartitioned and annealed as they are).
@@ -59,6 +56,24 @@ const MIN_HALVED_IN_EIGHTS: u64 = 64;
 /// 0.7501 and 0.7445 of Scotch's on seeds 1–3, against 0.7473, 0.7520 and
 /// 0.7463), 52.5 s against 50.2 s over the set on one thread.
 const COARSE_CHAINS: u64 = 2;
+
+/// [`COARSE_CHAINS`] at the fast preset ([`Preset::Fast`]): one chain.
+const FAST_COARSE_CHAINS: u64 = 1;
+
+/// Share of every annealing's exchanges tried at the fast preset
+/// ([`Preset::Fast`]; all of them at the default). Benchmark (2026-12-04,
+/// the 38 pairs of `bench/mapper.sh`, one thread, seed 1, the other fast
+/// settings as they are): a quarter 0.841x of Scotch's hop-bytes in 17.1 s,
+/// half 0.828x in 17.9 s, all 0.827x in 21.6 s.
+const FAST_ANNEAL_SHARE: f64 = 0.5;
+
+/// The share of its exchanges an annealing tries at `preset`.
+fn anneal_share(preset: Preset) -> f64 {
+    match preset {
+        Preset::Default => 1.0,
+        Preset::Fast => FAST_ANNEAL_SHARE,
+    }
+}
 
 /// Most blocks laid out by [`COARSE_CHAINS`] chains: the coarsest layouts
 /// (8x8 and 4x4x4 blocks), whose annealing is cheap; a larger one (the
@@ -97,31 +112,34 @@ const FINE_IN_EIGHTS: Schedule = Schedule {
     heat: FINE_HEAT,
     race: (1, 0.0),
     far: 64,
+    share: 1.0,
 };
 
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
 /// parts' quotient graph is laid out by `chains` independent chains
 /// (bipartitioning, annealing, part swaps; in parallel), the one of least
-/// hop-bytes kept (the first on ties): [`partition`], then [`lay_out`].
+/// hop-bytes kept (the first on ties), every step at `preset`'s budget:
+/// [`partition`], then [`lay_out`].
 pub fn place(
     g: &WGraph,
     dist: &HostDistance,
     p: u64,
     (cap, imbalance): (u64, f64),
     (seed, chains): (u64, u64),
+    preset: Preset,
     progress: Option<&Progress>,
 ) -> Vec<u64> {
-    let parts = partition(g, p, (cap, imbalance), seed, progress);
-    lay_out(g, &parts, dist, p, (seed, chains))
+    let parts = partition(g, p, (cap, imbalance), (seed, preset), progress);
+    lay_out(g, &parts, dist, p, (seed, chains), preset)
 }
 
 /// The first half of [`place`]: `g` cut into `p` parts (part per vertex),
-/// none above `cap` load where loads allow.
+/// none above `cap` load where loads allow, bisected at `preset`'s budget.
 pub fn partition(
     g: &WGraph,
     p: u64,
     (cap, imbalance): (u64, f64),
-    seed: u64,
+    (seed, preset): (u64, Preset),
     progress: Option<&Progress>,
 ) -> Vec<u64> {
     // One vertex per host node (an MPI job's ranks onto its slots, a
@@ -136,19 +154,28 @@ pub fn partition(
             let flat = Tleaf::new(&[p], &[1]);
             let flat =
                 HostDistance::new(&flat).expect("a one-level hierarchy has closed-form distances");
-            initial::place(g, &flat, (0..p).collect(), (cap, imbalance), seed, progress)
+            initial::place(
+                g,
+                &flat,
+                (0..p).collect(),
+                (cap, imbalance),
+                (seed, preset),
+                progress,
+            )
         }
     }
 }
 
 /// The second half of [`place`]: the quotient graph of `parts` laid out on
-/// the host by `chains` chains; returns every vertex's host node.
+/// the host by `chains` chains at `preset`'s budget; returns every vertex's
+/// host node.
 pub fn lay_out(
     g: &WGraph,
     parts: &[u64],
     dist: &HostDistance,
     p: u64,
     (seed, chains): (u64, u64),
+    preset: Preset,
 ) -> Vec<u64> {
     let q = quotient(g, parts, p);
     let lay_out = |chain: u64| {
@@ -158,9 +185,9 @@ pub fn lay_out(
             c => u64::MAX - 16 - c,
         };
         let mut rng = Rng::new(seed, stream);
-        let mut on = match lay_out_halved(&q, dist, p, &mut rng) {
+        let mut on = match lay_out_halved(&q, dist, p, &mut rng, preset) {
             Some(on) => on,
-            None => bipartitioned_and_annealed(&q, dist, p, &mut rng),
+            None => bipartitioned_and_annealed(&q, dist, p, &mut rng, preset),
         };
         refine::parts::swap(&q, dist, &mut on, 16, &mut rng);
         (super::hop_bytes(&q, dist, &on), on)
@@ -187,7 +214,13 @@ pub fn lay_out(
 /// 1024 parts onto torus:32x32 came out at 37 298–41 941 over six seeds
 /// (33 863 as the best of 16 searches). Decided block by block, the fold
 /// is set where a block's exchange moves four parts at once.
-fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Option<Vec<u64>> {
+fn lay_out_halved(
+    q: &WGraph,
+    dist: &HostDistance,
+    p: u64,
+    rng: &mut Rng,
+    preset: Preset,
+) -> Option<Vec<u64>> {
     let halved = Halved::of(dist.host())?;
     let least = match halved.block >= 8 || halved.is_cube() {
         true => MIN_HALVED_IN_EIGHTS,
@@ -198,12 +231,13 @@ fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Opt
     }
     let coarse = HostDistance::new(halved.host.as_ref()).ok()?;
     let (blocks, block) = (halved.host.node_count(), halved.block);
-    let chains = match blocks <= COARSE_CHAINS_UP_TO {
-        true => COARSE_CHAINS,
-        false => 1,
+    let chains = match (blocks <= COARSE_CHAINS_UP_TO, preset) {
+        (true, Preset::Default) => COARSE_CHAINS,
+        (true, Preset::Fast) => FAST_COARSE_CHAINS,
+        (false, _) => 1,
     };
     let chains = (rng.next_u64(), chains);
-    let mut on_block = place(q, &coarse, blocks, (block, 0.0), chains, None);
+    let mut on_block = place(q, &coarse, blocks, (block, 0.0), chains, preset, None);
     refine::balance::restore(q, &coarse, &mut on_block, blocks, block).ok()?;
     // Every block holds exactly `block` vertices (p of them in p / block
     // blocks, none above `block`): the k-th vertex of a block to its k-th node.
@@ -216,7 +250,8 @@ fn lay_out_halved(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Opt
             halved.node(c, k)
         })
         .collect();
-    refine::anneal::anneal_from(q, dist, &mut on, p, rng, fine_schedule(&halved));
+    let schedule = fine_schedule(&halved).sharing(anneal_share(preset));
+    refine::anneal::anneal_from(q, dist, &mut on, p, rng, schedule);
     Some(on)
 }
 
@@ -231,8 +266,15 @@ fn fine_schedule(halved: &Halved) -> Schedule {
 
 /// Lays out `q` (one vertex of load 1 per host node) by dual recursive
 /// bipartitioning, annealed where the host is not a hierarchy.
-fn bipartitioned_and_annealed(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut Rng) -> Vec<u64> {
-    let mut on = initial::place(q, dist, (0..p).collect(), (1, 0.0), rng.next_u64(), None);
+fn bipartitioned_and_annealed(
+    q: &WGraph,
+    dist: &HostDistance,
+    p: u64,
+    rng: &mut Rng,
+    preset: Preset,
+) -> Vec<u64> {
+    let seed = rng.next_u64();
+    let mut on = initial::place(q, dist, (0..p).collect(), (1, 0.0), (seed, preset), None);
     // Bisection meets exact halves only where FM finds them: one part per
     // host node is restored here, as the capacity is after the search.
     refine::balance::restore(q, dist, &mut on, p, 1)
@@ -240,7 +282,8 @@ fn bipartitioned_and_annealed(q: &WGraph, dist: &HostDistance, p: u64, rng: &mut
     // Onto a hierarchy the bipartitioned quotient is where annealing never
     // gained (9 of 9 benchmark pairs, 0.13 s each): it is skipped there.
     if !dist.host().spec().is_hierarchy() {
-        refine::anneal::anneal(q, dist, &mut on, p, rng);
+        let schedule = Schedule::FROM_SCRATCH.sharing(anneal_share(preset));
+        refine::anneal::anneal_from(q, dist, &mut on, p, rng, schedule);
     }
     on
 }
@@ -296,7 +339,7 @@ mod tests {
             let host = topology::parse(host).unwrap();
             let p = host.node_count();
             let dist = HostDistance::new(host.as_ref()).unwrap();
-            let mut placed = place(&g, &dist, p, (1, 0.03), (3, 1), None);
+            let mut placed = place(&g, &dist, p, (1, 0.03), (3, 1), Preset::Default, None);
             placed.sort_unstable();
             assert_eq!(
                 placed,
@@ -321,7 +364,15 @@ mod tests {
         let cap = crate::mapper::capacity(&g, 64, 0.03);
         let on = |threads: usize, seed: u64, chains: u64| {
             crate::mapper::on_threads(threads, || {
-                place(&g, &dist, 64, (cap, 0.03), (seed, chains), None)
+                place(
+                    &g,
+                    &dist,
+                    64,
+                    (cap, 0.03),
+                    (seed, chains),
+                    Preset::Default,
+                    None,
+                )
             })
         };
         let mut better = 0;
@@ -378,7 +429,7 @@ mod tests {
             let p = host.node_count();
             let dist = HostDistance::new(host.as_ref()).unwrap();
             for seed in 1..=3 {
-                let halved = lay_out_halved(&g, &dist, p, &mut Rng::new(seed, 0))
+                let halved = lay_out_halved(&g, &dist, p, &mut Rng::new(seed, 0), Preset::Default)
                     .unwrap_or_else(|| panic!("{} is halved", host.spec()));
                 let mut sorted = halved.clone();
                 sorted.sort_unstable();
@@ -388,7 +439,13 @@ mod tests {
                     "{guest} onto {}",
                     host.spec()
                 );
-                let single = bipartitioned_and_annealed(&g, &dist, p, &mut Rng::new(seed, 0));
+                let single = bipartitioned_and_annealed(
+                    &g,
+                    &dist,
+                    p,
+                    &mut Rng::new(seed, 0),
+                    Preset::Default,
+                );
                 let (a, b) = (
                     crate::mapper::hop_bytes(&g, &dist, &halved),
                     crate::mapper::hop_bytes(&g, &dist, &single),
@@ -412,7 +469,7 @@ mod tests {
             let dist = HostDistance::new(host.as_ref()).unwrap();
             let p = host.node_count();
             assert!(
-                lay_out_halved(&g, &dist, p, &mut Rng::new(1, 0)).is_none(),
+                lay_out_halved(&g, &dist, p, &mut Rng::new(1, 0), Preset::Default).is_none(),
                 "{}",
                 host.spec()
             );
@@ -421,7 +478,7 @@ mod tests {
             let g = WGraph::from_topology(topology::parse("mesh:8x8").unwrap().as_ref()).unwrap();
             let host = topology::parse(host).unwrap();
             let dist = HostDistance::new(host.as_ref()).unwrap();
-            let mut on = lay_out_halved(&g, &dist, 64, &mut Rng::new(1, 0))
+            let mut on = lay_out_halved(&g, &dist, 64, &mut Rng::new(1, 0), Preset::Default)
                 .unwrap_or_else(|| panic!("{} is halved", host.spec()));
             on.sort_unstable();
             assert_eq!(on, (0..64).collect::<Vec<u64>>(), "{}", host.spec());

@@ -4,7 +4,7 @@
 //! back optimal, and impossible loads are refused.
 
 use proptest::prelude::*;
-use topoembed::mapper::{self, refine, rng::Rng, HostDistance, MapOptions, WGraph};
+use topoembed::mapper::{self, refine, rng::Rng, HostDistance, MapOptions, Preset, WGraph};
 use topoembed::metrics::{self, Options};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology};
@@ -54,11 +54,12 @@ proptest! {
         loads in prop::collection::vec(1u64..4, 120),
         host in prop::sample::select(vec!["torus:4x4", "ring:6", "mesh:3x3", "cube:3", "tleaf:2x4:10,1"]),
         eps in prop::sample::select(vec![0.0, 0.03, 0.5]),
+        preset in prop::sample::select(vec![Preset::Default, Preset::Fast]),
     ) {
         let guest = random_graph(nodes, &raw, &loads);
         let host = topology::parse(host).unwrap();
         let p = host.node_count();
-        let options = MapOptions { imbalance: eps, ..MapOptions::default() };
+        let options = MapOptions { imbalance: eps, preset, ..MapOptions::default() };
         let placement = match mapper::map(&guest, host.as_ref(), &options) {
             Ok(x) => x,
             // Loads that do not pack: refused, and rightly (first-fit
@@ -245,38 +246,87 @@ fn example_weighted() -> Box<dyn Topology> {
     topology::build(&Spec::Graph(path)).unwrap()
 }
 
-/// The same seed, the same placement, on one thread or two.
+/// The same seed, the same placement, on one thread or two, at either
+/// preset (onto a torus and onto a hierarchy, whose lower levels the fast
+/// preset splits once).
 #[test]
 fn seeds_reproduce_on_any_thread_count() {
     let guest = example_weighted();
-    let host = topology::parse("torus:4x4").unwrap();
-    let run = |threads: usize, seed: u64| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let options = MapOptions {
-                seed,
-                ..MapOptions::default()
-            };
-            mapper::map(guest.as_ref(), host.as_ref(), &options)
-                .unwrap()
-                .hosts()
-                .to_vec()
-        })
-    };
-    assert_eq!(run(1, 5), run(2, 5));
-    assert_eq!(run(2, 5), run(2, 5));
-    assert_ne!(run(2, 5), run(2, 6), "another seed, another placement");
+    for (host, preset) in [
+        ("torus:4x4", Preset::Default),
+        ("torus:4x4", Preset::Fast),
+        ("tleaf:2x4x2:20,5,1", Preset::Fast),
+    ] {
+        let host = topology::parse(host).unwrap();
+        let run = |threads: usize, seed: u64| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let options = MapOptions {
+                    seed,
+                    preset,
+                    ..MapOptions::default()
+                };
+                mapper::map(guest.as_ref(), host.as_ref(), &options)
+                    .unwrap()
+                    .hosts()
+                    .to_vec()
+            })
+        };
+        assert_eq!(run(1, 5), run(2, 5), "{preset:?}");
+        assert_eq!(run(2, 5), run(2, 5), "{preset:?}");
+        assert_ne!(run(2, 5), run(2, 6), "another seed, another placement");
+    }
 }
 
-/// Above 100 000 vertices refinement runs in parallel batches: still the
-/// same placement on one thread or two (a 320x320 mesh with chords, so
-/// that no grid is recognised and the search runs).
+/// The fast preset on guests large enough for every phase to run (a
+/// 64x64 mesh with random chords, so that no grid is recognised, onto a
+/// torus, and onto a hierarchy): the capacity holds, the notes name it and
+/// leave the V-cycle out, and the hop-bytes stay within a fifth of the
+/// default's and far below a random placement's.
 #[test]
-fn large_guests_reproduce_on_any_thread_count() {
-    let side = 320u64;
+fn the_fast_preset_stays_near_the_default() {
+    let (guest, n) = (chorded_mesh(64, 40, 11), 64 * 64);
+    let mut rng = Rng::new(11, 1);
+    let g = WGraph::from_topology(&guest).unwrap();
+    for host in ["torus:8x8", "tleaf:4x4x4:20,5,1"] {
+        let host = topology::parse(host).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let placed = |preset: Preset| {
+            let options = MapOptions {
+                preset,
+                restarts: 1,
+                ..MapOptions::default()
+            };
+            mapper::map(&guest, host.as_ref(), &options).unwrap()
+        };
+        let (fast, default) = (placed(Preset::Fast), placed(Preset::Default));
+        let mut load = vec![0u64; 64];
+        for &h in fast.hosts() {
+            load[h as usize] += 1;
+        }
+        assert!(load.iter().all(|&l| l <= fast.capacity()), "{load:?}");
+        let note = &fast.notes()[0];
+        assert!(note.contains("--preset fast"), "{note}");
+        assert!(!note.contains("V-cycle"), "{note}");
+        assert!(!default.notes()[0].contains("--preset"));
+        assert!(default.notes()[0].contains("V-cycle"));
+        let cost = |hosts: &[u64]| mapper::hop_bytes(&g, &dist, hosts);
+        let scattered: Vec<u64> = (0..n).map(|_| rng.below(64) as u64).collect();
+        let (fast, default) = (cost(fast.hosts()), cost(default.hosts()));
+        assert!(
+            fast * 5 <= default * 6 && fast * 4 < cost(&scattered),
+            "{}: fast {fast}, default {default}",
+            host.spec()
+        );
+    }
+}
+
+/// A `side` x `side` mesh with up to `chords` random chords drawn from
+/// `seed` (none between mesh neighbours), so that no grid is recognised.
+fn chorded_mesh(side: u64, chords: usize, seed: u64) -> Graph {
     let mut edges = Vec::new();
     for y in 0..side {
         for x in 0..side {
@@ -290,8 +340,8 @@ fn large_guests_reproduce_on_any_thread_count() {
         }
     }
     let n = side * side;
-    let mut rng = Rng::new(7, 0);
-    for _ in 0..200 {
+    let mut rng = Rng::new(seed, 0);
+    for _ in 0..chords {
         let (u, v) = (rng.below(n as usize) as u64, rng.below(n as usize) as u64);
         if u != v && u.abs_diff(v) != 1 && u.abs_diff(v) != side {
             edges.push((u.min(v), u.max(v)));
@@ -299,7 +349,15 @@ fn large_guests_reproduce_on_any_thread_count() {
     }
     edges.sort_unstable();
     edges.dedup();
-    let guest = Graph::from_edges(Spec::Graph("chorded-mesh.txt".into()), n, &edges).unwrap();
+    Graph::from_edges(Spec::Graph("chorded-mesh.txt".into()), n, &edges).unwrap()
+}
+
+/// Above 100 000 vertices refinement runs in parallel batches: still the
+/// same placement on one thread or two (a 320x320 mesh with chords, so
+/// that no grid is recognised and the search runs).
+#[test]
+fn large_guests_reproduce_on_any_thread_count() {
+    let (guest, n) = (chorded_mesh(320, 200, 7), 320 * 320);
     assert!(n as usize > mapper::LARGE_GUEST);
     let host = topology::parse("torus:4x4").unwrap();
     let run = |threads: usize| {

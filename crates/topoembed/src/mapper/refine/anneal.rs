@@ -82,6 +82,10 @@ pub struct Schedule {
     /// ([`FAR`] from scratch), the others next to a neighbour of its own
     /// (0 and 1 alike: every proposal drawn from all).
     pub far: usize,
+    /// Share of the exchanges a quotient's size gives ([`steps`]) that are
+    /// tried: 1 from scratch, less at the fast preset
+    /// ([`crate::mapper::Preset`]).
+    pub share: f64,
 }
 
 impl Schedule {
@@ -91,7 +95,13 @@ impl Schedule {
         heat: HEAT,
         race: RACE,
         far: FAR,
+        share: 1.0,
     };
+
+    /// This schedule trying `share` of its exchanges.
+    pub fn sharing(self, share: f64) -> Schedule {
+        Schedule { share, ..self }
+    }
 }
 
 /// A chain that cools ends once it has stalled: a tenth of its steps
@@ -284,7 +294,12 @@ fn run(
     (rng, schedule): (&mut Rng, Schedule),
     d: impl Fn(u64, u64) -> i64 + Sync,
 ) {
-    let Schedule { heat, race, far } = schedule;
+    let Schedule {
+        heat,
+        race,
+        far,
+        share,
+    } = schedule;
     let n = q.n();
     // The hot loop reads host nodes in 32 bits (p < 2^32) and each entry's
     // neighbour and volume side by side.
@@ -324,7 +339,7 @@ fn run(
     };
     // An exchange reads the distances of both ends' edges: 2 × mean degree.
     let reads = (2 * q.adj.len() as u64).div_ceil(n as u64).max(1);
-    let steps = steps(n as u64, reads);
+    let steps = ((steps(n as u64, reads) as f64 * share) as u64).max(1);
     let propose = |on: &[u32], rng: &mut Rng| -> Option<(usize, u32)> {
         let a = rng.below(n);
         let degree = q.xadj[a + 1] - q.xadj[a];
