@@ -21,6 +21,7 @@
 #   bench/mapper.sh        # ../shared/graphs, libmetis-doc's, generated stencils
 #   GRAPHS="a.graph b.graph" HOSTS="torus:16x16" RUNS=3 bench/mapper.sh
 #   SCALING="g.graph:torus:8x8x8" bench/mapper.sh   # the thread-scaling pairs ("": none)
+#   PRESET=fast bench/mapper.sh  # every `map` at `--preset fast` (default: default)
 #   PHASES=1 bench/mapper.sh  # also where one thread's time goes: every
 #                             # phase (`map --phases`) summed over the set
 #   LARGE=1 bench/mapper.sh   # also the 10^6-vertex 7-point stencil, shuffled, onto
@@ -56,13 +57,15 @@ if [ -z "${GRAPHS:-}" ]; then
 fi
 HOSTS=${HOSTS:-"torus:16x16 torus:8x8x4 torus:8x8x8 tleaf:4x8x8:100,10,1"}
 RUNS=${RUNS:-3}
+PRESET=${PRESET:-default}
+export PRESET
 bin=$here/target/release/topoembed
 (cd "$here" && cargo build --release -q -p topoembed-cli)
 for tool in scotch_gmap gmtst gcv; do
   command -v $tool >/dev/null || { echo "needs $tool: apt-get install scotch" >&2; exit 2; }
 done
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p)"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | sed -n 1p); $(scotch_gmap -V 2>&1 | sed -n 1p); topoembed map --preset $PRESET"
 steal_at_start=$(stolen)
 echo
 echo "| graph | host | scotch_gmap -Cd -b$scotch_balance hop-bytes | topoembed map hop-bytes | ratio | gmap s, 1 thread | map s, 1 thread | gmap s, $(nproc) threads | map s, $(nproc) threads |"
@@ -71,9 +74,9 @@ echo "|---|---|---|---|---|---|---|---|---|"
 # map_to THREADS GRAPH.grf HOST OUT.map
 map_to() {
   if [ -n "$1" ]; then
-    RAYON_NUM_THREADS=$1 "$bin" map "graph:$2" "$3" --format scotch-map > "$4"
+    RAYON_NUM_THREADS=$1 "$bin" map "graph:$2" "$3" --preset "$PRESET" --format scotch-map > "$4"
   else
-    "$bin" map "graph:$2" "$3" --format scotch-map > "$4"
+    "$bin" map "graph:$2" "$3" --preset "$PRESET" --format scotch-map > "$4"
   fi
 }
 # One row: graph (METIS), its Scotch copy, a host spec, and how many of the
@@ -109,7 +112,7 @@ row() {
     "$t_scotch_one" "$t_one" "$t_scotch_all" "$t_all"
   # One more run on one thread, its phases timed (the same placement).
   if [ -n "${PHASES:-}" ]; then
-    RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --format json --no-traffic --phases 2>/dev/null \
+    RAYON_NUM_THREADS=1 "$bin" map "graph:$grf" "$host" --preset "$PRESET" --format json --no-traffic --phases 2>/dev/null \
       | python3 -c 'import json, sys
 for p in json.load(sys.stdin)["phases"]:
     print(p["name"], p["seconds"], sep="\t")' >> "$work/phases"

@@ -10,6 +10,7 @@
 #
 #   bench/threads.sh GRAPH.graph:torus:8x8x8 [GRAPH:HOST ..]
 #   THREADS="1 4 16" RUNS=5 BIN=path/to/topoembed bench/threads.sh g.graph:torus:16x16
+#   PRESET=fast bench/threads.sh g.graph:torus:16x16   # `map --preset fast`
 #
 # Columns: vertices, hop-bytes (the same at every thread count), one
 # column of seconds per thread count (medians), the speedup of the most
@@ -26,6 +27,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 source "$here/bench/common.sh"
 RUNS=${RUNS:-3}
+PRESET=${PRESET:-default}
 bin=${BIN:-$here/target/release/topoembed}
 if [ -z "${BIN:-}" ]; then
   (cd "$here" && cargo build --release -q -p topoembed-cli)
@@ -69,7 +71,7 @@ for pair in "$@"; do
     for t in $THREADS; do
       a=$(stolen)
       s=$(now)
-      RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --format scotch-map > "$work/out.map"
+      RAYON_NUM_THREADS=$t "$bin" map "graph:$graph" "$host" --preset "$PRESET" --format scotch-map > "$work/out.map"
       e=$(now)
       b=$(stolen)
       took[$t,$round]=$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f", e - s}')
@@ -92,7 +94,7 @@ for pair in "$@"; do
     kept_steal=$(awk -v k="$kept_steal" -v r="$round_steal" 'BEGIN {print k + r}')
     round=$((round + 1))
   done
-  hop=$("$bin" map "graph:$graph" "$host" --no-traffic --format json \
+  hop=$("$bin" map "graph:$graph" "$host" --preset "$PRESET" --no-traffic --format json \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["metrics"]["hop_bytes"])')
   cells=""
   for t in $THREADS; do

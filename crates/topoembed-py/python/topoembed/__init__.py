@@ -471,7 +471,7 @@ def map_graph(
     what one hop's latency is worth in bytes). ``passes`` and ``restarts``:
     0 (the default) chooses by guest size, structure and host, as
     ``topoembed map`` does. ``preset``: ``"default"``, or ``"fast"`` for
-    about half the time at about 3 % more hop-bytes (``map --preset``)."""
+    about 40 % less time at about 3 % more hop-bytes (``map --preset``)."""
     if isinstance(graph_or_matrix, str):
         g = topology(graph_or_matrix)
     else:

@@ -28,24 +28,26 @@ pub const MAX_PARTITIONED_HOSTS: u64 = 1 << 16;
 /// searches (`--restarts`) and the closed forms stay as they are.
 ///
 /// Benchmark (2026-12-04, the 38 pairs of `bench/mapper.sh`, one thread,
-/// CPU seconds summed, hop-bytes as the geometric mean of the ratios to
-/// `scotch_gmap -Cd -b0.03`'s; 2 cores, Intel Xeon VM): the default 35.3 s
-/// and 0.798x; fast 17.7–19.6 s and 0.822x, 0.828x and 0.826x on seeds 1–3
-/// (Scotch 10.2 s), above Scotch on 3 or 4 pairs by at most 7 %
-/// (butterfly_12 onto torus:16x16 on seed 2; the default: one pair,
-/// 5.3 %). Each cut was measured alone from a cheaper setting, and the
-/// ones kept bought the fewest hop-bytes per second: the V-cycle 0.6 % of
-/// hop-bytes for 25 % more time there, 4 passes instead of 2 0.3 % for
-/// 8 %, where flows in every bisection bought 1.7 % for 12 % and the whole
-/// annealing budget instead of a quarter 1.4 % for 5 % (kept at half: the
-/// quarter lost 1 % more).
+/// CPU seconds summed, each pair run by both presets in turn; hop-bytes as
+/// the geometric mean of the ratios to `scotch_gmap -Cd -b0.03`'s; 2 cores,
+/// Intel Xeon VM): the default 32.0 s at 0.798x, fast 20.2 s at 0.822x
+/// (0.828x and 0.826x on seeds 2 and 3), above Scotch on 3 pairs by at most
+/// 0.9 % (the default: one, by 5.3 %; fast on seed 2: four, up to 7.1 %).
+/// The cuts were chosen from a cheaper setting (those above, but 2 grown
+/// tries, a quarter of the annealing, one try at every top level and no
+/// flows: 12.6 s at 0.866x, above Scotch on 8 pairs) by
+/// what each bought back per second: flows 1.9 % of hop-bytes for 1.6 s,
+/// the top-level tries 1.1 % for 1.6 s, half the annealing 1.4 % for 2.1 s
+/// (then all of it 0.1 % more for 3.6 s more), 4 grown tries 0.5 % for
+/// 0.7 s, the second partition try 0.4 % for 0.9 s — against the V-cycle's
+/// 0.7 % for 3.2 s and 4 passes' 0.4 % for 1.1 s, which stay out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Preset {
     /// Every phase at the budget the benchmarks set for hop-bytes.
     #[default]
     Default,
-    /// About half the default's time on one core for about 3 % more
-    /// hop-bytes.
+    /// About 40 % less time than the default on one core for about 3 %
+    /// more hop-bytes.
     Fast,
 }
 
