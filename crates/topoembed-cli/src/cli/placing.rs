@@ -70,8 +70,9 @@ pub struct MapArgs {
     /// Most passes of the final k-way FM and move/swap local search (each
     /// also stops when a pass gains under 0.1 %, so most graphs stop
     /// before the 5th). 0 (default): 8 for guests up to 500 000 vertices,
-    /// 4 above, where a pass costs seconds; fewer are faster (copter2 ->
-    /// torus:16x16: 4 passes 6 % faster than 8, 1.2 % more hop-bytes).
+    /// 4 above, where a pass costs seconds (2 at --preset fast); fewer are
+    /// faster (copter2 -> torus:16x16: 4 passes 6 % faster than 8, 1.2 %
+    /// more hop-bytes).
     #[arg(long, default_value_t = 0)]
     pub passes: usize,
     /// Independent searches from different random streams, run in

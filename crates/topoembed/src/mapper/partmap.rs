@@ -64,8 +64,8 @@ const FAST_COARSE_CHAINS: u64 = 1;
 /// ([`Preset::Fast`]; all of them at the default). Benchmark (2026-12-04,
 /// the 38 pairs of `bench/mapper.sh`, one thread, seed 1, the other fast
 /// settings with 2 grown tries and one try at a partition's top level): a
-/// quarter 0.841x of Scotch's hop-bytes in 17.1 s,
-/// half 0.828x in 17.9 s, all 0.827x in 21.6 s.
+/// quarter 0.841x of Scotch's hop-bytes in 17.1 s, half 0.828x in 17.9 s,
+/// all 0.827x in 21.6 s.
 const FAST_ANNEAL_SHARE: f64 = 0.5;
 
 /// The share of its exchanges an annealing tries at `preset`.
