@@ -191,7 +191,7 @@ fn planned(
         &members.world_ranks,
         members.names.as_deref(),
     )?;
-    let plan = plan::plan(guest, host.as_ref(), &nodes)?;
+    let plan = plan::plan(guest, host.as_ref(), &nodes, settings.preset)?;
     let report = plan.report(call, label, &host.spec().to_string());
     Ok(Some((plan, report)))
 }

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use topoembed::embed::mapped;
-use topoembed::mapper::{MapOptions, WGraph};
+use topoembed::mapper::{MapOptions, Preset, WGraph};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology};
 use topoembed::{Error, Result};
@@ -114,10 +114,15 @@ pub fn graph_guest(
     Graph::from_weighted_edges(Spec::Graph(PathBuf::from(call)), n, &edges, Some(&volumes))
 }
 
-/// Places `guest` on `host`, one guest node per process; `members[p]` is
-/// the host node of the process of old rank p. Every host node must hold
-/// the same number of processes.
-pub fn plan(guest: &dyn Topology, host: &dyn Topology, members: &[u64]) -> Result<Plan> {
+/// Places `guest` on `host`, one guest node per process, by the mapper at
+/// `preset`; `members[p]` is the host node of the process of old rank p.
+/// Every host node must hold the same number of processes.
+pub fn plan(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    members: &[u64],
+    preset: Preset,
+) -> Result<Plan> {
     let procs = members.len() as u64;
     let (n, h) = (guest.node_count(), host.node_count());
     if n != procs {
@@ -148,6 +153,7 @@ pub fn plan(guest: &dyn Topology, host: &dyn Topology, members: &[u64]) -> Resul
     }
     let options = MapOptions {
         imbalance: 0.0,
+        preset,
         ..MapOptions::default()
     };
     let placement = mapped::map(guest, host, &options)?;

@@ -221,6 +221,18 @@ fn weighted_dist_graph_adjacent_and_general() {
         let (hops, _) = check_report(&placed, &guest, "torus:4x4");
         assert!(hops.1 < hops.0, "{}", placed.stderr);
     }
+    // The mapper's fast preset (TOPOEMBED_PRESET=fast) places it too.
+    let fast = ("TOPOEMBED_PRESET", "fast");
+    let placed = run(
+        16,
+        "graph",
+        &["4", "1", "general"],
+        &[HOST, REPORT, fast],
+        true,
+    );
+    assert!(placed.verified && placed.code == 0, "{placed:?}");
+    let (hops, _) = check_report(&placed, &guest, "torus:4x4");
+    assert!(hops.1 < hops.0, "{}", placed.stderr);
 }
 
 #[test]
@@ -257,11 +269,12 @@ fn processes_sharing_host_nodes() {
 #[test]
 fn bad_settings_leave_the_application_running_unreordered() {
     let plain = run(16, "halo", &["16x1", "1"], &[], false);
-    let cases: [&[(&str, &str)]; 4] = [
+    let cases: [&[(&str, &str)]; 5] = [
         &[("TOPOEMBED_HOST", "torus:4xq")],
         &[("TOPOEMBED_HOST", "torus:4x8")],
         &[HOST, ("TOPOEMBED_PLACEMENT", "/nonexistent/placement")],
         &[HOST, ("TOPOEMBED_PER_NODE", "zero")],
+        &[HOST, ("TOPOEMBED_PRESET", "quick")],
     ];
     for env in cases {
         let r = run(16, "halo", &["16x1", "1"], env, true);

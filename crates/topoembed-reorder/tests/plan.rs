@@ -5,6 +5,7 @@
 use std::ffi::{c_char, c_int, CStr, CString};
 
 use proptest::prelude::*;
+use topoembed::mapper::Preset;
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Topology};
 use topoembed_reorder::ffi;
@@ -60,7 +61,7 @@ fn a_ring_on_a_torus_gets_dilation_one() {
     let guest = build(&Spec::Ring(16));
     let host = build(&Spec::Torus(vec![4, 4]));
     let members: Vec<u64> = (0..16).collect();
-    let p = plan::plan(guest.as_ref(), host.as_ref(), &members).unwrap();
+    let p = plan::plan(guest.as_ref(), host.as_ref(), &members, Preset::Default).unwrap();
     assert_eq!(p.before, brute(guest.as_ref(), host.as_ref(), &members));
     assert_eq!(p.before.max_dilation, 2);
     assert_eq!(p.after.max_dilation, 1);
@@ -82,7 +83,7 @@ fn processes_sharing_nodes_take_the_nodes_guest_nodes() {
     let guest = build(&Spec::Ring(16));
     let host = build(&Spec::Ring(8));
     let members: Vec<u64> = (0..16).map(|p| p / 2).collect();
-    let p = plan::plan(guest.as_ref(), host.as_ref(), &members).unwrap();
+    let p = plan::plan(guest.as_ref(), host.as_ref(), &members, Preset::Default).unwrap();
     let mut at = vec![0u64; 16];
     for (proc_, &g) in p.new_rank.iter().enumerate() {
         at[g as usize] = members[proc_];
@@ -97,17 +98,22 @@ fn uneven_processes_are_refused() {
     let host = build(&Spec::Ring(8));
     let mut members: Vec<u64> = (0..8).collect();
     members[7] = 0;
-    let e = plan::plan(guest.as_ref(), host.as_ref(), &members)
+    let e = plan::plan(guest.as_ref(), host.as_ref(), &members, Preset::Default)
         .unwrap_err()
         .to_string();
     assert!(e.contains("do not fill ring:8 evenly"), "{e}");
-    let e = plan::plan(guest.as_ref(), host.as_ref(), &[0, 1, 2])
+    let e = plan::plan(guest.as_ref(), host.as_ref(), &[0, 1, 2], Preset::Default)
         .unwrap_err()
         .to_string();
     assert!(e.contains("has 8 nodes but the communicator has 3"), "{e}");
-    let e = plan::plan(guest.as_ref(), host.as_ref(), &[0, 1, 2, 3, 4, 5, 6, 9])
-        .unwrap_err()
-        .to_string();
+    let e = plan::plan(
+        guest.as_ref(),
+        host.as_ref(),
+        &[0, 1, 2, 3, 4, 5, 6, 9],
+        Preset::Default,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("host node 9"), "{e}");
 }
 
@@ -128,10 +134,17 @@ fn graph_guests_add_both_directions() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
-    /// Any grid guest of a torus's size: the plan is a permutation, its
-    /// costs are the brute force's, and it is never worse than MPI's order.
+    /// Any grid guest of a torus's size, at either preset: the plan is a
+    /// permutation, its costs are the brute force's, and it is never worse
+    /// than MPI's order.
     #[test]
-    fn plans_are_permutations_never_worse(a in 1u32..4, b in 1u32..4, split in 0u32..6, wrap in any::<bool>()) {
+    fn plans_are_permutations_never_worse(
+        a in 1u32..4,
+        b in 1u32..4,
+        split in 0u32..6,
+        wrap in any::<bool>(),
+        preset in prop::sample::select(vec![Preset::Default, Preset::Fast]),
+    ) {
         let host = build(&Spec::Torus(vec![1 << a, 1 << b]));
         let n = 1u64 << (a + b);
         let first = 1u64 << split.min(a + b);
@@ -141,7 +154,7 @@ proptest! {
         };
         let guest = build(&spec);
         let members: Vec<u64> = (0..n).collect();
-        let p = plan::plan(guest.as_ref(), host.as_ref(), &members).unwrap();
+        let p = plan::plan(guest.as_ref(), host.as_ref(), &members, preset).unwrap();
         let mut seen = p.new_rank.clone();
         seen.sort_unstable();
         prop_assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
@@ -167,6 +180,16 @@ fn settings_and_placement_files() {
             .to_string();
         assert!(e.contains("TOPOEMBED_PER_NODE"), "{e}");
     }
+    // TOPOEMBED_PRESET: default when unset, fast by name, anything else refused.
+    assert_eq!(s.preset, Preset::Default);
+    let fast = s.clone().with_preset(Some(" fast ")).unwrap();
+    assert_eq!(fast.preset, Preset::Fast);
+    assert_eq!(fast.with_preset(None).unwrap().preset, Preset::Default);
+    let e = s.with_preset(Some("quick")).unwrap_err().to_string();
+    assert!(
+        e.contains("TOPOEMBED_PRESET=quick: give default or fast"),
+        "{e}"
+    );
     // Placement files: topoembed::io::parse_placement's tests; here the file's name.
     let e = topoembed_reorder::settings::read_placement("/nonexistent/p".as_ref(), 4, 4, 1)
         .unwrap_err();
