@@ -529,15 +529,8 @@ fn map_graph<'py>(
             )))
         }
     };
-    let preset = match preset {
-        "default" => topoembed::mapper::Preset::Default,
-        "fast" => topoembed::mapper::Preset::Fast,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "preset '{other}': default or fast"
-            )))
-        }
-    };
+    let preset = topoembed::mapper::Preset::named(preset)
+        .ok_or_else(|| PyValueError::new_err(format!("preset '{preset}': default or fast")))?;
     let options = options(0.0, 1.0, traffic)?;
     let (g, h) = (guest.get(), host.get());
     let (hosts, measured, others, capacity, seconds, chosen) = py

@@ -63,15 +63,10 @@ impl Settings {
     /// The mapper's preset named by `TOPOEMBED_PRESET` (`default` or
     /// `fast`; unset: the default).
     pub fn with_preset(mut self, name: Option<&str>) -> Result<Settings> {
-        self.preset = match name.map(str::trim) {
-            None | Some("default") => Preset::Default,
-            Some("fast") => Preset::Fast,
-            Some(other) => {
-                return Err(Error::Parameter(format!(
-                    "TOPOEMBED_PRESET={other}: give default or fast"
-                )))
-            }
-        };
+        let name = name.map_or("default", str::trim);
+        self.preset = Preset::named(name).ok_or_else(|| {
+            Error::Parameter(format!("TOPOEMBED_PRESET={name}: give default or fast"))
+        })?;
         Ok(self)
     }
 

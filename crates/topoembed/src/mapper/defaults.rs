@@ -52,12 +52,20 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 2] = [Preset::Default, Preset::Fast];
+
     /// The preset's name (`--preset NAME`).
     pub fn name(self) -> &'static str {
         match self {
             Preset::Default => "default",
             Preset::Fast => "fast",
         }
+    }
+
+    /// The preset of that name (`default`, `fast`), if any.
+    pub fn named(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
     }
 
     /// What the mapper's notes add for the preset: nothing at the default.

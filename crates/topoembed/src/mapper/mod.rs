@@ -597,8 +597,8 @@ fn search(
                 )?,
                 (true, false) => {
                     let parts = phases::placement(log, r, "partitioning", || {
-                        let (seed, progress) = ((seed, options.preset), options.progress);
-                        partmap::partition(g, p, (cap, options.imbalance), seed, progress)
+                        let capacity = (cap, options.imbalance);
+                        partmap::partition(g, p, capacity, (seed, options.preset), options.progress)
                     });
                     let hosts = phases::placement(log, r, "laying out the parts", || {
                         partmap::lay_out(g, &parts, dist, p, (seed, 1), options.preset)

@@ -113,7 +113,7 @@ const FINE_IN_EIGHTS: Schedule = Schedule {
     heat: FINE_HEAT,
     race: (1, 0.0),
     far: 64,
-    share: 1.0,
+    ..Schedule::FROM_SCRATCH
 };
 
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
