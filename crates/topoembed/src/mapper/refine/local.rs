@@ -398,9 +398,11 @@ mod tests {
     /// neighbour has just left is: x — y = z (volumes 1 and 5) onto
     /// line:3, x and y on node 0 and z on node 2. x starts inside; where y
     /// is rated before z and joins it (a gain of 8), x borders node 2 and
-    /// follows (2 more) — had its flag not been kept it would stay behind
-    /// (hop-bytes 2, not 0; seeds 1–5 rate so); where z goes
-    /// first (10), all three meet on node 0.
+    /// follows (2 more), in the same pass or, rated before y moved, in
+    /// the next — had its flag not been kept, or its neighbour's move not
+    /// marked it to be rated again, it would stay behind (hop-bytes 2,
+    /// not 0; seeds 1–5 rate so); where z goes first (10), all three meet
+    /// on node 0.
     #[test]
     fn a_vertex_whose_neighbour_left_is_rated_again() {
         let g = bip(3, &[(1, 2, 4)], &[1], &[[0, 0]]).g;
