@@ -107,7 +107,9 @@ fn improve_with(
     // The last pass (from 1) in which each vertex or a neighbour of it
     // moved; 0: none has.
     let mut moved_in: Vec<u32> = vec![0; n];
-    for pass in 1..=max_passes as u32 {
+    // (Passes beyond u32::MAX: as many as the gain rule allows.)
+    let max_passes = max_passes.min(u32::MAX as usize) as u32;
+    for pass in 1..=max_passes {
         let mut gained = 0u128;
         let order = rng.permutation(n);
         for (c, chunk) in order.chunks(batch).enumerate() {
@@ -418,5 +420,35 @@ mod tests {
                 "seed {seed}: {place:?}"
             );
         }
+    }
+
+    /// Passes are counted in 32 bits: more than 2^32 asked for is as many
+    /// as the gain rule allows, not none (a mesh scattered onto torus:4x4
+    /// gains the same with 2^32 passes, which a plain cast makes 0, as
+    /// with 1000).
+    #[test]
+    fn passes_beyond_32_bits_are_not_none() {
+        let mesh = topology::parse("mesh:16x16").unwrap();
+        let g = WGraph::from_topology(mesh.as_ref()).unwrap();
+        let host = topology::parse("torus:4x4").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let start: Vec<u64> = (0..256u64).map(|v| (v * 7 + v / 16) % 16).collect();
+        let cap = Capacity { lo: 0, hi: 20 };
+        let run = |passes: usize| {
+            let mut place = start.clone();
+            let gained = improve(
+                &g,
+                &dist,
+                &mut place,
+                cap,
+                passes,
+                &mut Rng::new(3, 0),
+                None,
+            );
+            (gained, place)
+        };
+        let (gained, place) = run(1 << 32);
+        assert!(gained > 0);
+        assert_eq!((gained, place), run(1000));
     }
 }
