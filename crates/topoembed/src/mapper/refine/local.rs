@@ -105,7 +105,7 @@ fn improve_with(
     let mut border = border_flags(g, place);
     let mut rated: Vec<u32> = Vec::with_capacity(batch);
     // The last pass (from 1) in which each vertex or a neighbour of it
-    // moved; 0: none has.
+    // moved; 0: none has (so pass 1 rates every border vertex).
     let mut moved_in: Vec<u32> = vec![0; n];
     // (Passes beyond u32::MAX: as many as the gain rule allows.)
     let max_passes = max_passes.min(u32::MAX as usize) as u32;
@@ -118,11 +118,13 @@ fn improve_with(
                 g.prefetch_ahead(&order, c, |v| prefetch(border.as_ptr().wrapping_add(v)));
             }
             rated.clear();
-            // Pass 1 rates every border vertex, a later one those that
-            // moved or saw a neighbour move since their last rating.
-            rated.extend(chunk.iter().filter(|&&v| {
-                border[v as usize] && (pass == 1 || moved_in[v as usize] + 1 >= pass)
-            }));
+            // Border vertices that moved or saw a neighbour move since
+            // their last rating (the pass before or this one).
+            rated.extend(
+                chunk
+                    .iter()
+                    .filter(|&&v| border[v as usize] && moved_in[v as usize] + 1 >= pass),
+            );
             let vertices = rated.as_slice();
             let frozen = Frozen {
                 g,

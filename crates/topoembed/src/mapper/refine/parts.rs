@@ -45,7 +45,7 @@ pub fn swap(
     rng: &mut Rng,
 ) -> u128 {
     let q = Quotient::new(g, place);
-    let mut current = q.hop_bytes(dist);
+    let mut current = crate::mapper::hop_bytes(g, dist, place);
     // Part a (by number) sits on host node pos[a]; node x holds the part
     // named at[x], and a part not in `at` sits on the node of its name.
     let mut pos: Vec<u64> = q.parts.clone();
@@ -216,22 +216,6 @@ impl Quotient {
         }
     }
 
-    /// Σ volume × distance over the cut with every part on the node that
-    /// names it: the placement's hop-bytes (each edge is listed both ways,
-    /// so the sum is halved).
-    fn hop_bytes(&self, dist: &HostDistance) -> u128 {
-        let both_ways: u128 = (0..self.parts.len())
-            .map(|a| {
-                let from = dist.row(self.parts[a]);
-                self.row(a)
-                    .iter()
-                    .map(|&(c, w)| u128::from(w) * u128::from(from.d(self.parts[c as usize])))
-                    .sum::<u128>()
-            })
-            .sum();
-        both_ways / 2
-    }
-
     /// Part k's (neighbour, volume) pairs.
     fn row(&self, k: usize) -> &[(u32, u64)] {
         &self.adj[self.xadj[k]..self.xadj[k + 1]]
@@ -303,11 +287,6 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(&counted, &cut);
-                // Its hop-bytes are the placement's (the swaps' stopping
-                // rule weighs a pass's gain against them).
-                let ring = topology::parse(&format!("ring:{nodes}")).unwrap();
-                let dist = HostDistance::new(ring.as_ref()).unwrap();
-                prop_assert_eq!(q.hop_bytes(&dist), crate::mapper::hop_bytes(&g, &dist, &place));
             }
         }
     }
