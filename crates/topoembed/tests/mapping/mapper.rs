@@ -629,6 +629,43 @@ fn bipartitioning_beside_partitioning_is_refined_lightly() {
     }
 }
 
+/// One guest node per host node laid out by partitioning first is refined
+/// by pairs and move/swap only: the layout's own whole-part swaps (single
+/// vertices here) ran until they stalled, and at capacity 1 k-way FM and the
+/// V-cycle can move nothing. The note's figures are the placement's: what
+/// the layout gave, less what the two phases took off.
+#[test]
+fn one_to_one_layouts_are_refined_by_pairs_and_move_swap() {
+    for (guest, host) in [
+        ("bintree:128", "torus:15x17"),
+        ("mesh:16x16", "torus:4x8x8"),
+    ] {
+        let (note, hosts) = first_note(guest, host, 0);
+        assert!(
+            note.starts_with("partitioning and mapping the parts")
+                && note.contains("refinement (pairs, move/swap)"),
+            "{guest} onto {host}: {note}"
+        );
+        let mut seen = hosts.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen.len(),
+            hosts.len(),
+            "{guest} onto {host}: not one per node"
+        );
+        let figure = |after: &str, before: &str| -> u128 {
+            let from = note.find(after).unwrap() + after.len();
+            note[from..].split(before).next().unwrap().parse().unwrap()
+        };
+        let (gave, off) = (figure("gave hop-bytes ", ";"), figure("took ", " off"));
+        let g = WGraph::from_topology(topology::parse(guest).unwrap().as_ref()).unwrap();
+        let host = topology::parse(host).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        assert_eq!(mapper::hop_bytes(&g, &dist, &hosts), gave - off, "{note}");
+    }
+}
+
 /// Small grids onto themselves come back optimal: Σ dilation = edge count.
 #[test]
 fn small_grids_come_back_optimal() {
