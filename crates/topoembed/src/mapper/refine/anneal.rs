@@ -15,6 +15,7 @@ use crate::mapper::distance::{HostDistance, TableRef};
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
+use super::best::Best;
 use super::cost_table::{Costs, Tables};
 use super::metropolis;
 
@@ -433,8 +434,10 @@ fn run(
             on[a] = y;
             at[y as usize] = a as u32;
             at[x as usize] = b;
+            kept.moved(a as u32);
             if b != EMPTY {
                 on[b as usize] = x;
+                kept.moved(b);
             }
             match cost {
                 Priced::Table(tables, costs) => {
@@ -462,12 +465,12 @@ fn run(
             if *current < *best {
                 *best = *current;
                 *best_step = *step;
-                kept.copy_from_slice(on);
+                kept.keep(on);
             }
         }
     };
     let start = Chain {
-        kept: on.clone(),
+        kept: Best::new(&on),
         on,
         at,
         cost,
@@ -512,7 +515,7 @@ fn run(
         (0..n).all(|v| cost.of(v, on[v]) == from_node(&on, v, u64::from(on[v]), EMPTY).0),
         "the kept costs follow the exchanges"
     );
-    for (h, &k) in place.iter_mut().zip(&kept) {
+    for (h, &k) in place.iter_mut().zip(kept.place()) {
         *h = u64::from(k);
     }
 }
@@ -528,7 +531,7 @@ struct Chain<'t> {
     cost: Priced<'t>,
     current: i64,
     best: i64,
-    kept: Vec<u32>,
+    kept: Best,
     t: f64,
     rng: Rng,
     /// Steps taken, and the step of the last new best.

@@ -2,6 +2,7 @@
 
 pub mod anneal;
 pub mod balance;
+mod best;
 pub mod congestion;
 mod cost_table;
 pub mod flow;
