@@ -15,8 +15,9 @@ pub struct Best {
     listed: Vec<bool>,
 }
 
-/// Above one vertex moved in this many since the last best, the placement
-/// is copied whole: a sequential copy beats as many scattered stores.
+/// Where more than one vertex in this many moved since the last best, the
+/// placement is copied whole: one sequential copy beats that many
+/// scattered stores.
 const COPY_ABOVE: usize = 8;
 
 impl Best {
