@@ -632,7 +632,8 @@ fn search(
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
             // Bipartitioning beside partitioning first onto a machine that
-            // is not a hierarchy is refined lightly (see [`Phases::Light`]).
+            // is not a hierarchy is refined lightly, and so is one vertex
+            // per node laid out by partitioning first (see [`Phases::Light`]).
             let beside = partitions_first(0, options.restarts, g.n(), hierarchy, p);
             // (The fast preset leaves the V-cycle out.)
             let phases = match (two_phase, coarsened) {
