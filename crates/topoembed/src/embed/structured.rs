@@ -22,6 +22,8 @@
 //!   again, and so on (recursive coordinate bisection with exact balance,
 //!   Berger & Bokhari 1987); a slab's boundary is a plane with a step in it.
 
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
 use super::{applicable_as_starts, Embedding};
@@ -101,9 +103,14 @@ fn balanced_boxes(
     let (axes, box_spec, box_grid) = box_grid(grid, cut)?;
     let dims = grid.sides.len();
     // Box index of every guest node, built axis by axis (last cut axis most
-    // significant, as the box grid numbers its nodes).
-    let mut box_of = vec![0u64; g.n()];
-    let mut groups: Vec<Vec<u32>> = vec![(0..g.n() as u32).collect()];
+    // significant, as the box grid numbers its nodes); before axis a is
+    // cut, its value so far names the group of boxes a node is in. Each
+    // step runs in parallel (one after the other on one thread, the steps
+    // were 0.095 s of the 10^6-vertex stencil's 1.6 s on 16 cores): every
+    // array is written at places no other thread writes, through relaxed
+    // atomics (plain moves).
+    let n = g.n();
+    let box_of: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
     let mut stride = 1u64;
     for (i, &a) in axes.iter().enumerate() {
         // Along axis a, ties broken by the axes cut before, then by the
@@ -129,56 +136,74 @@ fn balanced_boxes(
                 .iter()
                 .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k]) as usize
         };
-        let keys: Vec<usize> = (0..g.n()).into_par_iter().map(key).collect();
-        let mut by_key = vec![u32::MAX; g.n()];
-        for (v, &k) in keys.iter().enumerate() {
-            by_key[k] = v as u32;
-        }
+        let by_key: Vec<AtomicU32> = (0..n)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(u32::MAX))
+            .collect();
+        (0..n)
+            .into_par_iter()
+            .for_each(|v| by_key[key(v)].store(v as u32, Relaxed));
         debug_assert!(
-            by_key.iter().all(|&v| v != u32::MAX),
+            by_key.iter().all(|v| v.load(Relaxed) != u32::MAX),
             "a grid's coordinates number its nodes one-to-one"
         );
-        let mut group_of = vec![0u32; g.n()];
-        for (k, members) in groups.iter().enumerate() {
-            for &v in members {
-                group_of[v as usize] = k as u32;
-            }
-        }
-        let mut sorted: Vec<Vec<u32>> =
-            groups.iter().map(|m| Vec::with_capacity(m.len())).collect();
-        for &v in &by_key {
-            sorted[group_of[v as usize] as usize].push(v);
-        }
-        // Each group cut on its own, in parallel, in key order.
-        let next: Vec<Vec<Vec<u32>>> = sorted
-            .into_par_iter()
-            .map(|members| {
-                let total: u64 = members.iter().map(|&v| g.vw[v as usize]).sum();
-                let mut parts = vec![Vec::new(); cut[a] as usize];
-                let mut before = 0u64;
-                for &v in &members {
-                    // Part ⌊(load before v + half its own) · B / total⌋.
-                    let w = g.vw[v as usize];
-                    let part = ((u128::from(2 * before + w) * u128::from(cut[a]))
-                        / (2 * u128::from(total.max(1))))
-                    .min(u128::from(cut[a] - 1)) as usize;
-                    before += w;
-                    parts[part].push(v);
+        // Every group's nodes in key order: a stable counting sort by
+        // group, chunk by chunk.
+        let groups = stride as usize;
+        let group = |v: &AtomicU32| box_of[v.load(Relaxed) as usize].load(Relaxed) as usize;
+        let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
+        let counts: Vec<Vec<usize>> = by_key
+            .par_chunks(chunk)
+            .map(|nodes| {
+                let mut count = vec![0usize; groups];
+                for v in nodes {
+                    count[group(v)] += 1;
                 }
-                parts
+                count
             })
             .collect();
-        for parts in &next {
-            for (part, members) in parts.iter().enumerate() {
-                for &v in members {
-                    box_of[v as usize] += part as u64 * stride;
-                }
+        // Where each chunk's nodes of each group start, group by group.
+        let mut starts = vec![vec![0usize; groups]; counts.len()];
+        let mut bounds = Vec::with_capacity(groups + 1);
+        let mut at = 0;
+        for k in 0..groups {
+            bounds.push(at);
+            for (c, count) in counts.iter().enumerate() {
+                starts[c][k] = at;
+                at += count[k];
             }
         }
-        let next: Vec<Vec<u32>> = next.into_iter().flatten().collect();
-        groups = next;
+        bounds.push(at);
+        let sorted: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+        by_key
+            .par_chunks(chunk)
+            .zip(starts)
+            .for_each(|(nodes, mut next)| {
+                for v in nodes {
+                    let k = group(v);
+                    sorted[next[k]].store(v.load(Relaxed), Relaxed);
+                    next[k] += 1;
+                }
+            });
+        // Each group cut on its own, in parallel, in key order.
+        bounds.par_windows(2).for_each(|range| {
+            let members = &sorted[range[0]..range[1]];
+            let load = |v: &AtomicU32| g.vw[v.load(Relaxed) as usize];
+            let total: u64 = members.iter().map(load).sum();
+            let mut before = 0u64;
+            for v in members {
+                // Part ⌊(load before v + half its own) · B / total⌋.
+                let w = load(v);
+                let part = ((u128::from(2 * before + w) * u128::from(cut[a]))
+                    / (2 * u128::from(total.max(1))))
+                .min(u128::from(cut[a] - 1)) as u64;
+                before += w;
+                box_of[v.load(Relaxed) as usize].fetch_add(part * stride, Relaxed);
+            }
+        });
         stride *= cut[a];
     }
+    let box_of: Vec<u64> = box_of.into_par_iter().map(AtomicU64::into_inner).collect();
     let name = cut
         .iter()
         .zip(&grid.sides)

@@ -62,11 +62,8 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
     let at =
         |line: usize, message: String| Error::File(format!("{}:{line}: {message}", path.display()));
     // Lines that are not comments, with their 1-based line numbers.
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim_start().starts_with('%'))
-        .map(|(k, l)| (k + 1, l));
+    let content = content_lines(text);
+    let mut lines = content.iter().copied();
     let (header_line, header) = lines
         .by_ref()
         .find(|(_, l)| !l.trim().is_empty())
@@ -169,26 +166,7 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
             format!("text after the {n} vertices the header announces"),
         ));
     }
-    let mut offsets = Vec::with_capacity(n as usize + 1);
-    offsets.push(0u64);
-    for block in &blocks {
-        for &degree in &block.degrees {
-            offsets.push(offsets.last().copied().unwrap_or(0) + u64::from(degree));
-        }
-    }
-    let targets: Vec<u32> = blocks
-        .iter()
-        .flat_map(|b| b.lists.iter().map(|e| e.0))
-        .collect();
-    let edge_weights: Vec<u64> = blocks
-        .iter()
-        .flat_map(|b| b.lists.iter().map(|e| e.1))
-        .collect();
-    let vertex_weights: Vec<u64> = blocks
-        .iter()
-        .flat_map(|b| b.weights.iter().copied())
-        .collect();
-    drop(blocks);
+    let (offsets, targets, edge_weights, vertex_weights) = join_blocks(blocks, ncon);
     let symmetric = Symmetry {
         offsets: &offsets,
         targets: &targets,
@@ -228,6 +206,108 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
 
 /// Vertices per block of lines parsed at once.
 const BLOCK: usize = 1 << 12;
+
+/// Bytes of text per piece that [`content_lines`] splits at once.
+const PIECE: usize = 1 << 20;
+
+/// The lines of `text` (as [`str::lines`] cuts them) that are not comments,
+/// with their 1-based numbers, found piece by piece in parallel: each
+/// piece of about [`PIECE`] bytes ends just after a newline, so the
+/// pieces' lines are the text's, and a piece's first line number is one
+/// past the newlines before it. (One scan of the shuffled 10^6-vertex
+/// stencil's 41 MB took 0.04 s whatever the thread count.)
+fn content_lines(text: &str) -> Vec<(usize, &str)> {
+    content_lines_in(text, PIECE)
+}
+
+/// [`content_lines`] in pieces of about `piece` bytes.
+fn content_lines_in(text: &str, piece: usize) -> Vec<(usize, &str)> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        // Cut just after a newline (an ASCII byte: a character boundary).
+        let end = match rest
+            .as_bytes()
+            .get(piece..)
+            .and_then(|after| after.iter().position(|&b| b == b'\n'))
+        {
+            Some(k) => piece + k + 1,
+            None => rest.len(),
+        };
+        let (piece, tail) = rest.split_at(end);
+        pieces.push(piece);
+        rest = tail;
+    }
+    let newlines: Vec<usize> = pieces
+        .par_iter()
+        .map(|p| p.bytes().filter(|&b| b == b'\n').count())
+        .collect();
+    let firsts: Vec<usize> = newlines
+        .iter()
+        .scan(1, |next, &count| {
+            let first = *next;
+            *next += count;
+            Some(first)
+        })
+        .collect();
+    pieces
+        .par_iter()
+        .zip(firsts)
+        .flat_map_iter(|(piece, first)| {
+            piece
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim_start().starts_with('%'))
+                .map(move |(k, l)| (first + k, l))
+        })
+        .collect()
+}
+
+/// The blocks joined in order into the CSR offsets, the neighbours, their
+/// edge weights and the vertex weights, each block copied into its place
+/// in parallel (joined one after the other they were 0.06 s of the
+/// shuffled 10^6-vertex stencil's read whatever the thread count).
+fn join_blocks(blocks: Vec<Block>, ncon: usize) -> (Vec<u64>, Vec<u32>, Vec<u64>, Vec<u64>) {
+    let n: usize = blocks.iter().map(|b| b.degrees.len()).sum();
+    let entries: usize = blocks.iter().map(|b| b.lists.len()).sum();
+    let mut offsets = vec![0u64; n + 1];
+    let mut targets = vec![0u32; entries];
+    let mut edge_weights = vec![0u64; entries];
+    let mut vertex_weights = vec![0u64; n * ncon];
+    // Each block's share of the four, and its first entry's index.
+    let mut shares = Vec::with_capacity(blocks.len());
+    let (mut o, mut t, mut e, mut w) = (
+        &mut offsets[1..],
+        &mut targets[..],
+        &mut edge_weights[..],
+        &mut vertex_weights[..],
+    );
+    let mut first = 0u64;
+    for block in &blocks {
+        let (vertices, listed) = (block.degrees.len(), block.lists.len());
+        let (o_here, o_rest) = std::mem::take(&mut o).split_at_mut(vertices);
+        let (t_here, t_rest) = std::mem::take(&mut t).split_at_mut(listed);
+        let (e_here, e_rest) = std::mem::take(&mut e).split_at_mut(listed);
+        let (w_here, w_rest) = std::mem::take(&mut w).split_at_mut(block.weights.len());
+        shares.push((block, first, o_here, t_here, e_here, w_here));
+        (o, t, e, w) = (o_rest, t_rest, e_rest, w_rest);
+        first += listed as u64;
+    }
+    shares
+        .into_par_iter()
+        .for_each(|(block, first, o, t, e, w)| {
+            let mut end = first;
+            for (slot, &degree) in o.iter_mut().zip(&block.degrees) {
+                end += u64::from(degree);
+                *slot = end;
+            }
+            for ((t, e), &(target, weight)) in t.iter_mut().zip(e.iter_mut()).zip(&block.lists) {
+                (*t, *e) = (target, weight);
+            }
+            w.copy_from_slice(&block.weights);
+        });
+    (offsets, targets, edge_weights, vertex_weights)
+}
 
 /// What the header says the vertex lines hold.
 struct Format {
@@ -438,4 +518,33 @@ pub fn write_metis(topology: &dyn Topology, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "{line}").map_err(io)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::content_lines_in;
+
+    /// The lines one scan finds: every line that is not a comment, numbered from 1.
+    fn one_scan(text: &str) -> Vec<(usize, &str)> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim_start().starts_with('%'))
+            .map(|(k, l)| (k + 1, l))
+            .collect()
+    }
+
+    proptest! {
+        /// Cut into pieces anywhere, the lines and their numbers are one
+        /// scan's: blank lines, comments, CRLF endings, a last line without
+        /// a newline and characters of several bytes included.
+        #[test]
+        fn pieces_find_the_lines_one_scan_finds(
+            text in "([0-9 %é\r]{0,6}\n){0,30}[0-9 %é]{0,4}",
+            piece in 1usize..40,
+        ) {
+            prop_assert_eq!(content_lines_in(&text, piece), one_scan(&text));
+        }
+    }
 }

@@ -143,6 +143,24 @@ fn a_large_files_first_fault_is_named() {
     };
     let lines = mesh_lines();
     assert_eq!(parse(&lines), "10000");
+    // Read back whole: the blocks joined in order give every vertex its
+    // own neighbours, and comments and blank lines between the pieces the
+    // text is split into change nothing.
+    let mesh = topology::parse("mesh:100x100").unwrap();
+    let mut commented = lines.clone();
+    for k in (1..commented.len()).step_by(997).rev() {
+        commented.insert(k, "% a comment".into());
+    }
+    let text = commented.join("\r\n") + "\r\n";
+    let read = parse_metis(&file("mesh.graph", &text), &text)
+        .unwrap()
+        .graph;
+    for v in 0..mesh.node_count() {
+        let (mut want, mut got) = (mesh.neighbors(v), read.neighbors(v));
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "vertex {v}");
+    }
     // Vertex v is on line v + 1 (the header is line 1).
     let mut bad = lines.clone();
     bad[9000].push_str(" x");
