@@ -110,7 +110,7 @@ fn balanced_boxes(
     // array is written at places no other thread writes, through relaxed
     // atomics (plain moves).
     let n = g.n();
-    let box_of: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+    let box_of: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
     let mut stride = 1u64;
     for (i, &a) in axes.iter().enumerate() {
         // Along axis a, ties broken by the axes cut before, then by the
@@ -136,10 +136,7 @@ fn balanced_boxes(
                 .iter()
                 .fold(0u64, |acc, &k| acc * grid.sides[k] + coords[at + k]) as usize
         };
-        let by_key: Vec<AtomicU32> = (0..n)
-            .into_par_iter()
-            .map(|_| AtomicU32::new(u32::MAX))
-            .collect();
+        let by_key: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(u32::MAX)).collect();
         (0..n)
             .into_par_iter()
             .for_each(|v| by_key[key(v)].store(v as u32, Relaxed));
@@ -147,44 +144,54 @@ fn balanced_boxes(
             by_key.iter().all(|v| v.load(Relaxed) != u32::MAX),
             "a grid's coordinates number its nodes one-to-one"
         );
-        // Every group's nodes in key order: a stable counting sort by
-        // group, chunk by chunk.
+        // Every group's nodes in key order: by_key itself while one group
+        // holds them all, else a stable counting sort by group, chunk by
+        // chunk, each node's group read once.
         let groups = stride as usize;
-        let group = |v: &AtomicU32| box_of[v.load(Relaxed) as usize].load(Relaxed) as usize;
-        let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
-        let counts: Vec<Vec<usize>> = by_key
-            .par_chunks(chunk)
-            .map(|nodes| {
-                let mut count = vec![0usize; groups];
-                for v in nodes {
-                    count[group(v)] += 1;
+        let (sorted, bounds) = match groups {
+            1 => (by_key, vec![0, n]),
+            _ => {
+                let group_at: Vec<u32> = by_key
+                    .par_iter()
+                    .map(|v| box_of[v.load(Relaxed) as usize].load(Relaxed) as u32)
+                    .collect();
+                let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
+                let counts: Vec<Vec<usize>> = group_at
+                    .par_chunks(chunk)
+                    .map(|chunk| {
+                        let mut count = vec![0usize; groups];
+                        for &k in chunk {
+                            count[k as usize] += 1;
+                        }
+                        count
+                    })
+                    .collect();
+                // Where each chunk's nodes of each group start, group by group.
+                let mut starts = vec![vec![0usize; groups]; counts.len()];
+                let mut bounds = Vec::with_capacity(groups + 1);
+                let mut at = 0;
+                for k in 0..groups {
+                    bounds.push(at);
+                    for (c, count) in counts.iter().enumerate() {
+                        starts[c][k] = at;
+                        at += count[k];
+                    }
                 }
-                count
-            })
-            .collect();
-        // Where each chunk's nodes of each group start, group by group.
-        let mut starts = vec![vec![0usize; groups]; counts.len()];
-        let mut bounds = Vec::with_capacity(groups + 1);
-        let mut at = 0;
-        for k in 0..groups {
-            bounds.push(at);
-            for (c, count) in counts.iter().enumerate() {
-                starts[c][k] = at;
-                at += count[k];
+                bounds.push(at);
+                let sorted: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+                by_key
+                    .par_chunks(chunk)
+                    .zip(group_at.par_chunks(chunk))
+                    .zip(starts)
+                    .for_each(|((nodes, group), mut next)| {
+                        for (v, &k) in nodes.iter().zip(group) {
+                            sorted[next[k as usize]].store(v.load(Relaxed), Relaxed);
+                            next[k as usize] += 1;
+                        }
+                    });
+                (sorted, bounds)
             }
-        }
-        bounds.push(at);
-        let sorted: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-        by_key
-            .par_chunks(chunk)
-            .zip(starts)
-            .for_each(|(nodes, mut next)| {
-                for v in nodes {
-                    let k = group(v);
-                    sorted[next[k]].store(v.load(Relaxed), Relaxed);
-                    next[k] += 1;
-                }
-            });
+        };
         // Each group cut on its own, in parallel, in key order.
         bounds.par_windows(2).for_each(|range| {
             let members = &sorted[range[0]..range[1]];
@@ -198,7 +205,10 @@ fn balanced_boxes(
                     / (2 * u128::from(total.max(1))))
                 .min(u128::from(cut[a] - 1)) as u64;
                 before += w;
-                box_of[v.load(Relaxed) as usize].fetch_add(part * stride, Relaxed);
+                // (A load and a store, not an atomic add: no other
+                // thread writes this node's box.)
+                let slot = &box_of[v.load(Relaxed) as usize];
+                slot.store(slot.load(Relaxed) + part * stride, Relaxed);
             }
         });
         stride *= cut[a];
