@@ -144,53 +144,11 @@ fn balanced_boxes(
             by_key.iter().all(|v| v.load(Relaxed) != u32::MAX),
             "a grid's coordinates number its nodes one-to-one"
         );
-        // Every group's nodes in key order: by_key itself while one group
-        // holds them all, else a stable counting sort by group, chunk by
-        // chunk, each node's group read once.
+        // Every group's nodes in key order.
         let groups = stride as usize;
         let (sorted, bounds) = match groups {
             1 => (by_key, vec![0, n]),
-            _ => {
-                let group_at: Vec<u32> = by_key
-                    .par_iter()
-                    .map(|v| box_of[v.load(Relaxed) as usize].load(Relaxed) as u32)
-                    .collect();
-                let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
-                let counts: Vec<Vec<usize>> = group_at
-                    .par_chunks(chunk)
-                    .map(|chunk| {
-                        let mut count = vec![0usize; groups];
-                        for &k in chunk {
-                            count[k as usize] += 1;
-                        }
-                        count
-                    })
-                    .collect();
-                // Where each chunk's nodes of each group start, group by group.
-                let mut starts = vec![vec![0usize; groups]; counts.len()];
-                let mut bounds = Vec::with_capacity(groups + 1);
-                let mut at = 0;
-                for k in 0..groups {
-                    bounds.push(at);
-                    for (c, count) in counts.iter().enumerate() {
-                        starts[c][k] = at;
-                        at += count[k];
-                    }
-                }
-                bounds.push(at);
-                let sorted: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-                by_key
-                    .par_chunks(chunk)
-                    .zip(group_at.par_chunks(chunk))
-                    .zip(starts)
-                    .for_each(|((nodes, group), mut next)| {
-                        for (v, &k) in nodes.iter().zip(group) {
-                            sorted[next[k as usize]].store(v.load(Relaxed), Relaxed);
-                            next[k as usize] += 1;
-                        }
-                    });
-                (sorted, bounds)
-            }
+            _ => by_group(&by_key, &box_of, groups),
         };
         // Each group cut on its own, in parallel, in key order.
         bounds.par_windows(2).for_each(|range| {
@@ -225,6 +183,58 @@ fn balanced_boxes(
         grid: box_grid,
         what: format!("{spec} in balanced slabs {name} as {box_spec}"),
     })
+}
+
+/// The nodes of `by_key` (in key order) gathered group by group — a
+/// node's group is its box index so far, `box_of`, below `groups` — each
+/// group's in key order: a stable counting sort, chunk by chunk in
+/// parallel, each node's group read once. Returns the nodes and where
+/// each group starts (and, last, where the last one ends).
+fn by_group(
+    by_key: &[AtomicU32],
+    box_of: &[AtomicU64],
+    groups: usize,
+) -> (Vec<AtomicU32>, Vec<usize>) {
+    let n = by_key.len();
+    let group_at: Vec<u32> = by_key
+        .par_iter()
+        .map(|v| box_of[v.load(Relaxed) as usize].load(Relaxed) as u32)
+        .collect();
+    let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
+    let counts: Vec<Vec<usize>> = group_at
+        .par_chunks(chunk)
+        .map(|chunk| {
+            let mut count = vec![0usize; groups];
+            for &k in chunk {
+                count[k as usize] += 1;
+            }
+            count
+        })
+        .collect();
+    // Where each chunk's nodes of each group start, group by group.
+    let mut starts = vec![vec![0usize; groups]; counts.len()];
+    let mut bounds = Vec::with_capacity(groups + 1);
+    let mut at = 0;
+    for k in 0..groups {
+        bounds.push(at);
+        for (c, count) in counts.iter().enumerate() {
+            starts[c][k] = at;
+            at += count[k];
+        }
+    }
+    bounds.push(at);
+    let sorted: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+    by_key
+        .par_chunks(chunk)
+        .zip(group_at.par_chunks(chunk))
+        .zip(starts)
+        .for_each(|((nodes, group), mut next)| {
+            for (v, &k) in nodes.iter().zip(group) {
+                sorted[next[k as usize]].store(v.load(Relaxed), Relaxed);
+                next[k as usize] += 1;
+            }
+        });
+    (sorted, bounds)
 }
 
 /// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
@@ -448,6 +458,37 @@ mod tests {
                 *hi < n.div_ceil(p) + axes && *lo + axes >= n / p,
                 "{spec}: loads {lo}..{hi} for {n} / {p}"
             );
+        }
+    }
+
+    mod gathered {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        proptest! {
+            /// Gathered by group, the nodes keep their key order within
+            /// each group (a stable sort by group), whatever the chunks.
+            #[test]
+            fn by_group_is_a_stable_sort_by_group(
+                by_key_plain in (0u32..300).prop_flat_map(|n| Just((0..n).collect::<Vec<u32>>()).prop_shuffle()),
+                groups in 1usize..9,
+                salt in 0u64..1000,
+            ) {
+                let n = by_key_plain.len();
+                let group_of = |v: u32| (u64::from(v) * 2_654_435_761 + salt) % groups as u64;
+                let by_key: Vec<AtomicU32> = by_key_plain.iter().map(|&v| AtomicU32::new(v)).collect();
+                let box_of: Vec<AtomicU64> = (0..n as u32).map(|v| AtomicU64::new(group_of(v))).collect();
+                let (sorted, bounds) = by_group(&by_key, &box_of, groups);
+                let mut want = by_key_plain.clone();
+                want.sort_by_key(|&v| group_of(v)); // stable
+                let got: Vec<u32> = sorted.iter().map(|v| v.load(Relaxed)).collect();
+                prop_assert_eq!(&got, &want);
+                prop_assert_eq!(bounds.len(), groups + 1);
+                for k in 0..groups {
+                    prop_assert!(want[bounds[k]..bounds[k + 1]].iter().all(|&v| group_of(v) == k as u64));
+                }
+            }
         }
     }
 
