@@ -43,16 +43,15 @@ impl Best {
     /// `place` is the new best: the vertices moved since the last one take
     /// their nodes from it (every other vertex already has its node).
     pub fn keep(&mut self, place: &[u32]) {
-        if self.moved.len() * COPY_ABOVE > self.place.len() {
+        let whole = self.moved.len() * COPY_ABOVE > self.place.len();
+        if whole {
             self.place.copy_from_slice(place);
-            for &v in &self.moved {
-                self.listed[v as usize] = false;
-            }
-        } else {
-            for &v in &self.moved {
+        }
+        for &v in &self.moved {
+            if !whole {
                 self.place[v as usize] = place[v as usize];
-                self.listed[v as usize] = false;
             }
+            self.listed[v as usize] = false;
         }
         self.moved.clear();
     }
