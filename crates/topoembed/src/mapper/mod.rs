@@ -561,6 +561,11 @@ fn search(
         );
         return Ok((hosts, notes, Some(start.name.clone())));
     }
+    // A guest found to be a grid (a closed form built for it) bisects along
+    // its axes, its least bisection the start of its least four-way cut;
+    // any other starts the first split of a hierarchy from bisections judged
+    // by their quarters (`initial::QUARTERED_ABOVE` says why and where).
+    let grid_found = starts.iter().any(|start| start.closed_form);
     // Restart r searches with seed stream r; each is deterministic, and the
     // least hop-bytes wins (the first on ties): the same seed gives the
     // same placement on any number of threads.
@@ -612,7 +617,7 @@ fn search(
                             dist,
                             (0..p).collect(),
                             (cap, options.imbalance),
-                            (seed, options.preset),
+                            (seed, options.preset, !grid_found),
                             options.progress,
                         )
                     }),

@@ -160,7 +160,7 @@ pub fn partition(
                 &flat,
                 (0..p).collect(),
                 (cap, imbalance),
-                (seed, preset),
+                (seed, preset, false),
                 progress,
             )
         }
@@ -275,7 +275,8 @@ fn bipartitioned_and_annealed(
     preset: Preset,
 ) -> Vec<u64> {
     let seed = rng.next_u64();
-    let mut on = initial::place(q, dist, (0..p).collect(), (1, 0.0), (seed, preset), None);
+    let seeded = (seed, preset, false);
+    let mut on = initial::place(q, dist, (0..p).collect(), (1, 0.0), seeded, None);
     // Bisection meets exact halves only where FM finds them: one part per
     // host node is restored here, as the capacity is after the search.
     refine::balance::restore(q, dist, &mut on, p, 1)
