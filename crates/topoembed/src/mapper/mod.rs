@@ -561,10 +561,8 @@ fn search(
         );
         return Ok((hosts, notes, Some(start.name.clone())));
     }
-    // A guest found to be a grid (a closed form built for it) bisects along
-    // its axes, its least bisection the start of its least four-way cut;
-    // any other starts the first split of a hierarchy from bisections judged
-    // by their quarters (`initial::QUARTERED_ABOVE` says why and where).
+    // A grid found (a closed form built) bisects along its axes; any other guest
+    // starts a hierarchy's first split from its quarters (`initial::QUARTERED_ABOVE`).
     let grid_found = starts.iter().any(|start| start.closed_form);
     // Restart r searches with seed stream r; each is deterministic, and the
     // least hop-bytes wins (the first on ties): the same seed gives the
