@@ -3,7 +3,7 @@
 //! preferences, refined by FM, the best kept — by its own cost, or, for the
 //! first split of a hierarchy whose halves split at the top level again
 //! (a guest above `super::QUARTERED_ABOVE` vertices in which no grid was
-//! found), by the four-way cut it leads to ([`quartered_cost`]).
+//! found), by the four-way cut it leads to ([`quarters`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,13 +34,13 @@ use crate::mapper::rng::Rng;
 const QUARTERED_TRIES: u64 = 16;
 
 /// Bisections tried for each half of a coarsest bisection judged by its
-/// quarters ([`quartered_cost`]).
+/// quarters ([`quarters`]).
 const QUARTER_TRIES: u64 = 4;
 
 /// The best of one bisection by preference and `tries` grown ones of a
 /// (coarsest) graph, each refined by `passes` FM passes — best by its own
 /// cost, or where `quartered`, by the four-way cut it leads to
-/// ([`quartered_cost`], from [`QUARTERED_TRIES`] grown ones).
+/// ([`quarters`], from [`QUARTERED_TRIES`] grown ones).
 pub(super) fn best_of(
     b: &Bip,
     bal: Balance,
@@ -59,7 +59,7 @@ pub(super) fn best_of(
     };
     let mut keep = |side: Vec<u8>| {
         let cost = match glances.as_mut() {
-            Some(glances) => quartered_cost(b, &side, (bal, target), passes, glances),
+            Some(glances) => quarters(b, &side, (bal, target), passes, glances).0,
             None => fm::cost(b, &side, bal.d12),
         };
         let score = (bal.excess(b.load0(&side)), cost);
@@ -164,11 +164,8 @@ fn grow(b: &Bip, seed: usize, target: u64, d12: u64) -> Vec<u8> {
 /// and led to quarters cutting 428–550, where bisections cutting 200–207
 /// led to 374–382 (Scotch's: 383); judged by their own cut, the tries
 /// found such a start in about one of seven.
-fn quartered_cost(b: &Bip, side: &[u8], bal: (Balance, u64), passes: usize, rng: &mut Rng) -> u128 {
-    quarters(b, side, bal, passes, rng).0
-}
-
-/// [`quartered_cost`] and the quarters it counts: vertex v's quarter is
+///
+/// Returns the cost and the quarters it counts: vertex v's quarter is
 /// 2 × side[v] + its side in its half's split.
 fn quarters(
     b: &Bip,
