@@ -181,6 +181,12 @@ if [ -z "${SCALING+x}" ]; then
   mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
   [ -f "$mdual" ] && SCALING="$mdual:torus:8x8x8"
   [ -n "${DEFAULT_SET:-}" ] && SCALING="$SCALING $work/stencil7_24x24x24_shuffled.graph:torus:8x8x4"
+  # A second graph above 10^5 vertices, not in the hop-bytes table: an FFT
+  # butterfly of 14 levels (245 760 vertices; a dense quotient).
+  if [ -n "${DEFAULT_SET:-}" ]; then
+    python3 "$here/bench/graphs.py" butterfly 14 "$work/butterfly_14.graph"
+    SCALING="$SCALING $work/butterfly_14.graph:torus:8x8x8"
+  fi
   [ -n "${DEFAULT_SET:-}" ] && [ -n "${LARGE:-}" ] \
     && SCALING="$SCALING $work/stencil7_100x100x100_shuffled.graph:torus:16x16x16"
 fi
