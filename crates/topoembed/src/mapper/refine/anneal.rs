@@ -761,12 +761,12 @@ mod tests {
         /// placement as reading both distances of every edge — one
         /// proposal in `far` anywhere, as the schedule says — whether the
         /// costs are priced by a table of every node (hosts of up to
-        /// `cost_table::MAX_NODES`) or summed edge by edge (torus:16x20).
+        /// `cost_table::MAX_SPARSE_NODES`) or summed edge by edge (torus:24x24).
         #[test]
         fn kept_costs_take_the_exchanges_both_distances_take(
             n in 3usize..40,
             extra in prop::collection::vec((0usize..40, 0usize..40, 1u64..9), 0..80),
-            host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9", "torus:16x20"]),
+            host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9", "torus:16x20", "torus:24x24"]),
             seed in 0u64..1000,
             far in prop::sample::select(vec![FAR, 64, 2]),
         ) {

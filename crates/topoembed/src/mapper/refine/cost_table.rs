@@ -10,7 +10,7 @@
 //! node rather than per pair. Only taken exchanges pay for the rows (one in
 //! 5 to 25), so it pays on small hosts: the 64 blocks of torus:16x16 halved
 //! (8x8) and of torus:8x8x8 (4x4x4), and quotients of up to [`MAX_NODES`]
-//! parts.
+//! parts ([`MAX_SPARSE_NODES`] where they are sparse: torus:8x8x8's 512).
 //!
 //! The entries are the same integers the sparse sums give (the same scaled
 //! volumes, the same distances), so every exchange is priced exactly as
@@ -25,14 +25,32 @@
 //! blocks of torus:16x16: 4elt 0.18 → 0.13 s, butterfly_12 (a dense
 //! quotient, 37 neighbours a block) 0.33 → 0.22 s. With SSE2's multiply
 //! by halves butterfly_12's was slower than the sums (0.40 s). Not
-//! kept: tables up to 512 nodes (torus:8x8x8's 512 parts: 4elt and copter2
-//! 0.14 → 0.10 s, butterfly_12 0.16 → 0.17 s) and 1024 (delaunay_n15 onto
-//! torus:32x32: 0.65 → 2.1 s, a 4 MiB table per chain).
+//! kept: tables up to 1024 nodes (delaunay_n15 onto torus:32x32: 0.65 →
+//! 2.1 s, a 4 MiB table per chain); up to 512 on every quotient (torus:8x8x8's
+//! 512 parts: 4elt and copter2 0.14 → 0.10 s, butterfly_12 0.16 → 0.17 s), so
+//! up to 512 only where the quotient is sparse ([`MAX_SPARSE_NODES`]).
 
 /// Most host nodes (and vertices) priced by a table: C is vertices × nodes
 /// 32-bit entries, 256 KiB at 256, and a taken exchange passes over the
 /// rows of both ends' neighbours.
 pub const MAX_NODES: u64 = 256;
+
+/// [`MAX_NODES`] for a sparse quotient, of at most [`SPARSE_DEGREE`]
+/// neighbours a vertex on average: a taken exchange passes over few rows,
+/// and there the table paid at 512 nodes as well (a dense one, an FFT
+/// butterfly's, lost there). Benchmark (2026-12-04, one thread, the map's
+/// wall time, medians of 3 runs interleaved with the build before, the
+/// same placements): onto torus:8x8x8, whose 512 parts the search lays
+/// out by one annealing chain after the 4x4x4 blocks, delaunay_n15 0.68 →
+/// 0.63 s, rgg_n_2_15_s0 0.70 → 0.63 s, 4elt 0.43 → 0.39 s, copter2 2.08 →
+/// 1.99 s, mdual 2.78 → 2.69 s (butterfly_12, 35 neighbours a part, keeps
+/// the sums: 0.94 and 0.92 s).
+pub const MAX_SPARSE_NODES: u64 = 512;
+
+/// Most neighbours a vertex of a sparse quotient has on average
+/// ([`MAX_SPARSE_NODES`]): mdual's 512 parts have 14, copter2's 12,
+/// butterfly_12's 35.
+const SPARSE_DEGREE: usize = 16;
 
 /// What every chain shares: the volumes between every two vertices and the
 /// host's distances, both dense.
@@ -74,7 +92,11 @@ impl Tables {
         d: &impl Fn(u64, u64) -> i64,
     ) -> Option<Tables> {
         let n = xadj.len().checked_sub(1)?;
-        if p > MAX_NODES || n as u64 > p {
+        let most = match entries.len() <= SPARSE_DEGREE * n {
+            true => MAX_SPARSE_NODES,
+            false => MAX_NODES,
+        };
+        if p > most || n as u64 > p {
             return None;
         }
         let p = p as usize;
@@ -325,15 +347,24 @@ mod tests {
     }
 
     /// Where a table would not fit or could mislead, there is none: more
-    /// than [`MAX_NODES`] host nodes, an entry of C beyond 32 bits, volumes
-    /// that differ between an edge's two directions.
+    /// than [`MAX_SPARSE_NODES`] host nodes, more than [`MAX_NODES`] for a
+    /// dense quotient, an entry of C beyond 32 bits, volumes that differ
+    /// between an edge's two directions.
     #[test]
     fn no_table_where_it_would_not_fit() {
         let d = |a: u64, b: u64| a.abs_diff(b) as i64;
         let path = |w: [i64; 2]| (vec![(1u32, w[0]), (0u32, w[1])], vec![0usize, 1, 2]);
         let (entries, xadj) = path([5, 5]);
         assert!(Tables::new(&entries, &xadj, 4, &d).is_some());
-        assert!(Tables::new(&entries, &xadj, MAX_NODES + 1, &d).is_none());
+        assert!(Tables::new(&entries, &xadj, MAX_SPARSE_NODES, &d).is_some());
+        assert!(Tables::new(&entries, &xadj, MAX_SPARSE_NODES + 1, &d).is_none());
+        // Every two of 20 vertices neighbours (19 a vertex): dense.
+        let dense: Vec<(u32, i64)> = (0..20u32)
+            .flat_map(|v| (0..20u32).filter(move |&u| u != v).map(|u| (u, 1)))
+            .collect();
+        let rows: Vec<usize> = (0..=20).map(|v| 19 * v).collect();
+        assert!(Tables::new(&dense, &rows, MAX_NODES, &d).is_some());
+        assert!(Tables::new(&dense, &rows, MAX_NODES + 1, &d).is_none());
         let (entries, xadj) = path([5, 6]);
         assert!(Tables::new(&entries, &xadj, 4, &d).is_none());
         // Σ volume × the farthest distance (3) above 2^31 − 1.
