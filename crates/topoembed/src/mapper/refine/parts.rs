@@ -260,7 +260,8 @@ impl CostTable {
             .map(|k| q.row(k).iter().map(|&(_, w)| u128::from(w)).sum::<u128>())
             .max()
             .unwrap_or(0);
-        if heaviest.checked_mul(farthest)? > (i64::MAX / 8) as u128 {
+        // (At least one hop: every volume then fits too.)
+        if heaviest.checked_mul(farthest.max(1))? > (i64::MAX / 8) as u128 {
             return None;
         }
         let mut c = vec![0i64; m * p];
@@ -569,5 +570,17 @@ mod tests {
         let dist = HostDistance::new(big.as_ref()).unwrap();
         assert!(!CostTable::pays(&dense, &dist));
         assert!(CostTable::new(&dense, &dist, &dense.parts).is_none());
+        // A part's volume times the farthest distance past 60 bits: none.
+        let mut heavy =
+            WGraph::from_topology(topology::parse("mesh:4x4").unwrap().as_ref()).unwrap();
+        heavy.ew.iter_mut().for_each(|w| *w = 1 << 58);
+        let place: Vec<u64> = (0..16).collect();
+        let ring = topology::parse("ring:16").unwrap();
+        let dist = HostDistance::new(ring.as_ref()).unwrap();
+        let q = Quotient::new(&heavy, &place);
+        assert!(CostTable::new(&q, &dist, &q.parts).is_none());
+        heavy.ew.iter_mut().for_each(|w| *w = 1 << 50);
+        let q = Quotient::new(&heavy, &place);
+        assert!(CostTable::new(&q, &dist, &q.parts).is_some());
     }
 }
