@@ -175,7 +175,8 @@ fi
 # of this machine (RUNS rounds of every thread count, interleaved; median
 # times, and the speedup as the median of each round's ratio; the
 # placement checked to be the same on each), on $SCALING (GRAPH:HOST
-# pairs; default: the largest graphs of the set). SCALING="" skips it.
+# pairs; default: the largest graphs of the set, and butterfly_14, a
+# second graph above 10^5 vertices). SCALING="" skips it.
 if [ -z "${SCALING+x}" ]; then
   SCALING=""
   mdual=/usr/share/doc/libmetis-dev/examples/graphs/mdual.graph
