@@ -259,9 +259,13 @@ impl Rows<'_> {
 }
 
 /// `row += scale × by`, element by element (one vector loop; inlined, so
-/// compiled for AVX2 inside [`Rows::add_avx2`]).
+/// compiled for AVX2 inside [`Rows::add_avx2`]); the part swaps' table
+/// adds its i64 rows by it too ([`super::parts`]).
 #[inline(always)]
-fn add_scaled(row: &mut [i32], scale: i32, by: &[i32]) {
+pub(super) fn add_scaled<T>(row: &mut [T], scale: T, by: &[T])
+where
+    T: Copy + std::ops::Mul<Output = T> + std::ops::AddAssign,
+{
     for (r, &b) in row.iter_mut().zip(by) {
         *r += scale * b;
     }

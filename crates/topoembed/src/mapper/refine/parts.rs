@@ -14,6 +14,8 @@ use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
+use super::cost_table::add_scaled;
+
 /// Host nodes of more neighbours than this contribute only themselves as
 /// candidates.
 const MAX_HOST_DEGREE: u64 = 64;
@@ -225,7 +227,7 @@ impl CostTable {
     /// node and those next to it).
     fn pays(q: &Quotient, dist: &HostDistance) -> bool {
         let (m, p) = (q.parts.len() as u128, dist.host().node_count() as u128);
-        if m == 0 || m * p > MAX_TABLE as u128 || p * p > MAX_TABLE as u128 {
+        if m == 0 || !Self::fits(m, p) {
             return false;
         }
         let spread = match dist.host().degree(0) {
@@ -237,16 +239,20 @@ impl CostTable {
         edges * p < by_rows
     }
 
+    /// Whether `m` parts on `p` host nodes fit [`MAX_TABLE`] (costs and
+    /// distances both).
+    fn fits(m: u128, p: u128) -> bool {
+        m * p <= MAX_TABLE as u128 && p * p <= MAX_TABLE as u128
+    }
+
     /// The table of `q`'s parts at nodes `pos`; `None` where it does not
     /// fit [`MAX_TABLE`] or a cost could leave 61 bits (a gain sums six).
     fn new(q: &Quotient, dist: &HostDistance, pos: &[u64]) -> Option<CostTable> {
-        let (m, p) = (
-            q.parts.len(),
-            usize::try_from(dist.host().node_count()).ok()?,
-        );
-        if m.checked_mul(p)? > MAX_TABLE || p.checked_mul(p)? > MAX_TABLE {
+        let (m, p) = (q.parts.len(), dist.host().node_count());
+        if !Self::fits(m as u128, u128::from(p)) {
             return None;
         }
+        let p = p as usize;
         let mut to = vec![0i64; p * p];
         to.par_chunks_mut(p.max(1))
             .enumerate()
@@ -330,13 +336,6 @@ impl CostTable {
         for &(n, w) in q.row(k) {
             add_scaled(&mut self.c[n as usize * p..][..p], w as i64, &self.change);
         }
-    }
-}
-
-/// `row += scale × by`, element by element.
-fn add_scaled(row: &mut [i64], scale: i64, by: &[i64]) {
-    for (r, &b) in row.iter_mut().zip(by) {
-        *r += scale * b;
     }
 }
 
