@@ -84,7 +84,7 @@ impl WGraph {
 
     /// Entries of `v`: (neighbour, volume).
     #[inline]
-    pub fn edges(&self, v: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+    pub fn edges(&self, v: usize) -> impl ExactSizeIterator<Item = (usize, u64)> + '_ {
         let r = self.xadj[v]..self.xadj[v + 1];
         self.adj[r.clone()]
             .iter()

@@ -31,7 +31,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
 use super::queue::VertexHeap;
-use super::{border_flags, node_loads, refresh_border, Capacity};
+use super::{border_flags, node_loads, refresh_border, Capacity, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -256,6 +256,8 @@ struct Scratch {
     heap: VertexHeap<(i128, u32, u32)>,
     /// (host node, volume) around the vertex being rated.
     around: Vec<(u32, u64)>,
+    /// What sums `around` ([`Tally`]) where the host is small enough.
+    tally: Option<Tally>,
     /// How much of the pass's log of changed vertices the copy has caught
     /// up on.
     seen: usize,
@@ -272,6 +274,7 @@ impl Scratch {
             log: Vec::new(),
             heap: VertexHeap::new(place.len()),
             around: Vec::new(),
+            tally: (load.len() <= MAX_TALLIED_HOSTS).then(|| Tally::new(load.len())),
             seen,
         }
     }
@@ -386,11 +389,24 @@ impl Scratch {
         // v's volume per host node of its neighbours (few distinct nodes:
         // the gains below cost targets × nodes, not targets × degree).
         self.around.clear();
-        for (u, w) in f.g.edges(v) {
-            let h = self.place[u];
-            match self.around.iter_mut().find(|(x, _)| *x == h) {
-                Some((_, sum)) => *sum += w,
-                None => self.around.push((h, w)),
+        match &mut self.tally {
+            Some(tally) => {
+                let edges = f.g.edges(v).map(|(u, w)| (self.place[u] as usize, w));
+                let around = &mut self.around;
+                // (Volumes past 64 bits saturate, as the gains are i128
+                // sums of u64 volumes.)
+                tally.sum(edges, |h, w| {
+                    around.push((h as u32, u64::try_from(w).unwrap_or(u64::MAX)))
+                });
+            }
+            None => {
+                for (u, w) in f.g.edges(v) {
+                    let h = self.place[u];
+                    match self.around.iter_mut().find(|(x, _)| *x == h) {
+                        Some((_, sum)) => *sum += w,
+                        None => self.around.push((h, w)),
+                    }
+                }
             }
         }
         let from = f.dist.row(u64::from(hv));
@@ -421,6 +437,10 @@ impl Scratch {
         }
     }
 }
+
+/// Most host nodes a search's copy tallies volumes for ([`Tally`]: 768
+/// KiB a copy, kept for the whole refinement).
+const MAX_TALLIED_HOSTS: usize = 1 << 16;
 
 /// The placement as chains are committed to it.
 struct Live<'a> {

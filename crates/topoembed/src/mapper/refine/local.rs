@@ -17,7 +17,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, node_loads, refresh_border, Capacity};
+use super::{border_flags, node_loads, refresh_border, Capacity, Tally};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -96,7 +96,8 @@ fn improve_with(
     // twice): on one thread this pass was 20 ms of mdual's map.
     let mut current = crate::mapper::hop_bytes(g, dist, place);
     let batch = batch.max(1);
-    let mut scratch = Scratch::default();
+    let hosts = load.len();
+    let mut scratch = Scratch::new(hosts);
     // Whether each vertex has a neighbour on another host node, kept up to
     // date step by step: a vertex without one has no step
     // ([`Frozen::best_step`] finds every neighbour at home), so it is not
@@ -140,11 +141,16 @@ fn improve_with(
                 _ => vertices
                     .par_iter()
                     .enumerate()
-                    .map_init(Scratch::default, |scratch, (i, &v)| {
-                        // A thread rates a run of the batch in turn.
-                        g.prefetch_ahead(vertices, i, |v| prefetch(place.as_ptr().wrapping_add(v)));
-                        frozen.best_step(v as usize, scratch)
-                    })
+                    .map_init(
+                        || Scratch::new(hosts),
+                        |scratch, (i, &v)| {
+                            // A thread rates a run of the batch in turn.
+                            g.prefetch_ahead(vertices, i, |v| {
+                                prefetch(place.as_ptr().wrapping_add(v))
+                            });
+                            frozen.best_step(v as usize, scratch)
+                        },
+                    )
                     .collect(),
             };
             for step in steps.into_iter().flatten() {
@@ -275,8 +281,8 @@ impl Frozen<'_> {
         let hv = place[v];
         // v's volume per host node of its neighbours, ascending: each
         // target's cost then reads one distance per node, not per edge.
-        let around = &mut scratch.around;
-        gather(g, place, v, around);
+        scratch.gather(g, place, v);
+        let around = &scratch.around;
         if around.iter().all(|&(h, _)| h == hv) {
             return None;
         }
@@ -349,26 +355,52 @@ impl Frozen<'_> {
 }
 
 /// One thread's buffers for [`Frozen::best_step`].
-#[derive(Default)]
 struct Scratch {
     /// (host node, volume) around the vertex rated.
     around: Vec<(u64, u128)>,
     /// Swap partners tried on one target.
     partners: Vec<u32>,
+    /// What sums `around` where the host is small enough.
+    tally: Option<Tally>,
 }
 
-/// v's volume per host node of its neighbours into `around`, one entry per
-/// node, ascending by node (few distinct nodes: a linear search each).
-fn gather(g: &WGraph, place: &[u64], v: usize, around: &mut Vec<(u64, u128)>) {
-    around.clear();
-    for (u, w) in g.edges(v) {
-        let h = place[u];
-        match around.iter_mut().find(|(x, _)| *x == h) {
-            Some((_, sum)) => *sum += u128::from(w),
-            None => around.push((h, u128::from(w))),
+/// Most host nodes a thread's buffers tally volumes for ([`Tally`]: 48 KiB,
+/// taken anew for every run of a batch).
+const MAX_TALLIED_HOSTS: usize = 1 << 12;
+
+impl Scratch {
+    /// Buffers for a placement on host nodes `0..hosts`.
+    fn new(hosts: usize) -> Scratch {
+        Scratch {
+            around: Vec::new(),
+            partners: Vec::new(),
+            tally: (hosts <= MAX_TALLIED_HOSTS).then(|| Tally::new(hosts)),
         }
     }
-    around.sort_unstable_by_key(|&(h, _)| h);
+
+    /// v's volume per host node of its neighbours into `around`, one entry
+    /// per node, ascending by node (by a [`Tally`], or by a linear search
+    /// each where the host has too many nodes for one).
+    fn gather(&mut self, g: &WGraph, place: &[u64], v: usize) {
+        let around = &mut self.around;
+        around.clear();
+        match &mut self.tally {
+            Some(tally) => {
+                let edges = g.edges(v).map(|(u, w)| (place[u] as usize, w));
+                tally.sum(edges, |h, w| around.push((h as u64, w)));
+            }
+            None => {
+                for (u, w) in g.edges(v) {
+                    let h = place[u];
+                    match around.iter_mut().find(|(x, _)| *x == h) {
+                        Some((_, sum)) => *sum += u128::from(w),
+                        None => around.push((h, u128::from(w))),
+                    }
+                }
+            }
+        }
+        around.sort_unstable_by_key(|&(h, _)| h);
+    }
 }
 
 /// Moves vertex v to host node t, keeping the lists and loads.

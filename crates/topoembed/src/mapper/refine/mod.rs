@@ -85,6 +85,68 @@ fn refresh_border(g: &WGraph, place: &[u64], border: &mut [bool], v: usize) {
     }
 }
 
+/// A vertex's volume to each host node of its neighbours, summed in a
+/// slot per host node instead of by a search of the nodes met so far (the
+/// gains of [`kway`] and [`local`] read each node once): the search's
+/// exit, a branch per edge, came at no predictable point. On copter2 onto
+/// torus:8x8x4 (one thread) the map took 1.77 s with the search, 1.55 s
+/// with the tally, the same placement.
+struct Tally {
+    /// The sum that last touched each host node ([`Tally::stamp`]).
+    mark: Vec<u32>,
+    /// Each host node's volume in the sum under way (0 between sums; in
+    /// 128 bits, as a vertex's edges may carry more than 64 bits of it).
+    volume: Vec<u128>,
+    /// The host nodes met, in the order first met (as long as the
+    /// longest sum).
+    met: Vec<u32>,
+    stamp: u32,
+}
+
+impl Tally {
+    /// A tally for host nodes `0..p`.
+    fn new(p: usize) -> Tally {
+        Tally {
+            mark: vec![0; p],
+            volume: vec![0; p],
+            met: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    /// Sums the volumes of `edges` (host node below `p`, volume) per host
+    /// node and hands each node's sum to `node`, in the order the edges
+    /// first meet the nodes.
+    fn sum(
+        &mut self,
+        edges: impl ExactSizeIterator<Item = (usize, u64)>,
+        mut node: impl FnMut(usize, u128),
+    ) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        if self.met.len() < edges.len() {
+            self.met.resize(edges.len(), 0);
+        }
+        let mut met = 0;
+        for (h, w) in edges {
+            // No branch: the node is listed at `met` either way, and kept
+            // there only when new.
+            let new = self.mark[h] != self.stamp;
+            self.mark[h] = self.stamp;
+            self.volume[h] += u128::from(w);
+            self.met[met] = h as u32;
+            met += usize::from(new);
+        }
+        for &h in &self.met[..met] {
+            node(h as usize, self.volume[h as usize]);
+            self.volume[h as usize] = 0;
+        }
+    }
+}
+
 /// Every host node's load under `place`, indexed by node up to the highest
 /// node placed (refinement moves vertices only to their neighbours' nodes,
 /// all within it).
@@ -115,5 +177,46 @@ impl Capacity {
     pub fn allows(&self, load: u64, out: u64, inn: u64) -> bool {
         let after = load - out + inn;
         after <= self.hi.max(load.min(after)) && after >= self.lo.min(load.max(after))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What the tally replaced: a linear search of the nodes met so far.
+    fn searched(edges: &[(usize, u64)]) -> Vec<(usize, u128)> {
+        let mut around: Vec<(usize, u128)> = Vec::new();
+        for &(h, w) in edges {
+            match around.iter_mut().find(|(x, _)| *x == h) {
+                Some((_, sum)) => *sum += u128::from(w),
+                None => around.push((h, u128::from(w))),
+            }
+        }
+        around
+    }
+
+    proptest! {
+        /// Sum after sum on one tally (zero volumes and a stamp about to
+        /// wrap among them), the same nodes in the same order with the same
+        /// volumes as the search.
+        #[test]
+        fn the_tally_sums_as_the_search_does(
+            sums in prop::collection::vec(
+                prop::collection::vec((0usize..12, prop_oneof![0u64..5, Just(u64::MAX)]), 0..40),
+                1..8,
+            ),
+            stamp in prop_oneof![Just(0u32), Just(u32::MAX - 3)],
+        ) {
+            let mut tally = Tally::new(12);
+            tally.stamp = stamp;
+            for edges in &sums {
+                let mut got = Vec::new();
+                tally.sum(edges.iter().copied(), |h, w| got.push((h, w)));
+                prop_assert_eq!(got, searched(edges));
+                prop_assert!(tally.volume.iter().all(|&w| w == 0), "volumes left behind");
+            }
+        }
     }
 }
