@@ -64,14 +64,15 @@ pub fn cost(b: &Bip, side: &[u8], d12: u64) -> u128 {
 #[inline]
 fn gain_and_border(b: &Bip, side: &[u8], d12: u64, v: usize) -> (i128, bool) {
     let s = side[v] as usize;
-    let (mut same, mut other) = (0u128, 0u128);
+    let (mut all, mut other) = (0u128, 0u128);
     for (u, w) in b.g.edges(v) {
-        if side[u] as usize == s {
-            same += u128::from(w);
-        } else {
-            other += u128::from(w);
-        }
+        // No branch (which neighbours lie across is unpredictable): the
+        // sides are 0 and 1, so `across` is all ones or all zeros.
+        let across = u64::from(side[u] ^ side[v]).wrapping_neg();
+        all += u128::from(w);
+        other += u128::from(w & across);
     }
+    let same = all - other;
     let gain = i128::from(b.ext[v][s]) - i128::from(b.ext[v][1 - s])
         + (other as i128 - same as i128) * i128::from(d12);
     (gain, other > 0)
