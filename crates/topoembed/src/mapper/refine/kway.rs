@@ -256,8 +256,8 @@ struct Scratch {
     heap: VertexHeap<(i128, u32, u32)>,
     /// (host node, volume) around the vertex being rated.
     around: Vec<(u32, u64)>,
-    /// What sums `around` ([`Tally`]) where the host is small enough.
-    tally: Option<Tally>,
+    /// What sums `around`.
+    tally: Tally,
     /// How much of the pass's log of changed vertices the copy has caught
     /// up on.
     seen: usize,
@@ -274,7 +274,7 @@ impl Scratch {
             log: Vec::new(),
             heap: VertexHeap::new(place.len()),
             around: Vec::new(),
-            tally: (load.len() <= MAX_TALLIED_HOSTS).then(|| Tally::new(load.len())),
+            tally: Tally::new(load.len(), MAX_TALLIED_HOSTS),
             seen,
         }
     }
@@ -389,26 +389,13 @@ impl Scratch {
         // v's volume per host node of its neighbours (few distinct nodes:
         // the gains below cost targets × nodes, not targets × degree).
         self.around.clear();
-        match &mut self.tally {
-            Some(tally) => {
-                let edges = f.g.edges(v).map(|(u, w)| (self.place[u] as usize, w));
-                let around = &mut self.around;
-                // (Volumes past 64 bits saturate, as the gains are i128
-                // sums of u64 volumes.)
-                tally.sum(edges, |h, w| {
-                    around.push((h as u32, u64::try_from(w).unwrap_or(u64::MAX)))
-                });
-            }
-            None => {
-                for (u, w) in f.g.edges(v) {
-                    let h = self.place[u];
-                    match self.around.iter_mut().find(|(x, _)| *x == h) {
-                        Some((_, sum)) => *sum += w,
-                        None => self.around.push((h, w)),
-                    }
-                }
-            }
-        }
+        let edges = f.g.edges(v).map(|(u, w)| (self.place[u] as usize, w));
+        let around = &mut self.around;
+        // (Volumes past 64 bits saturate, as the gains are i128 sums of
+        // u64 volumes.)
+        self.tally.sum(edges, |h, w| {
+            around.push((h as u32, u64::try_from(w).unwrap_or(u64::MAX)))
+        });
         let from = f.dist.row(u64::from(hv));
         let here: i128 = self
             .around
@@ -438,8 +425,8 @@ impl Scratch {
     }
 }
 
-/// Most host nodes a search's copy tallies volumes for ([`Tally`]: 768
-/// KiB a copy, kept for the whole refinement).
+/// Most host nodes a search's copy keeps a [`Tally`] slot for (1.25 MiB a
+/// copy, kept for the whole refinement).
 const MAX_TALLIED_HOSTS: usize = 1 << 16;
 
 /// The placement as chains are committed to it.

@@ -360,11 +360,11 @@ struct Scratch {
     around: Vec<(u64, u128)>,
     /// Swap partners tried on one target.
     partners: Vec<u32>,
-    /// What sums `around` where the host is small enough.
-    tally: Option<Tally>,
+    /// What sums `around`.
+    tally: Tally,
 }
 
-/// Most host nodes a thread's buffers tally volumes for ([`Tally`]: 48 KiB,
+/// Most host nodes a thread's buffers keep a [`Tally`] slot for (80 KiB,
 /// taken anew for every run of a batch).
 const MAX_TALLIED_HOSTS: usize = 1 << 12;
 
@@ -374,31 +374,17 @@ impl Scratch {
         Scratch {
             around: Vec::new(),
             partners: Vec::new(),
-            tally: (hosts <= MAX_TALLIED_HOSTS).then(|| Tally::new(hosts)),
+            tally: Tally::new(hosts, MAX_TALLIED_HOSTS),
         }
     }
 
     /// v's volume per host node of its neighbours into `around`, one entry
-    /// per node, ascending by node (by a [`Tally`], or by a linear search
-    /// each where the host has too many nodes for one).
+    /// per node, ascending by node.
     fn gather(&mut self, g: &WGraph, place: &[u64], v: usize) {
         let around = &mut self.around;
         around.clear();
-        match &mut self.tally {
-            Some(tally) => {
-                let edges = g.edges(v).map(|(u, w)| (place[u] as usize, w));
-                tally.sum(edges, |h, w| around.push((h as u64, w)));
-            }
-            None => {
-                for (u, w) in g.edges(v) {
-                    let h = place[u];
-                    match around.iter_mut().find(|(x, _)| *x == h) {
-                        Some((_, sum)) => *sum += u128::from(w),
-                        None => around.push((h, u128::from(w))),
-                    }
-                }
-            }
-        }
+        let edges = g.edges(v).map(|(u, w)| (place[u] as usize, w));
+        self.tally.sum(edges, |h, w| around.push((h as u64, w)));
         around.sort_unstable_by_key(|&(h, _)| h);
     }
 }
