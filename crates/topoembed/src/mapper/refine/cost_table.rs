@@ -191,9 +191,7 @@ impl Tables {
         (x, y): (u32, u32),
     ) {
         let Costs { c, change } = costs;
-        for ((ch, &ty), &tx) in change.iter_mut().zip(self.to(y)).zip(self.to(x)) {
-            *ch = ty - tx;
-        }
+        difference(change, self.to(y), self.to(x));
         let rows = Rows {
             c,
             p: self.p,
@@ -255,6 +253,18 @@ impl Rows<'_> {
     #[target_feature(enable = "avx2")]
     unsafe fn add_avx2(self) {
         self.add()
+    }
+}
+
+/// `out = a − b`, element by element: a taken move's change in distance
+/// per host node, d(h, y) − d(h, x) (the part swaps' table takes it too,
+/// [`super::parts`]).
+pub(super) fn difference<T>(out: &mut [T], a: &[T], b: &[T])
+where
+    T: Copy + std::ops::Sub<Output = T>,
+{
+    for ((o, &a), &b) in out.iter_mut().zip(a).zip(b) {
+        *o = a - b;
     }
 }
 

@@ -31,7 +31,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
 use super::queue::VertexHeap;
-use super::{border_flags, node_loads, refresh_border, Capacity, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -135,11 +135,11 @@ pub fn refine_in_batches(
             let lease = || {
                 let mut lease =
                     Lease::take(&pool, || Scratch::new(place, &load, &locked, changed.len()));
-                lease.scratch().catch_up(g, &changed, place, pass);
+                lease.get().catch_up(g, &changed, place, pass);
                 lease
             };
             let chains: Vec<Chain> = match seeds.as_slice() {
-                [s] => vec![lease().scratch().grow(&frozen, *s as usize)],
+                [s] => vec![lease().get().grow(&frozen, *s as usize)],
                 _ => seeds
                     .par_iter()
                     .with_min_len(
@@ -147,7 +147,7 @@ pub fn refine_in_batches(
                             .len()
                             .div_ceil(PIECES_PER_THREAD * rayon::current_num_threads()),
                     )
-                    .map_init(lease, |lease, &s| lease.scratch().grow(&frozen, s as usize))
+                    .map_init(lease, |lease, &s| lease.get().grow(&frozen, s as usize))
                     .collect(),
             };
             let mut live = Live {
@@ -188,40 +188,6 @@ pub fn refine_in_batches(
         }
     }
     total
-}
-
-/// A scratch copy taken from the pool for one run of searches (a piece of
-/// a batch on one thread), given back when dropped.
-struct Lease<'a> {
-    pool: &'a Mutex<Vec<Scratch>>,
-    scratch: Option<Scratch>,
-}
-
-impl<'a> Lease<'a> {
-    fn take(pool: &'a Mutex<Vec<Scratch>>, new: impl FnOnce() -> Scratch) -> Lease<'a> {
-        let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        Lease {
-            pool,
-            scratch: Some(taken.unwrap_or_else(new)),
-        }
-    }
-
-    fn scratch(&mut self) -> &mut Scratch {
-        self.scratch
-            .as_mut()
-            .expect("a lease holds its scratch until dropped")
-    }
-}
-
-impl Drop for Lease<'_> {
-    fn drop(&mut self) {
-        if let Some(scratch) = self.scratch.take() {
-            self.pool
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(scratch);
-        }
-    }
 }
 
 /// The settings every search of a pass reads.

@@ -8,6 +8,8 @@
 //! (and the partner's, for a swap, less the edge between them, whose
 //! distance a swap keeps).
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -17,7 +19,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, node_loads, refresh_border, Capacity, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Tally};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -98,6 +100,8 @@ fn improve_with(
     let batch = batch.max(1);
     let hosts = load.len();
     let mut scratch = Scratch::new(hosts);
+    // The batches' buffers, one a thread, kept from batch to batch.
+    let pool: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
     // Whether each vertex has a neighbour on another host node, kept up to
     // date step by step: a vertex without one has no step
     // ([`Frozen::best_step`] finds every neighbour at home), so it is not
@@ -142,13 +146,13 @@ fn improve_with(
                     .par_iter()
                     .enumerate()
                     .map_init(
-                        || Scratch::new(hosts),
+                        || Lease::take(&pool, || Scratch::new(hosts)),
                         |scratch, (i, &v)| {
                             // A thread rates a run of the batch in turn.
                             g.prefetch_ahead(vertices, i, |v| {
                                 prefetch(place.as_ptr().wrapping_add(v))
                             });
-                            frozen.best_step(v as usize, scratch)
+                            frozen.best_step(v as usize, scratch.get())
                         },
                     )
                     .collect(),
@@ -364,8 +368,8 @@ struct Scratch {
     tally: Tally,
 }
 
-/// Most host nodes a thread's buffers keep a [`Tally`] slot for (80 KiB,
-/// taken anew for every run of a batch).
+/// Most host nodes a thread's buffers keep a [`Tally`] slot for (80 KiB a
+/// thread).
 const MAX_TALLIED_HOSTS: usize = 1 << 12;
 
 impl Scratch {

@@ -15,6 +15,8 @@ pub mod parts;
 mod queue;
 pub mod vcycle;
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::mapper::graph::WGraph;
@@ -163,6 +165,43 @@ impl Tally {
         for &h in &self.met[..met] {
             node(h as usize, self.volume[h as usize]);
             self.volume[h as usize] = 0;
+        }
+    }
+}
+
+/// Buffers taken from a pool for one run of a batch on one thread (a
+/// piece of a parallel loop) and given back when dropped, so that a
+/// refinement allocates them once a thread rather than once a piece: k-way
+/// FM's scratch copies of the placement, move/swap's tallies.
+struct Lease<'a, T> {
+    pool: &'a Mutex<Vec<T>>,
+    item: Option<T>,
+}
+
+impl<'a, T> Lease<'a, T> {
+    /// One of `pool`'s, or `new()` where the pool is empty.
+    fn take(pool: &'a Mutex<Vec<T>>, new: impl FnOnce() -> T) -> Lease<'a, T> {
+        let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        Lease {
+            pool,
+            item: Some(taken.unwrap_or_else(new)),
+        }
+    }
+
+    fn get(&mut self) -> &mut T {
+        self.item
+            .as_mut()
+            .expect("a lease holds its item until dropped")
+    }
+}
+
+impl<T> Drop for Lease<'_, T> {
+    fn drop(&mut self) {
+        if let Some(item) = self.item.take() {
+            self.pool
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(item);
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
-use super::cost_table::add_scaled;
+use super::cost_table::{add_scaled, difference};
 
 /// Host nodes of more neighbours than this contribute only themselves as
 /// candidates.
@@ -330,9 +330,7 @@ impl CostTable {
             &self.to[x as usize * p..][..p],
             &self.to[y as usize * p..][..p],
         );
-        for ((change, &t), &f) in self.change.iter_mut().zip(to).zip(from) {
-            *change = t - f;
-        }
+        difference(&mut self.change, to, from);
         for &(n, w) in q.row(k) {
             add_scaled(&mut self.c[n as usize * p..][..p], w as i64, &self.change);
         }
