@@ -155,51 +155,82 @@ pub fn coarsen_graph(
     // The coarse rows, chunk by chunk in parallel, then joined in order:
     // each lists its neighbours in the order its members' edges meet them,
     // as one pass over the rows would (the same coarse graph on any
-    // number of threads). A marker per neighbour — (row, position) —
-    // merges the volumes of two members' edges to one coarse vertex.
-    let chunks: Vec<(Vec<usize>, Vec<u32>, Vec<u64>)> = members
+    // number of threads). One chunk (most of a bisection's many small
+    // graphs) is written straight into the coarse graph.
+    c.g.xadj.push(0);
+    if cn <= CONTRACT_CHUNK {
+        let mut at = vec![(NONE, 0u32); cn];
+        let Bip { g: coarse, .. } = &mut c;
+        contract_rows(g, &cmap, &members, 0, &mut at, coarse);
+        return (c, cmap);
+    }
+    let chunks: Vec<WGraph> = members
         .par_chunks(CONTRACT_CHUNK)
         .enumerate()
         .map_init(
             || vec![(NONE, 0u32); cn],
             |at, (chunk, rows)| {
-                let (mut lens, mut adj, mut ew) =
-                    (Vec::with_capacity(rows.len()), Vec::new(), Vec::new());
-                for (i, pair) in rows.iter().enumerate() {
-                    let k = (chunk * CONTRACT_CHUNK + i) as u32;
-                    let start = adj.len();
-                    for &v in pair.iter().filter(|&&v| v != NONE) {
-                        for (u, w) in g.edges(v as usize) {
-                            let cu = cmap[u];
-                            if cu == k {
-                                continue;
-                            }
-                            let (row, pos) = at[cu as usize];
-                            if row == k {
-                                ew[pos as usize] += w;
-                            } else {
-                                at[cu as usize] = (k, adj.len() as u32);
-                                adj.push(cu);
-                                ew.push(w);
-                            }
-                        }
-                    }
-                    lens.push(adj.len() - start);
-                }
-                (lens, adj, ew)
+                let edges: usize = rows
+                    .iter()
+                    .flatten()
+                    .filter(|&&v| v != NONE)
+                    .map(|&v| g.xadj[v as usize + 1] - g.xadj[v as usize])
+                    .sum();
+                let mut part = WGraph {
+                    xadj: Vec::with_capacity(rows.len() + 1),
+                    adj: Vec::with_capacity(edges),
+                    ew: Vec::with_capacity(edges),
+                    vw: Vec::new(),
+                };
+                part.xadj.push(0);
+                contract_rows(g, &cmap, rows, chunk * CONTRACT_CHUNK, at, &mut part);
+                part
             },
         )
         .collect();
-    c.g.xadj.push(0);
-    for (lens, adj, ew) in chunks {
-        for len in lens {
-            let last = *c.g.xadj.last().expect("xadj starts at 0");
-            c.g.xadj.push(last + len);
-        }
-        c.g.adj.extend(adj);
-        c.g.ew.extend(ew);
+    for part in chunks {
+        let base = *c.g.xadj.last().expect("xadj starts at 0");
+        c.g.xadj
+            .extend(part.xadj[1..].iter().map(|&end| base + end));
+        c.g.adj.extend(part.adj);
+        c.g.ew.extend(part.ew);
     }
     (c, cmap)
+}
+
+/// The coarse rows `first..first + rows.len()` (each row's members, a
+/// lone vertex's second [`NONE`]) appended to `out` (its `xadj` already
+/// started): a row lists its neighbours in the order its members' edges
+/// meet them. A marker per coarse vertex — (row, position in `out.adj`) —
+/// merges the volumes of two members' edges to one neighbour.
+fn contract_rows(
+    g: &WGraph,
+    cmap: &[u32],
+    rows: &[[u32; 2]],
+    first: usize,
+    at: &mut [(u32, u32)],
+    out: &mut WGraph,
+) {
+    for (i, pair) in rows.iter().enumerate() {
+        let k = (first + i) as u32;
+        for &v in pair.iter().filter(|&&v| v != NONE) {
+            for (u, w) in g.edges(v as usize) {
+                let cu = cmap[u];
+                if cu == k {
+                    continue;
+                }
+                let (row, pos) = at[cu as usize];
+                if row == k {
+                    out.ew[pos as usize] += w;
+                } else {
+                    at[cu as usize] = (k, out.adj.len() as u32);
+                    out.adj.push(cu);
+                    out.ew.push(w);
+                }
+            }
+        }
+        out.xadj.push(out.adj.len());
+    }
 }
 
 /// No mate yet.
@@ -316,7 +347,16 @@ pub(crate) mod tests {
     /// one thread or three (two chunks of the parallel contraction here).
     #[test]
     fn contraction_sums_volumes_on_any_thread_count() {
-        let n = 10_000;
+        // Coarse graphs of several chunks, and of one (written straight
+        // into the coarse graph).
+        for n in [10_000, 3_000] {
+            contraction_sums_volumes(n);
+        }
+    }
+
+    /// [`contraction_sums_volumes_on_any_thread_count`] on an n-vertex path
+    /// with chords.
+    fn contraction_sums_volumes(n: usize) {
         let fine = bip(n, &chords(n), &[1, 2, 3], &[[1, 4], [2, 0]]);
         let run = |threads: usize| {
             crate::mapper::on_threads(threads, || coarsen(&fine, 4, None, &mut Rng::new(3, 0)))
@@ -341,9 +381,10 @@ pub(crate) mod tests {
             )
         );
         let cn = coarse.g.n();
-        assert!(
+        assert_eq!(
             cn > CONTRACT_CHUNK,
-            "{cn} coarse vertices: more than one chunk"
+            n > 2 * CONTRACT_CHUNK,
+            "{cn} coarse vertices of {n}: as many chunks as meant"
         );
         let mut want = std::collections::BTreeMap::new();
         for v in 0..n {
