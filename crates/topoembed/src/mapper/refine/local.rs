@@ -11,7 +11,6 @@
 use std::sync::Mutex;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
@@ -86,13 +85,14 @@ fn improve_with(
     progress: Option<&Progress>,
 ) -> u128 {
     let n = g.n();
-    let mut on: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-    for (v, &h) in place.iter().enumerate() {
-        on.entry(h).or_default().push(v as u32);
-    }
     // Load per host node, indexed by node (a hash map's lookups were a
-    // sixteenth of the 10^6-vertex stencil's CPU time in this phase).
+    // sixteenth of the 10^6-vertex stencil's CPU time in this phase), and
+    // the vertices on each, in ascending order.
     let mut load = node_loads(g, place);
+    let mut on: Vec<Vec<u32>> = vec![Vec::new(); load.len()];
+    for (v, &h) in place.iter().enumerate() {
+        on[h as usize].push(v as u32);
+    }
     let mut total_gain = 0u128;
     // Each edge once, in parallel (Σ over vertices of `cost_at` counts it
     // twice): on one thread this pass was 20 ms of mdual's map.
@@ -273,7 +273,7 @@ struct Frozen<'a> {
     dist: &'a HostDistance<'a>,
     cap: Capacity,
     place: &'a [u64],
-    on: &'a FxHashMap<u64, Vec<u32>>,
+    on: &'a [Vec<u32>],
     load: &'a [u64],
 }
 
@@ -310,7 +310,7 @@ impl Frozen<'_> {
                 }
                 continue;
             }
-            let Some(list) = self.on.get(&t) else {
+            let Some(list) = self.on.get(t as usize).filter(|list| !list.is_empty()) else {
                 continue;
             };
             // Partners: v's own neighbours on t first (they border v's
@@ -395,7 +395,7 @@ impl Scratch {
 
 /// Moves vertex v to host node t, keeping the lists and loads.
 fn relocate(
-    on: &mut FxHashMap<u64, Vec<u32>>,
+    on: &mut [Vec<u32>],
     load: &mut [u64],
     place: &mut [u64],
     g: &WGraph,
@@ -403,13 +403,13 @@ fn relocate(
     t: u64,
 ) {
     let from = place[v];
-    if let Some(list) = on.get_mut(&from) {
+    if let Some(list) = on.get_mut(from as usize) {
         if let Some(k) = list.iter().position(|&x| x as usize == v) {
             list.swap_remove(k);
         }
     }
     load[from as usize] -= g.vw[v];
-    on.entry(t).or_default().push(v as u32);
+    on[t as usize].push(v as u32);
     load[t as usize] += g.vw[v];
     place[v] = t;
 }
