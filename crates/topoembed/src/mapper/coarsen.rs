@@ -202,7 +202,9 @@ pub fn coarsen_graph(
 /// lone vertex's second [`NONE`]) appended to `out` (its `xadj` already
 /// started): a row lists its neighbours in the order its members' edges
 /// meet them. A marker per coarse vertex — (row, position in `out.adj`) —
-/// merges the volumes of two members' edges to one neighbour.
+/// merges the volumes of two members' edges to one neighbour. (A position
+/// counts entries of `out`: a chunk's at most its members' edges, a graph
+/// of one chunk's under CONTRACT_CHUNK², 2^24.)
 fn contract_rows(
     g: &WGraph,
     cmap: &[u32],
@@ -344,11 +346,11 @@ pub(crate) mod tests {
     /// The coarse graph is the fine one with matched pairs merged: every
     /// coarse edge carries the volume of the fine edges between its two
     /// clusters, loads and external costs add up, and it is the same on
-    /// one thread or three (two chunks of the parallel contraction here).
+    /// one thread or three: a coarse graph of two chunks of the parallel
+    /// contraction, and one of a single chunk (written straight into the
+    /// coarse graph).
     #[test]
     fn contraction_sums_volumes_on_any_thread_count() {
-        // Coarse graphs of several chunks, and of one (written straight
-        // into the coarse graph).
         for n in [10_000, 3_000] {
             contraction_sums_volumes(n);
         }
