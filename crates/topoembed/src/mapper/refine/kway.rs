@@ -31,7 +31,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
 use super::queue::VertexHeap;
-use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Pool, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -94,7 +94,7 @@ pub fn refine_in_batches(
     let batch = batch.max(1);
     // Scratch overlays, one per search running at once (at most one per
     // thread), kept for the next batch.
-    let mut pool: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
+    let mut pool: Pool<Scratch> = Mutex::new(Vec::new());
     let current: u128 = crate::mapper::hop_bytes(g, dist, place);
     let mut total = 0u128;
     let mut seeds: Vec<u32> = Vec::with_capacity(batch);
@@ -177,7 +177,7 @@ pub fn refine_in_batches(
         pool.get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .par_iter_mut()
-            .for_each(|scratch| {
+            .for_each(|(_, scratch)| {
                 scratch.catch_up(g, &changed, place, pass);
                 scratch.seen = 0;
             });

@@ -18,7 +18,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Pool, Tally};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
@@ -101,7 +101,7 @@ fn improve_with(
     let hosts = load.len();
     let mut scratch = Scratch::new(hosts);
     // The batches' buffers, one a thread, kept from batch to batch.
-    let pool: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
+    let pool: Pool<Scratch> = Mutex::new(Vec::new());
     // Whether each vertex has a neighbour on another host node, kept up to
     // date step by step: a vertex without one has no step
     // ([`Frozen::best_step`] finds every neighbour at home), so it is not
