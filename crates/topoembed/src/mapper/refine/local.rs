@@ -310,9 +310,10 @@ impl Frozen<'_> {
                 }
                 continue;
             }
-            let Some(list) = self.on.get(t as usize).filter(|list| !list.is_empty()) else {
+            let list = &self.on[t as usize];
+            if list.is_empty() {
                 continue;
-            };
+            }
             // Partners: v's own neighbours on t first (they border v's
             // node, so their other edges likely lead there too), then
             // the first few placed on t.
@@ -403,10 +404,9 @@ fn relocate(
     t: u64,
 ) {
     let from = place[v];
-    if let Some(list) = on.get_mut(from as usize) {
-        if let Some(k) = list.iter().position(|&x| x as usize == v) {
-            list.swap_remove(k);
-        }
+    let list = &mut on[from as usize];
+    if let Some(k) = list.iter().position(|&x| x as usize == v) {
+        list.swap_remove(k);
     }
     load[from as usize] -= g.vw[v];
     on[t as usize].push(v as u32);
