@@ -63,21 +63,21 @@ fn refinement(c: &mut Criterion) {
         group.bench_function("k-way FM", |b| {
             b.iter_batched_ref(
                 || blocks.clone(),
-                |place| kway::refine(&g, &dist, place, cap, 8, &mut Rng::new(1, 2)),
+                |place| kway::refine(&g, &dist, place, cap, 8, None, &mut Rng::new(1, 2)),
                 BatchSize::LargeInput,
             )
         });
         group.bench_function("move/swap", |b| {
             b.iter_batched_ref(
                 || blocks.clone(),
-                |place| local::improve(&g, &dist, place, cap, 8, &mut Rng::new(1, 3), None),
+                |place| local::improve(&g, &dist, place, cap, (8, None), &mut Rng::new(1, 3), None),
                 BatchSize::LargeInput,
             )
         });
         group.bench_function("V-cycle", |b| {
             b.iter_batched_ref(
                 || blocks.clone(),
-                |place| vcycle::refine(&g, &dist, place, cap, &mut Rng::new(1, 4)),
+                |place| vcycle::refine(&g, &dist, place, cap, None, &mut Rng::new(1, 4)),
                 BatchSize::LargeInput,
             )
         });

@@ -540,7 +540,7 @@ fn search(
             bounds,
             options,
             (&mut rng, 0),
-            CLOSED_FORM_PHASES,
+            (CLOSED_FORM_PHASES, cost),
         );
         notes.insert(
             0,
@@ -646,8 +646,9 @@ fn search(
                 _ if options.preset == Preset::Fast => Phases::AfterVcycle,
                 _ => Phases::All,
             };
+            let steps = (phases, before);
             let gained =
-                refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), phases);
+                refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), steps);
             Ok((hosts, before, gained, kind, phases.names()))
         })
         .collect();
@@ -678,7 +679,8 @@ fn search(
         let mut rng = rng::Rng::new(options.seed, u64::MAX - 1);
         let polished = cost
             - phases::refinement(options.phases, 0, "move/swap of the best start", || {
-                refine::local::improve(g, dist, &mut placed, bounds, options.passes, &mut rng, None)
+                let known = (options.passes, Some(cost));
+                refine::local::improve(g, dist, &mut placed, bounds, known, &mut rng, None)
             });
         if polished < searched {
             notes.push(format!(
@@ -754,9 +756,10 @@ impl Phases {
     }
 }
 
-/// Refines `hosts` by `steps` ([`Phases`]), each logged as a phase of
-/// search `search` where `options` ask ([`phases`]); returns the hop-bytes
-/// they took off.
+/// Refines `hosts` (of hop-bytes `before`) by `steps` ([`Phases`]), each
+/// logged as a phase of search `search` where `options` ask ([`phases`]);
+/// returns the hop-bytes they took off. Each phase is handed the hop-bytes
+/// it starts from (those before less the exact gains so far).
 fn refine_placement(
     g: &WGraph,
     dist: &HostDistance,
@@ -764,40 +767,34 @@ fn refine_placement(
     bounds: refine::Capacity,
     options: &MapOptions,
     (rng, search): (&mut rng::Rng, u64),
-    steps: Phases,
+    (steps, before): (Phases, u128),
 ) -> u128 {
     let light = steps == Phases::Light;
     let log = options.phases;
     let mut gained = 0;
     if !light {
         gained += phases::refinement(log, search, "part swaps", || {
-            refine::parts::swap(g, dist, hosts, PART_PASSES, rng)
+            refine::parts::swap(g, dist, hosts, PART_PASSES, Some(before), rng)
         });
     }
     if steps == Phases::All {
         gained += phases::refinement(log, search, "V-cycle", || {
-            refine::vcycle::refine(g, dist, hosts, bounds, rng)
+            refine::vcycle::refine(g, dist, hosts, bounds, Some(before - gained), rng)
         });
     }
     if !light {
         gained += phases::refinement(log, search, "k-way FM", || {
-            refine::kway::refine(g, dist, hosts, bounds, options.passes, rng)
+            let known = Some(before - gained);
+            refine::kway::refine(g, dist, hosts, bounds, options.passes, known, rng)
         });
     }
     gained += phases::refinement(log, search, "pairs (FM and flows)", || {
         refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS)
     });
+    let known = (options.passes, Some(before - gained));
     gained
         + phases::refinement(log, search, "move/swap", || {
-            refine::local::improve(
-                g,
-                dist,
-                hosts,
-                bounds,
-                options.passes,
-                rng,
-                options.progress,
-            )
+            refine::local::improve(g, dist, hosts, bounds, known, rng, options.progress)
         })
 }
 

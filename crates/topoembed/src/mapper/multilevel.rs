@@ -90,7 +90,7 @@ pub fn place(
     }
     // Coarsest first; each level's placement projects onto the finer one
     // (the finest is left to the caller's refinement).
-    let (hosts, _) = vcycle::uncoarsen(levels, g.n(), dist, hosts, bounds, &mut rng);
+    let (hosts, _) = vcycle::uncoarsen(levels, g.n(), dist, (hosts, None), bounds, &mut rng);
     Ok((hosts, coarsened))
 }
 

@@ -190,7 +190,7 @@ pub fn lay_out(
             Some(on) => on,
             None => bipartitioned_and_annealed(&q, dist, p, &mut rng, preset),
         };
-        refine::parts::swap(&q, dist, &mut on, 16, &mut rng);
+        refine::parts::swap(&q, dist, &mut on, 16, None, &mut rng);
         (super::hop_bytes(&q, dist, &on), on)
     };
     let laid_out: Vec<(u128, Vec<u64>)> = (0..chains.max(1)).into_par_iter().map(lay_out).collect();

@@ -113,7 +113,7 @@ proptest! {
         // that some node had before (contents trade places).
         let before = mapper::hop_bytes(&g, &dist, &place);
         let mut sorted_before = loads(&place);
-        let gained = refine::parts::swap(&g, &dist, &mut place, 4, &mut rng);
+        let gained = refine::parts::swap(&g, &dist, &mut place, 4, Some(before), &mut rng);
         prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
         let mut sorted_after = loads(&place);
         sorted_before.sort_unstable();
@@ -127,10 +127,10 @@ proptest! {
             let start_loads = loads(&place);
             let before = mapper::hop_bytes(&g, &dist, &place);
             let gained = match phase {
-                0 => refine::vcycle::refine(&g, &dist, &mut place, bounds, &mut rng),
-                1 => refine::kway::refine(&g, &dist, &mut place, bounds, 4, &mut rng),
+                0 => refine::vcycle::refine(&g, &dist, &mut place, bounds, Some(before), &mut rng),
+                1 => refine::kway::refine(&g, &dist, &mut place, bounds, 4, Some(before), &mut rng),
                 2 => refine::pairs::refine(&g, &dist, &mut place, bounds, 2),
-                _ => refine::local::improve(&g, &dist, &mut place, bounds, 6, &mut rng, None),
+                _ => refine::local::improve(&g, &dist, &mut place, bounds, (6, Some(before)), &mut rng, None),
             };
             prop_assert_eq!(before - gained, mapper::hop_bytes(&g, &dist, &place));
             let after = loads(&place);
@@ -168,9 +168,9 @@ proptest! {
             pool.install(|| {
                 let mut place = first.clone();
                 let mut rng = Rng::new(seed, 0);
-                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, 4, batch, &mut rng);
+                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, (4, batch), None, &mut rng);
                 let after_fm = place.clone();
-                let local = refine::local::improve_in_batches(&g, &dist, &mut place, bounds, 4, batch, &mut rng);
+                let local = refine::local::improve_in_batches(&g, &dist, &mut place, bounds, (4, batch), None, &mut rng);
                 (fm, after_fm, local, place)
             })
         };

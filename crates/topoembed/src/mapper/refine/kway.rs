@@ -31,7 +31,7 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
 use super::queue::VertexHeap;
-use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Pool, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Pool, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
@@ -50,25 +50,20 @@ const MAX_CHAIN: usize = 512;
 /// search starts from the placement as its batch found it.
 const PIECES_PER_THREAD: usize = 2;
 /// Improves `place` (host node per vertex, every host node's load within
-/// `cap`) in up to `passes` passes, stopping when a pass gains under 0.1 %.
-/// Returns the hop-bytes gained (exact: the objective before less after).
+/// `cap`; its hop-bytes `known` where the caller has them) in up to
+/// `passes` passes, stopping when a pass gains under 0.1 %. Returns the
+/// hop-bytes gained (exact: the objective before less after).
 pub fn refine(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
     passes: usize,
+    known: Known,
     rng: &mut Rng,
 ) -> u128 {
-    refine_in_batches(
-        g,
-        dist,
-        place,
-        cap,
-        passes,
-        super::batch_size(g.n(), g.n()),
-        rng,
-    )
+    let batch = super::batch_size(g.n(), g.n());
+    refine_in_batches(g, dist, place, cap, (passes, batch), known, rng)
 }
 
 /// [`refine`] with `batch` searches per batch (at least 1) whatever the
@@ -78,8 +73,8 @@ pub fn refine_in_batches(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    passes: usize,
-    batch: usize,
+    (passes, batch): (usize, usize),
+    known: Known,
     rng: &mut Rng,
 ) -> u128 {
     let n = g.n();
@@ -95,7 +90,7 @@ pub fn refine_in_batches(
     // Scratch overlays, one per search running at once (at most one per
     // thread), kept for the next batch.
     let mut pool: Pool<Scratch> = Mutex::new(Vec::new());
-    let current: u128 = crate::mapper::hop_bytes(g, dist, place);
+    let current = super::start_hop_bytes(g, dist, place, known);
     let mut total = 0u128;
     let mut seeds: Vec<u32> = Vec::with_capacity(batch);
     // Vertices the pass's batches moved or locked, in order, for the

@@ -18,16 +18,17 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
 
-use super::{border_flags, node_loads, refresh_border, Capacity, Lease, Pool, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Pool, Tally};
 
 /// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
 /// Partners taken from the target's list beyond v's own neighbours there.
 const FIRST_PARTNERS: usize = 3;
 
-/// Improves `place` (host node per vertex) in passes until a pass gains less
-/// than 0.1 % or `max_passes` pass; no host node ends outside `cap` unless
-/// it started there. Returns the hop-bytes gained.
+/// Improves `place` (host node per vertex; its hop-bytes `known` where the
+/// caller has them) in passes until a pass gains less than 0.1 % or
+/// `max_passes` pass; no host node ends outside `cap` unless it started
+/// there. Returns the hop-bytes gained.
 ///
 /// Vertices are taken in batches ([`super::batch_size`]: one at a time up
 /// to 100 000 vertices): the best step of every vertex of a batch is found
@@ -53,12 +54,20 @@ pub fn improve(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    max_passes: usize,
+    (max_passes, known): (usize, Known),
     rng: &mut Rng,
     progress: Option<&Progress>,
 ) -> u128 {
     let batch = super::batch_size(g.n(), g.n());
-    improve_with(g, dist, place, cap, (max_passes, batch), rng, progress)
+    improve_with(
+        g,
+        dist,
+        place,
+        cap,
+        (max_passes, batch, known),
+        rng,
+        progress,
+    )
 }
 
 /// [`improve`] with `batch` vertices per batch (at least 1) whatever the
@@ -68,11 +77,11 @@ pub fn improve_in_batches(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    max_passes: usize,
-    batch: usize,
+    (max_passes, batch): (usize, usize),
+    known: Known,
     rng: &mut Rng,
 ) -> u128 {
-    improve_with(g, dist, place, cap, (max_passes, batch), rng, None)
+    improve_with(g, dist, place, cap, (max_passes, batch, known), rng, None)
 }
 
 fn improve_with(
@@ -80,7 +89,7 @@ fn improve_with(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    (max_passes, batch): (usize, usize),
+    (max_passes, batch, known): (usize, usize, Known),
     rng: &mut Rng,
     progress: Option<&Progress>,
 ) -> u128 {
@@ -94,9 +103,9 @@ fn improve_with(
         on[h as usize].push(v as u32);
     }
     let mut total_gain = 0u128;
-    // Each edge once, in parallel (Σ over vertices of `cost_at` counts it
-    // twice): on one thread this pass was 20 ms of mdual's map.
-    let mut current = crate::mapper::hop_bytes(g, dist, place);
+    // (Summed, where not known, each edge once and in parallel: Σ over
+    // vertices of `cost_at` counts it twice.)
+    let mut current = super::start_hop_bytes(g, dist, place, known);
     let batch = batch.max(1);
     let hosts = load.len();
     let mut scratch = Scratch::new(hosts);
@@ -437,7 +446,16 @@ mod tests {
         for seed in 1..=8 {
             let mut place = vec![0u64, 0, 2];
             let cap = Capacity { lo: 0, hi: 3 };
-            let gained = improve(&g, &dist, &mut place, cap, 4, &mut Rng::new(seed, 0), None);
+            let known = (4, Some(crate::mapper::hop_bytes(&g, &dist, &place)));
+            let gained = improve(
+                &g,
+                &dist,
+                &mut place,
+                cap,
+                known,
+                &mut Rng::new(seed, 0),
+                None,
+            );
             assert_eq!(gained, 10, "seed {seed}: {place:?}");
             assert!(
                 place.iter().all(|&h| h == place[0]),
@@ -465,7 +483,7 @@ mod tests {
                 &dist,
                 &mut place,
                 cap,
-                passes,
+                (passes, None),
                 &mut Rng::new(3, 0),
                 None,
             );

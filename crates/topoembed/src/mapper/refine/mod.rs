@@ -19,7 +19,29 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
+
+/// The hop-bytes of the placement a refinement is handed, where its caller
+/// knows them: the start of the phase before less the gain it returned
+/// (every phase returns its exact gain), or a coarser level's (projecting a
+/// placement onto a finer level keeps them: a coarse vertex's own edges
+/// join vertices on one host node). `None`: summed again. Each phase and
+/// each level of a V-cycle summed them over every edge anew — on mdual onto
+/// torus:8x8x8 44 ms of a 2.3 s map on one thread.
+pub type Known = Option<u128>;
+
+/// The hop-bytes of `place`: `known` where given (checked in debug builds),
+/// else summed over every edge.
+fn start_hop_bytes(g: &WGraph, dist: &HostDistance, place: &[u64], known: Known) -> u128 {
+    let current = known.unwrap_or_else(|| crate::mapper::hop_bytes(g, dist, place));
+    debug_assert_eq!(
+        current,
+        crate::mapper::hop_bytes(g, dist, place),
+        "the hop-bytes a refinement is handed"
+    );
+    current
+}
 
 /// Graphs up to this many vertices are refined one vertex (one search) at a
 /// time: the sequential local search and FM exactly, where moves of one

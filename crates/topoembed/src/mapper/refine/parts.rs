@@ -15,6 +15,7 @@ use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
 use super::cost_table::{add_scaled, difference};
+use super::Known;
 
 /// Host nodes of more neighbours than this contribute only themselves as
 /// candidates.
@@ -25,8 +26,9 @@ const STOP_BELOW: u128 = 1000;
 
 /// Swaps whole host nodes' contents of `place` while that gains, at most
 /// `passes` passes over the parts, stopping once a pass gains at most
-/// 0.1 % of the quotient's hop-bytes (as local search does, [`super::local`]);
-/// returns the hop-bytes gained.
+/// 0.1 % of the quotient's hop-bytes (as local search does, [`super::local`];
+/// the hop-bytes `known` where the caller has them); returns the hop-bytes
+/// gained.
 ///
 /// The rule matters on large quotients only. delaunay_n15's 32 768
 /// vertices one per node of torus:32x32x32 (2026-12-04, one thread): the
@@ -44,9 +46,10 @@ pub fn swap(
     dist: &HostDistance,
     place: &mut [u64],
     passes: usize,
+    known: Known,
     rng: &mut Rng,
 ) -> u128 {
-    swap_with(g, dist, place, passes, rng, Pricing::Cheaper)
+    swap_with(g, dist, place, (passes, known), rng, Pricing::Cheaper)
 }
 
 /// How [`swap_with`] prices an exchange: from the parts' rows, from every
@@ -65,12 +68,12 @@ fn swap_with(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
-    passes: usize,
+    (passes, known): (usize, Known),
     rng: &mut Rng,
     pricing: Pricing,
 ) -> u128 {
     let q = Quotient::new(g, place);
-    let mut current = crate::mapper::hop_bytes(g, dist, place);
+    let mut current = super::start_hop_bytes(g, dist, place, known);
     // Part a (by number) sits on host node pos[a]; node x holds the part
     // named at[x], and a part not in `at` sits on the node of its name.
     let mut pos: Vec<u64> = q.parts.clone();
@@ -525,9 +528,9 @@ mod tests {
             prop_assert!(CostTable::new(&q, &dist, &q.parts).is_some());
             let before = crate::mapper::hop_bytes(&g, &dist, &place);
             let mut by_rows = place.clone();
-            let rows = swap_with(&g, &dist, &mut by_rows, 8, &mut crate::mapper::rng::Rng::new(seed, 1), Pricing::Rows);
+            let rows = swap_with(&g, &dist, &mut by_rows, (8, None), &mut crate::mapper::rng::Rng::new(seed, 1), Pricing::Rows);
             let mut by_table = place.clone();
-            let table = swap_with(&g, &dist, &mut by_table, 8, &mut crate::mapper::rng::Rng::new(seed, 1), Pricing::Table);
+            let table = swap_with(&g, &dist, &mut by_table, (8, None), &mut crate::mapper::rng::Rng::new(seed, 1), Pricing::Table);
             prop_assert_eq!(&by_table, &by_rows);
             prop_assert_eq!(table, rows);
             prop_assert_eq!(before - rows, crate::mapper::hop_bytes(&g, &dist, &by_rows));

@@ -12,20 +12,22 @@ use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 
-use super::{kway, local, Capacity};
+use super::{kway, local, Capacity, Known};
 
 /// Passes of local search per coarse level.
 const PASSES: usize = 4;
 /// A cluster holds at most this share of a host node's capacity.
 const CLUSTER_SHARE: u64 = 8;
 
-/// Refines `place` through a V-cycle; returns the hop-bytes gained at the
-/// coarse levels (the finest level is left to the caller's local search).
+/// Refines `place` (its hop-bytes `known` where the caller has them)
+/// through a V-cycle; returns the hop-bytes gained at the coarse levels
+/// (the finest level is left to the caller's local search).
 pub fn refine(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
+    known: Known,
     rng: &mut Rng,
 ) -> u128 {
     let max_load = (cap.hi / CLUSTER_SHARE).max(g.vw.iter().copied().max().unwrap_or(1));
@@ -45,30 +47,42 @@ pub fn refine(
         hosts = coarse_hosts;
         levels.push((next.g, map));
     }
-    let (hosts, gained) = uncoarsen(levels, g.n(), dist, hosts, cap, rng);
+    // Every level has the hop-bytes of `place`: its matches join vertices
+    // on one host node.
+    let (hosts, gained) = uncoarsen(levels, g.n(), dist, (hosts, known), cap, rng);
     place.copy_from_slice(&hosts);
     gained
 }
 
 /// The way up of a multilevel scheme: `hosts` places the coarsest of
 /// `levels` (coarse graph, each finer vertex's coarse vertex; finest
-/// first); each level, coarsest first, is refined by k-way FM and local
-/// search ([`PASSES`] each, batched as for a guest of `guest` vertices)
-/// and its placement projected onto the finer one. Returns the finest
-/// graph's placement (not refined here) and the hop-bytes gained.
+/// first) at hop-bytes `known` where the caller has them; each level,
+/// coarsest first, is refined by k-way FM and local search ([`PASSES`]
+/// each, batched as for a guest of `guest` vertices) and its placement
+/// projected onto the finer one, which keeps its hop-bytes (a coarse
+/// vertex's own edges are inside one host node): they are summed once, at
+/// the coarsest level. Returns the finest graph's placement (not refined
+/// here) and the hop-bytes gained.
 pub fn uncoarsen(
     mut levels: Vec<(WGraph, Vec<u32>)>,
     guest: usize,
     dist: &HostDistance,
-    mut hosts: Vec<u64>,
+    (mut hosts, mut known): (Vec<u64>, Known),
     cap: Capacity,
     rng: &mut Rng,
 ) -> (Vec<u64>, u128) {
     let mut gained = 0u128;
     while let Some((graph, map)) = levels.pop() {
         let batch = super::batch_size(guest, graph.n());
-        gained += kway::refine_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
-        gained += local::improve_in_batches(&graph, dist, &mut hosts, cap, PASSES, batch, rng);
+        let current = super::start_hop_bytes(&graph, dist, &hosts, known);
+        let passes = (PASSES, batch);
+        let by_fm =
+            kway::refine_in_batches(&graph, dist, &mut hosts, cap, passes, Some(current), rng);
+        let after_fm = Some(current - by_fm);
+        let by_moves =
+            local::improve_in_batches(&graph, dist, &mut hosts, cap, passes, after_fm, rng);
+        gained += by_fm + by_moves;
+        known = Some(current - by_fm - by_moves);
         hosts = map.iter().map(|&c| hosts[c as usize]).collect();
     }
     (hosts, gained)
