@@ -47,17 +47,23 @@ impl Balance {
 }
 
 /// The cost of a bipartition: d12 × cut volume + external costs.
+///
+/// Every entry is summed, each cut edge twice (both its directions carry
+/// its volume), without a branch: which edges are cut is unpredictable.
+/// The bisections' tries and the coarsest level's starts are judged by it:
+/// with a branch per entry 4.1–5.2 % of delaunay_n15's map onto
+/// tleaf:4x8x8:100,10,1 (one thread, `perf record`), now 2.3–2.7 %.
 pub fn cost(b: &Bip, side: &[u8], d12: u64) -> u128 {
-    let mut total = 0u128;
+    let (mut ext, mut twice_cut) = (0u128, 0u128);
     for v in 0..b.g.n() {
-        total += u128::from(b.ext[v][side[v] as usize]);
+        ext += u128::from(b.ext[v][side[v] as usize]);
         for (u, w) in b.g.edges(v) {
-            if u > v && side[u] != side[v] {
-                total += u128::from(w) * u128::from(d12);
-            }
+            // All ones where u lies across (the sides are 0 and 1).
+            let across = u64::from(side[u] ^ side[v]).wrapping_neg();
+            twice_cut += u128::from(w & across);
         }
     }
-    total
+    ext + twice_cut / 2 * u128::from(d12)
 }
 
 /// Gain of moving v to the other side, and whether v has an edge to it.
