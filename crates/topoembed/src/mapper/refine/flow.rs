@@ -45,9 +45,10 @@ pub fn refine(b: &Bip, side: &mut [u8], bal: Balance, target: u64) -> u128 {
     let total = b.g.total_load();
     let mut load0 = b.load0(side);
     let mut index = vec![u32::MAX; n];
-    // The corridor's seeds, kept as the cut moves: every vertex was
-    // swept at every round (half the corridor's time: a corridor holds a
-    // tenth of the vertices on delaunay_n15's splits).
+    // The corridor's seeds, kept as the cut moves: every round swept
+    // every vertex's edges to find them, where a corridor holds about a
+    // tenth of the vertices (delaunay_n15's and copter2's splits onto
+    // torus:16x16).
     let mut seed: Vec<bool> = (0..n).map(|v| is_seed(b, side, v)).collect();
     let mut factor = MAX_FACTOR / 2;
     let mut gained = 0u128;
