@@ -1,7 +1,7 @@
 //! An addressable max-heap of vertices: each vertex at most once, its key
-//! changed in place (a binary heap with a position per vertex, as the
-//! gain queues of FM implementations keep; Fiduccia & Mattheyses 1982 used
-//! buckets, which need small integer gains — ours are volume × distance).
+//! changed in place (a heap with a position per vertex, as the gain queues
+//! of FM implementations keep; Fiduccia & Mattheyses 1982 used buckets,
+//! which need small integer gains — ours are volume × distance).
 //!
 //! FM and k-way FM change a vertex's gain every time a neighbour moves. A
 //! `BinaryHeap` with a fresh entry per change and the stale ones skipped
@@ -12,6 +12,14 @@
 
 /// No position: the vertex is not queued.
 const ABSENT: u32 = u32::MAX;
+
+/// Children per node: four halve the levels a key climbs or sinks
+/// through, each a cache line further on, for three more comparisons of
+/// neighbouring entries. Keys are distinct, so every arity pops the same
+/// order (the same placements on the 38 pairs of `bench/mapper.sh`); one
+/// thread, each pair by both builds in turn, twice: 25.97 → 25.76 s and
+/// 25.47 → 25.26 s against two children.
+const ARITY: usize = 4;
 
 /// Vertices `0..n` queued by keys `K`, largest first. Keys must be distinct
 /// for a fixed order (callers put the vertex in the key to break ties).
@@ -104,7 +112,7 @@ impl<K: Ord + Copy> VertexHeap<K> {
     fn up(&mut self, mut i: usize) {
         let item = self.heap[i];
         while i > 0 {
-            let parent = (i - 1) / 2;
+            let parent = (i - 1) / ARITY;
             if self.heap[parent].0 >= item.0 {
                 break;
             }
@@ -118,16 +126,16 @@ impl<K: Ord + Copy> VertexHeap<K> {
         let item = self.heap[i];
         let n = self.heap.len();
         loop {
-            let left = 2 * i + 1;
-            if left >= n {
+            let first = ARITY * i + 1;
+            if first >= n {
                 break;
             }
-            let right = left + 1;
-            let child = if right < n && self.heap[right].0 > self.heap[left].0 {
-                right
-            } else {
-                left
-            };
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(n) {
+                if self.heap[c].0 > self.heap[child].0 {
+                    child = c;
+                }
+            }
             if self.heap[child].0 <= item.0 {
                 break;
             }
