@@ -41,6 +41,7 @@
 // the code a reader needs; `cargo doc --document-private-items` links them).
 #![allow(rustdoc::private_intra_doc_links)]
 
+mod awake;
 pub mod bits;
 pub mod closed_form;
 pub mod device_mesh;

@@ -25,6 +25,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::awake::keep_the_pool_awake;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::{WGraph, BOUNDS_AHEAD};
 use crate::mapper::rng::Rng;
@@ -102,30 +103,13 @@ pub fn refine_in_batches(
         let mut gained = 0u128;
         let order = rng.permutation(n);
         let mut next = 0;
-        while next < n {
-            seeds.clear();
-            while next < n && seeds.len() < batch {
-                // The flags the scan reads next; one search at a time, the
-                // row its seed's search reads too (in a batch the searches
-                // read theirs on their own threads, and asking for every
-                // scanned row held up the scan: most vertices are inside a
-                // part).
-                let flags = |v: usize| {
-                    prefetch(locked.as_ptr().wrapping_add(v));
-                    prefetch(border.as_ptr().wrapping_add(v));
-                };
-                match batch {
-                    1 => g.prefetch_ahead(&order, next, flags),
-                    _ => order
-                        .get(next + BOUNDS_AHEAD)
-                        .map_or((), |&v| flags(v as usize)),
-                }
-                let s = order[next] as usize;
-                next += 1;
-                if locked[s] != pass && border[s] {
-                    seeds.push(s as u32);
-                }
-            }
+        let mut scan = Scan {
+            order: &order,
+            next: &mut next,
+            batch,
+        };
+        scan.seeds(&mut seeds, &locked, &border, g, pass);
+        while !seeds.is_empty() {
             let frozen = Frozen { g, dist, cap, pass };
             let lease = || {
                 let mut lease =
@@ -145,24 +129,35 @@ pub fn refine_in_batches(
                     .map_init(lease, |lease, &s| lease.get().grow(&frozen, s as usize))
                     .collect(),
             };
-            let mut live = Live {
-                g,
-                dist,
-                cap,
-                place: &mut *place,
-                load: &mut load,
-                locked: &mut locked,
-                pass,
-                undo: &mut undo,
-            };
-            for chain in &chains {
-                gained += live.commit(chain) as u128;
-                changed.extend(chain.moves.iter().map(|&(v, _)| v));
-                // The moves kept: their vertices and neighbours may have
-                // crossed onto or off the border.
-                for &(v, _) in live.undo.iter() {
-                    refresh_border(g, live.place, &mut border, v);
+            // The commits and the next batch's seeds: serial, and short
+            // enough that idle threads would fall asleep and have to be
+            // woken for the next batch ([`keep_the_pool_awake`]).
+            let alone = seeds.len() == 1;
+            let mut step = || {
+                let mut live = Live {
+                    g,
+                    dist,
+                    cap,
+                    place: &mut *place,
+                    load: &mut load,
+                    locked: &mut locked,
+                    pass,
+                    undo: &mut undo,
+                };
+                for chain in &chains {
+                    gained += live.commit(chain) as u128;
+                    changed.extend(chain.moves.iter().map(|&(v, _)| v));
+                    // The moves kept: their vertices and neighbours may have
+                    // crossed onto or off the border.
+                    for &(v, _) in live.undo.iter() {
+                        refresh_border(g, live.place, &mut border, v);
+                    }
                 }
+                scan.seeds(&mut seeds, &locked, &border, g, pass);
+            };
+            match alone {
+                true => step(),
+                false => keep_the_pool_awake(step),
             }
         }
         // Every copy caught up on its own thread (serially they were a
@@ -183,6 +178,51 @@ pub fn refine_in_batches(
         }
     }
     total
+}
+
+/// Where a pass is in its order of vertices.
+struct Scan<'a> {
+    order: &'a [u32],
+    next: &'a mut usize,
+    batch: usize,
+}
+
+impl Scan<'_> {
+    /// The next batch's seeds into `seeds`: up to `batch` vertices of the
+    /// order, each on the border and not yet locked in pass `pass`.
+    fn seeds(
+        &mut self,
+        seeds: &mut Vec<u32>,
+        locked: &[u32],
+        border: &[bool],
+        g: &WGraph,
+        pass: u32,
+    ) {
+        let (order, n) = (self.order, self.order.len());
+        seeds.clear();
+        while *self.next < n && seeds.len() < self.batch {
+            // The flags the scan reads next; one search at a time, the
+            // row its seed's search reads too (in a batch the searches
+            // read theirs on their own threads, and asking for every
+            // scanned row held up the scan: most vertices are inside a
+            // part).
+            let flags = |v: usize| {
+                prefetch(locked.as_ptr().wrapping_add(v));
+                prefetch(border.as_ptr().wrapping_add(v));
+            };
+            match self.batch {
+                1 => g.prefetch_ahead(order, *self.next, flags),
+                _ => order
+                    .get(*self.next + BOUNDS_AHEAD)
+                    .map_or((), |&v| flags(v as usize)),
+            }
+            let s = order[*self.next] as usize;
+            *self.next += 1;
+            if locked[s] != pass && border[s] {
+                seeds.push(s as u32);
+            }
+        }
+    }
 }
 
 /// The settings every search of a pass reads.

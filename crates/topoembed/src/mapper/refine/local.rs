@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::awake::keep_the_pool_awake;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
@@ -126,19 +127,15 @@ fn improve_with(
     for pass in 1..=max_passes {
         let mut gained = 0u128;
         let order = rng.permutation(n);
-        for (c, chunk) in order.chunks(batch).enumerate() {
-            if batch == 1 {
-                // The visits to come are the order's next vertices.
-                g.prefetch_ahead(&order, c, |v| prefetch(border.as_ptr().wrapping_add(v)));
-            }
-            rated.clear();
-            // Border vertices that moved or saw a neighbour move since
-            // their last rating (the pass before or this one).
-            rated.extend(
-                chunk
-                    .iter()
-                    .filter(|&&v| border[v as usize] && moved_in[v as usize] + 1 >= pass),
-            );
+        let mut chunks = order.chunks(batch).enumerate();
+        let mut more = next_rated(
+            &mut chunks,
+            &mut rated,
+            (&border, &moved_in),
+            pass,
+            (g, &order),
+        );
+        while more {
             let vertices = rated.as_slice();
             let frozen = Frozen {
                 g,
@@ -149,7 +146,6 @@ fn improve_with(
                 load: &load,
             };
             let steps: Vec<Option<Step>> = match vertices {
-                [] => continue,
                 [v] => vec![frozen.best_step(*v as usize, &mut scratch)],
                 _ => vertices
                     .par_iter()
@@ -166,44 +162,33 @@ fn improve_with(
                     )
                     .collect(),
             };
-            for step in steps.into_iter().flatten() {
-                let Step {
-                    v,
-                    from,
-                    to,
-                    partner,
-                } = step;
-                if place[v] != from || partner.is_some_and(|x| place[x as usize] != to) {
-                    continue; // an earlier step of the batch moved it
+            let alone = vertices.len() == 1;
+            // The steps taken and the next batch found: serial, and short
+            // enough that idle threads would fall asleep and have to be
+            // woken for the next batch ([`keep_the_pool_awake`]).
+            let step = || {
+                for step in steps.into_iter().flatten() {
+                    gained += take(
+                        step,
+                        (g, dist, cap),
+                        place,
+                        (&mut on, &mut load),
+                        pass,
+                        (&mut border, &mut moved_in),
+                    );
                 }
-                let fits = match partner {
-                    None => {
-                        cap.allows(load[from as usize], g.vw[v], 0)
-                            && cap.allows(load[to as usize], 0, g.vw[v])
-                    }
-                    Some(x) => {
-                        let x = x as usize;
-                        cap.allows(load[to as usize], g.vw[x], g.vw[v])
-                            && cap.allows(load[from as usize], g.vw[v], g.vw[x])
-                    }
-                };
-                let gain = step_gain(g, dist, place, v, to, partner);
-                if !fits || gain <= 0 {
-                    continue;
-                }
-                relocate(&mut on, &mut load, place, g, v, to);
-                if let Some(x) = partner {
-                    relocate(&mut on, &mut load, place, g, x as usize, from);
-                }
-                for moved in std::iter::once(v).chain(partner.map(|x| x as usize)) {
-                    refresh_border(g, place, &mut border, moved);
-                    moved_in[moved] = pass;
-                    for (u, _) in g.edges(moved) {
-                        moved_in[u] = pass;
-                    }
-                }
-                gained += gain as u128;
-            }
+                next_rated(
+                    &mut chunks,
+                    &mut rated,
+                    (&border, &moved_in),
+                    pass,
+                    (g, &order),
+                )
+            };
+            more = match alone {
+                true => step(),
+                false => keep_the_pool_awake(step),
+            };
         }
         progress::advance(progress, n as u64);
         total_gain += gained;
@@ -213,6 +198,86 @@ fn improve_with(
         }
     }
     total_gain
+}
+
+/// The next batch of the pass's `chunks` (of the vertex order `order`)
+/// with a vertex to rate into `rated`: the border vertices that moved or
+/// saw a neighbour move since their last rating (the pass before or this
+/// one). False at the pass's end.
+fn next_rated<'o>(
+    chunks: &mut impl Iterator<Item = (usize, &'o [u32])>,
+    rated: &mut Vec<u32>,
+    (border, moved_in): (&[bool], &[u32]),
+    pass: u32,
+    (g, order): (&WGraph, &[u32]),
+) -> bool {
+    for (c, chunk) in chunks {
+        if chunk.len() == 1 {
+            // One vertex a batch: the visits to come are the order's next
+            // vertices.
+            g.prefetch_ahead(order, c, |v| prefetch(border.as_ptr().wrapping_add(v)));
+        }
+        rated.clear();
+        rated.extend(
+            chunk
+                .iter()
+                .filter(|&&v| border[v as usize] && moved_in[v as usize] + 1 >= pass),
+        );
+        if !rated.is_empty() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Takes `step`, rated on the placement as its batch found it, where it
+/// still applies (its vertices where it found them), the capacity still
+/// allows it and its gain, recomputed on the placement as it now stands,
+/// is positive; keeps the lists and loads, the border and when each
+/// vertex's neighbourhood last moved. Returns the hop-bytes it took off.
+fn take(
+    step: Step,
+    (g, dist, cap): (&WGraph, &HostDistance, Capacity),
+    place: &mut [u64],
+    (on, load): (&mut [Vec<u32>], &mut [u64]),
+    pass: u32,
+    (border, moved_in): (&mut [bool], &mut [u32]),
+) -> u128 {
+    let Step {
+        v,
+        from,
+        to,
+        partner,
+    } = step;
+    if place[v] != from || partner.is_some_and(|x| place[x as usize] != to) {
+        return 0; // an earlier step of the batch moved it
+    }
+    let fits = match partner {
+        None => {
+            cap.allows(load[from as usize], g.vw[v], 0) && cap.allows(load[to as usize], 0, g.vw[v])
+        }
+        Some(x) => {
+            let x = x as usize;
+            cap.allows(load[to as usize], g.vw[x], g.vw[v])
+                && cap.allows(load[from as usize], g.vw[v], g.vw[x])
+        }
+    };
+    let gain = step_gain(g, dist, place, v, to, partner);
+    if !fits || gain <= 0 {
+        return 0;
+    }
+    relocate(on, load, place, g, v, to);
+    if let Some(x) = partner {
+        relocate(on, load, place, g, x as usize, from);
+    }
+    for moved in std::iter::once(v).chain(partner.map(|x| x as usize)) {
+        refresh_border(g, place, border, moved);
+        moved_in[moved] = pass;
+        for (u, _) in g.edges(moved) {
+            moved_in[u] = pass;
+        }
+    }
+    gain as u128
 }
 
 /// A step: v leaves host node `from` for `to`, and `partner` (a vertex on
