@@ -102,10 +102,9 @@ pub fn refine_in_batches(
     for pass in 1..=passes as u32 {
         let mut gained = 0u128;
         let order = rng.permutation(n);
-        let mut next = 0;
         let mut scan = Scan {
             order: &order,
-            next: &mut next,
+            next: 0,
             batch,
         };
         scan.seeds(&mut seeds, &locked, &border, g, pass);
@@ -183,7 +182,9 @@ pub fn refine_in_batches(
 /// Where a pass is in its order of vertices.
 struct Scan<'a> {
     order: &'a [u32],
-    next: &'a mut usize,
+    /// The order's next vertex to scan.
+    next: usize,
+    /// Most seeds a batch.
     batch: usize,
 }
 
@@ -200,7 +201,7 @@ impl Scan<'_> {
     ) {
         let (order, n) = (self.order, self.order.len());
         seeds.clear();
-        while *self.next < n && seeds.len() < self.batch {
+        while self.next < n && seeds.len() < self.batch {
             // The flags the scan reads next; one search at a time, the
             // row its seed's search reads too (in a batch the searches
             // read theirs on their own threads, and asking for every
@@ -211,13 +212,13 @@ impl Scan<'_> {
                 prefetch(border.as_ptr().wrapping_add(v));
             };
             match self.batch {
-                1 => g.prefetch_ahead(order, *self.next, flags),
+                1 => g.prefetch_ahead(order, self.next, flags),
                 _ => order
-                    .get(*self.next + BOUNDS_AHEAD)
+                    .get(self.next + BOUNDS_AHEAD)
                     .map_or((), |&v| flags(v as usize)),
             }
-            let s = order[*self.next] as usize;
-            *self.next += 1;
+            let s = order[self.next] as usize;
+            self.next += 1;
             if locked[s] != pass && border[s] {
                 seeds.push(s as u32);
             }
