@@ -130,8 +130,8 @@ pub fn refine_in_batches(
             };
             // The commits and the next batch's seeds: serial, and short
             // enough that idle threads would fall asleep and have to be
-            // woken for the next batch ([`keep_the_pool_awake`]).
-            let alone = seeds.len() == 1;
+            // woken for the next batch ([`keep_the_pool_awake`]); batches
+            // of one run no parallel loop to keep them awake for.
             let mut step = || {
                 let mut live = Live {
                     g,
@@ -154,9 +154,9 @@ pub fn refine_in_batches(
                 }
                 scan.seeds(&mut seeds, &locked, &border, g, pass);
             };
-            match alone {
-                true => step(),
-                false => keep_the_pool_awake(step),
+            match batch {
+                1 => step(),
+                _ => keep_the_pool_awake(step),
             }
         }
         // Every copy caught up on its own thread (serially they were a

@@ -162,10 +162,10 @@ fn improve_with(
                     )
                     .collect(),
             };
-            let alone = vertices.len() == 1;
             // The steps taken and the next batch found: serial, and short
             // enough that idle threads would fall asleep and have to be
-            // woken for the next batch ([`keep_the_pool_awake`]).
+            // woken for the next batch ([`keep_the_pool_awake`]); batches
+            // of one run no parallel loop to keep them awake for.
             let step = || {
                 for step in steps.into_iter().flatten() {
                     gained += take(
@@ -185,9 +185,9 @@ fn improve_with(
                     (g, &order),
                 )
             };
-            more = match alone {
-                true => step(),
-                false => keep_the_pool_awake(step),
+            more = match batch {
+                1 => step(),
+                _ => keep_the_pool_awake(step),
             };
         }
         progress::advance(progress, n as u64);
