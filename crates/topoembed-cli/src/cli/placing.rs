@@ -135,9 +135,9 @@ pub struct MapArgs {
     /// default, or fast — fewer tries and FM passes in every bisection,
     /// half the annealing of the parts' layout, no V-cycle, 2 passes of
     /// k-way FM and move/swap unless --passes says otherwise. Over
-    /// bench/mapper.sh's 38 pairs on one thread: fast 20 s and 0.82x
-    /// Scotch's hop-bytes (geometric mean), the default 32 s and 0.80x
-    /// (scotch_gmap -Cd: 10 s).
+    /// bench/mapper.sh's 38 pairs on one thread (2026-12-05): fast 16 s
+    /// and 0.82x Scotch's hop-bytes (geometric mean), the default 27 s and
+    /// 0.80x (scotch_gmap -Cd -b0.03: 9 s).
     #[arg(long, value_enum, default_value_t = MapPreset::Default)]
     pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of
