@@ -101,6 +101,7 @@ pub fn launch_order(guest: &dyn Topology, host: &dyn Topology) -> Option<Start> 
         name: "the launch order (rank r on host node r)".into(),
         hosts: (0..host.node_count()).collect(),
         closed_form: false,
+        non_expanding: false,
     })
 }
 

@@ -5,7 +5,9 @@
 //! The guest's grid comes from its spec (`torus:64x64`) or, for a graph
 //! file, from [`crate::mapper::recognize`] (vertices numbered anyhow; or
 //! the grid its heaviest edges form, as a recorded 9-point stencil's faces
-//! do under its light diagonals).
+//! do under its light diagonals, or the grid under a 9-point stencil of
+//! one volume, told from its diagonals by the neighbours each edge's ends
+//! share).
 //! * Every constructing method of the registry that applies to the grid and
 //!   the host (`axes`, `snake`, `gray`, `standard`, the many-to-one cube
 //!   methods, ...) gives a start: a torus onto a torus of its shape comes
@@ -39,9 +41,14 @@ const MAX_FACTORIZATIONS: usize = 100_000;
 
 /// The starts for `guest` (working graph `g`) on `host` with capacity `cap`.
 pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -> Vec<Start> {
-    let grid = match guest.spec() {
-        Spec::Graph(_) => recognize::grid(g).or_else(|| recognize::backbone_grid(g)),
-        spec => Grid::of_spec(spec),
+    // (Whether the grid is the one under a 9-point stencil, found by its
+    // squares: its starts are then checked for edges stretched beyond it.)
+    let (grid, by_squares) = match guest.spec() {
+        Spec::Graph(_) => match recognize::grid(g).or_else(|| recognize::backbone_grid(g)) {
+            Some(grid) => (Some(grid), false),
+            None => (recognize::square_backbone(g), true),
+        },
+        spec => (Grid::of_spec(spec), false),
     };
     let Some(grid) = grid else {
         return Vec::new();
@@ -56,6 +63,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             name: format!("{} of {spec}", method.name),
             hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
             closed_form: true,
+            non_expanding: false,
         });
     }
     let p = host.node_count();
@@ -86,7 +94,28 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             .collect();
         starts.extend(place_all(&cuts, host));
     }
+    if by_squares {
+        for start in &mut starts {
+            start.non_expanding = within_the_grid(g, &grid, shape.as_ref(), host, &start.hosts);
+        }
+    }
     starts
+}
+
+/// Whether `hosts` puts no edge of `g` more hops apart on `host` than the
+/// grid found in it (`shape`, vertex v at `grid.node[v]`) does.
+fn within_the_grid(
+    g: &WGraph,
+    grid: &Grid,
+    shape: &dyn Topology,
+    host: &dyn Topology,
+    hosts: &[u64],
+) -> bool {
+    (0..g.n()).into_par_iter().all(|v| {
+        g.edges(v).all(|(u, _)| {
+            host.distance(hosts[v], hosts[u]) <= shape.distance(grid.node[v], grid.node[u])
+        })
+    })
 }
 
 /// Starts from cutting the grid into `cut` slabs per axis of equal load
@@ -297,6 +326,7 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
                 name: format!("{}, placed by {method}", cut.what),
                 hosts: cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
                 closed_form: true,
+                non_expanding: false,
             });
         }
     }

@@ -48,7 +48,7 @@ pub use defaults::{
     auto_passes, auto_restarts, bipartitioning_pays, Preset, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
     TINY_SEARCHES,
 };
-use defaults::{one_hop_on_uniform_volumes, partitions_first};
+use defaults::{partitions_first, refined_instead};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 pub use phases::{Phase, PhaseLog};
@@ -206,6 +206,10 @@ pub struct Start {
     /// it): on a large guest such a start is refined instead of a search
     /// from scratch; another (the launch order) is only weighed.
     pub closed_form: bool,
+    /// A closed form of the grid under a 9-point stencil found by its
+    /// squares ([`recognize::square_backbone`]) that puts no edge more hops
+    /// apart than that grid does ([`defaults::refined_instead`]).
+    pub non_expanding: bool,
 }
 
 impl Start {
@@ -215,6 +219,7 @@ impl Start {
             name: self.name.clone(),
             hosts: renumbering.forward(&self.hosts),
             closed_form: self.closed_form,
+            non_expanding: self.non_expanding,
         }
     }
 }
@@ -520,16 +525,15 @@ fn search(
     // the levels, and the search is kept: a 100^3 stencil onto
     // tleaf:16x16x16 starts at 3x the search's hop-bytes.) A small guest's
     // closed form is refined so too when it cuts only one-hop edges of one
-    // volume ([`one_hop_on_uniform_volumes`]); otherwise it is weighed
+    // volume, or is a 9-point stencil's that stretches no edge beyond the
+    // grid under it ([`refined_instead`]); otherwise it is weighed
     // after the searches. (Only when no other start, the launch order say,
     // is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
-    let from_start = refine_start
-        && host_is_grid
-        && closed_form_best.is_some_and(|(cost, start)| {
-            g.n() > LARGE_GUEST || one_hop_on_uniform_volumes(g, &start.hosts, cost)
-        });
-    if let (true, Some((cost, start))) = (from_start, closed_form_best) {
+    let why = closed_form_best
+        .filter(|_| refine_start && host_is_grid)
+        .and_then(|(cost, start)| refined_instead(g, start, cost, dist.host().spec()));
+    if let (Some(why), Some((cost, start))) = (why, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
         // No V-cycle ([`CLOSED_FORM_PHASES`]).
@@ -546,15 +550,10 @@ fn search(
             0,
             format!(
                 "{} gave hop-bytes {cost}; refinement ({}) took {gained} off \
-                 (the closed form refined instead of a search from scratch, {}; --restarts N searches; \
+                 (the closed form refined instead of a search from scratch, {why}; --restarts N searches; \
                  capacity {cap} load per host node, seed {}{})",
                 start.name,
                 CLOSED_FORM_PHASES.names(),
-                match g.n() > LARGE_GUEST {
-                    true => format!("as for every guest above {LARGE_GUEST} vertices with one"),
-                    false => "as for every grid of even volumes whose closed form cuts only edges one hop long"
-                        .to_string(),
-                },
                 options.seed,
                 options.preset.note()
             ),

@@ -82,6 +82,121 @@ proptest! {
     }
 }
 
+/// A graph's edges as (u, v) pairs.
+type Edges = Vec<(u64, u64)>;
+
+/// A 2-D 9-point stencil of one volume on an `a` x `b` grid (axis 1
+/// wrapping where `wraps.0`, axis 2 where `wraps.1`; a wrapping side is at
+/// least 5): vertex x + a·y, its faces (4 neighbours) and its diagonals.
+fn nine_point_edges(a: u64, b: u64, wraps: (bool, bool)) -> (u64, Edges, Edges) {
+    let step = |c: u64, side: u64, wrap: bool, d: i64| -> Option<u64> {
+        let t = c as i64 + d;
+        match (0..side as i64).contains(&t) {
+            true => Some(t as u64),
+            false if wrap => Some(t.rem_euclid(side as i64) as u64),
+            false => None,
+        }
+    };
+    let (mut faces, mut diagonals) = (Vec::new(), Vec::new());
+    for y in 0..b {
+        for x in 0..a {
+            let v = x + a * y;
+            // Each edge once: towards +x, +y, and both diagonals towards +y.
+            for (dx, dy) in [(1i64, 0i64), (0, 1), (1, 1), (-1, 1)] {
+                if let (Some(u), Some(w)) = (step(x, a, wraps.0, dx), step(y, b, wraps.1, dy)) {
+                    let edge = (v, u + a * w);
+                    match dx != 0 && dy != 0 {
+                        true => diagonals.push(edge),
+                        false => faces.push(edge),
+                    }
+                }
+            }
+        }
+    }
+    (a * b, faces, diagonals)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// A 9-point stencil of one volume, shuffled, is no grid, and the grid
+    /// under it is found by its squares (`recognize::square_backbone`):
+    /// its shape, and a numbering that puts every face one hop apart and
+    /// every diagonal two.
+    #[test]
+    fn shuffled_nine_point_stencils_are_found_by_their_squares(
+        a in 3u64..10,
+        b in 3u64..10,
+        wrap_a in any::<bool>(),
+        wrap_b in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let wraps = (wrap_a && a >= 5, wrap_b && b >= 5);
+        let (n, faces, diagonals) = nine_point_edges(a, b, wraps);
+        let edges: Vec<(u64, u64)> = faces.iter().chain(&diagonals).copied().collect();
+        let perm = Rng::new(seed, 0).permutation(n as usize);
+        let at = |v: u64| u64::from(perm[v as usize]);
+        let shuffled: Vec<(u64, u64)> = edges.iter().map(|&(u, v)| (at(u), at(v))).collect();
+        let g = Graph::from_edges(Spec::Graph("stencil9.txt".into()), n, &shuffled).unwrap();
+        let w = WGraph::from_topology(&g).unwrap();
+        prop_assert_eq!(recognize::grid(&w), None);
+        let found = recognize::square_backbone(&w).expect("the mesh under the stencil");
+        let mut got: Vec<(u64, bool)> = found.sides.iter().copied().zip(found.wraps.iter().copied()).collect();
+        got.sort_unstable();
+        let mut expected = vec![(a, wraps.0), (b, wraps.1)];
+        expected.sort_unstable();
+        prop_assert_eq!(got, expected);
+        let shape = topology::build(&found.spec()).unwrap();
+        let hops = |&(u, v): &(u64, u64)| shape.distance(found.node[at(u) as usize], found.node[at(v) as usize]);
+        prop_assert!(faces.iter().all(|e| hops(e) == 1), "every face one hop");
+        prop_assert!(diagonals.iter().all(|e| hops(e) == 2), "every diagonal two");
+    }
+}
+
+/// A 48x48 9-point stencil of one volume, shuffled, onto torus:8x8: the
+/// mapper starts from the mesh under it (refined instead of a search:
+/// `defaults::square_stencil_refined`) and ends at or below the 6x6
+/// blocks in grid order (computed here from the stencil's own
+/// coordinates), where the search alone stopped at 2 122 hop-bytes against
+/// their 1 988; onto ring:16 the search still runs, and beats the strips.
+#[test]
+fn a_nine_point_stencil_of_one_volume_maps_by_its_mesh() {
+    let (n, faces, diagonals) = nine_point_edges(48, 48, (false, false));
+    let edges: Vec<(u64, u64)> = faces.iter().chain(&diagonals).copied().collect();
+    let perm = Rng::new(5, 0).permutation(n as usize);
+    let shuffled: Vec<(u64, u64)> = edges
+        .iter()
+        .map(|&(u, v)| (u64::from(perm[u as usize]), u64::from(perm[v as usize])))
+        .collect();
+    let g = Graph::from_edges(Spec::Graph("stencil9.txt".into()), n, &shuffled).unwrap();
+    let host = topology::parse("torus:8x8").unwrap();
+    let placed = mapped::map(&g, host.as_ref(), &MapOptions::default()).unwrap();
+    // Vertex x + 48·y of the stencil sits at perm[..] in the shuffled graph.
+    let mut blocks = vec![0u64; n as usize];
+    for v in 0..n {
+        let (x, y) = (v % 48, v / 48);
+        blocks[perm[v as usize] as usize] = x / 6 + 8 * (y / 6);
+    }
+    let blocked = hop_bytes(&g, host.as_ref(), &blocks);
+    assert_eq!(blocked, 1988);
+    assert!(
+        hop_bytes(&g, host.as_ref(), placed.hosts()) <= blocked,
+        "the mesh's blocks are weighed"
+    );
+    // Onto a ring the closed form (strips of 3 rows) is only weighed: the
+    // search cuts fewer diagonals than the strips do.
+    let ring = topology::parse("ring:16").unwrap();
+    let placed = mapped::map(&g, ring.as_ref(), &MapOptions::default()).unwrap();
+    let mut strips = vec![0u64; n as usize];
+    for v in 0..n {
+        strips[perm[v as usize] as usize] = v / 48 / 3;
+    }
+    let stripped = hop_bytes(&g, ring.as_ref(), &strips);
+    assert!(
+        hop_bytes(&g, ring.as_ref(), placed.hosts()) < stripped,
+        "the search beats the strips on a ring"
+    );
+}
+
 /// A grid whose breadth-first levels span many tasks of the parallel sweep
 /// (hundreds of vertices each) is recognised with the same numbering on
 /// one thread and three, its edges all grid edges; with one edge moved it
@@ -168,6 +283,51 @@ fn graphs_that_are_not_grids_are_refused() {
     assert_eq!(recognised(&from(12, &two)), None, "two rings");
     let star: Vec<(u64, u64)> = (1..6).map(|v| (0, v)).collect();
     assert_eq!(recognised(&from(6, &star)), None, "a star");
+    // Nor is a grid found under them by their squares, nor under a 9-point
+    // stencil missing a face (a diagonal missing leaves its mesh whole).
+    let by_squares = |g: &Graph| recognize::square_backbone(&WGraph::from_topology(g).unwrap());
+    for (name, n, edges) in [
+        ("Petersen", 10, petersen.to_vec()),
+        ("K5", 5, k5),
+        ("a star", 6, star),
+    ] {
+        assert_eq!(by_squares(&from(n, &edges)), None, "{name}");
+    }
+    let (n, faces, diagonals) = nine_point_edges(6, 5, (false, false));
+    for missing in [0, 7, faces.len() - 1] {
+        let edges: Vec<(u64, u64)> = faces
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != missing)
+            .map(|(_, &e)| e)
+            .chain(diagonals.iter().copied())
+            .collect();
+        assert_eq!(
+            by_squares(&from(n, &edges)),
+            None,
+            "a stencil missing face {missing}"
+        );
+    }
+    // One diagonal missing lowers its faces' scores (a corner's face then
+    // shares one neighbour): the mesh may be refused, but where it is
+    // found every face is one hop.
+    for missing in [0, 9, diagonals.len() - 1] {
+        let mut edges = faces.clone();
+        edges.extend(
+            diagonals
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != missing)
+                .map(|(_, &e)| e),
+        );
+        if let Some(found) = by_squares(&from(n, &edges)) {
+            let shape = topology::build(&found.spec()).unwrap();
+            for &(u, v) in &faces {
+                let (a, b) = (found.node[u as usize], found.node[v as usize]);
+                assert_eq!(shape.distance(a, b), 1, "diagonal {missing} missing");
+            }
+        }
+    }
 }
 
 /// A 9-point stencil on a PX x PY mesh of blocks as a run records it:
