@@ -192,8 +192,8 @@ pub fn square_backbone(g: &WGraph) -> Option<Grid> {
     {
         return None;
     }
-    // Each row sorted, so shared neighbours are a merge and an edge's
-    // entry a binary search.
+    // Each row sorted, so a shared neighbour and an edge's entry are each
+    // a binary search in a row of at most 8.
     let adj: Vec<u32> = (0..n)
         .into_par_iter()
         .flat_map_iter(|v| {
