@@ -233,15 +233,16 @@ pub(super) fn partitions_first(
     r % 2 == 0 && !lone_on_hierarchy && p <= MAX_PARTITIONED_HOSTS
 }
 
-/// Why the closed form `start` (of hop-bytes `cost`) of `g` is refined
-/// instead of a search from scratch onto a grid-shaped `host` (the search's
+/// Why the closed form placing `g` on `hosts` (of hop-bytes `cost`;
+/// `non_expanding` as `Start::non_expanding` says) is refined instead of a
+/// search from scratch onto a grid-shaped `host` (the search's
 /// note says it), or `None` where it is only weighed after the searches:
 /// a guest above [`LARGE_GUEST`] vertices, every cut edge one hop of one
 /// volume ([`one_hop_on_uniform_volumes`]), or a 9-point stencil whose
 /// closed form stretches no edge ([`square_stencil_refined`]).
 pub(super) fn refined_instead(
     g: &WGraph,
-    start: &super::Start,
+    (hosts, non_expanding): (&[u64], bool),
     cost: u128,
     host: &Spec,
 ) -> Option<String> {
@@ -249,12 +250,12 @@ pub(super) fn refined_instead(
         Some(format!(
             "as for every guest above {LARGE_GUEST} vertices with one"
         ))
-    } else if one_hop_on_uniform_volumes(g, &start.hosts, cost) {
+    } else if one_hop_on_uniform_volumes(g, hosts, cost) {
         Some(
             "as for every grid of even volumes whose closed form cuts only edges one hop long"
                 .into(),
         )
-    } else if square_stencil_refined(g, start, host) {
+    } else if square_stencil_refined(g, non_expanding, host) {
         Some(
             "as for every 9-point stencil of even volumes whose closed form stretches no edge \
              beyond the grid under it"
@@ -292,9 +293,9 @@ fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
     cut == cost
 }
 
-/// Whether a closed form `start` of a 9-point stencil (the grid under it
+/// Whether a closed form of a 9-point stencil `g` (the grid under it
 /// found by its squares, no edge placed more hops apart than that grid
-/// puts it: [`super::Start::non_expanding`]) is refined instead of a
+/// puts it: `non_expanding`) is refined instead of a
 /// search: where every edge and node carries one volume and load, onto a
 /// host of two axes or more. Benchmark (2026-12-05, two threads, seed 1):
 /// the 128x128 9-point stencil onto torus:8x8x4, torus:16x16 and
@@ -305,7 +306,7 @@ fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
 /// the searches won by 13–15 % (32x32: 857 against 985): strips of a 1-D
 /// host cut every diagonal of their long sides, and there the closed
 /// form is only weighed.
-fn square_stencil_refined(g: &WGraph, start: &super::Start, host: &Spec) -> bool {
+fn square_stencil_refined(g: &WGraph, non_expanding: bool, host: &Spec) -> bool {
     let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
     let axes = match host {
         Spec::Cube(d) => *d as usize,
@@ -313,5 +314,5 @@ fn square_stencil_refined(g: &WGraph, start: &super::Start, host: &Spec) -> bool
             .grid()
             .map_or(0, |(sides, _)| sides.iter().filter(|&&k| k > 1).count()),
     };
-    start.non_expanding && axes >= 2 && even(&g.ew) && even(&g.vw)
+    non_expanding && axes >= 2 && even(&g.ew) && even(&g.vw)
 }

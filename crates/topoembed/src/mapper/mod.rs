@@ -530,9 +530,10 @@ fn search(
     // after the searches. (Only when no other start, the launch order say,
     // is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
+    let host = dist.host().spec();
     let why = closed_form_best
         .filter(|_| refine_start && host_is_grid)
-        .and_then(|(cost, start)| refined_instead(g, start, cost, dist.host().spec()));
+        .and_then(|(cost, s)| refined_instead(g, (&s.hosts, s.non_expanding), cost, host));
     if let (Some(why), Some((cost, start))) = (why, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);
