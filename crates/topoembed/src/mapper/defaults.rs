@@ -277,8 +277,7 @@ pub(super) fn refined_instead(
 /// closed form it beat had longer edges (24^3 onto torus:16x8, 6x6x3
 /// blocks: 12 672 against 12 267).
 fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
-    let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
-    if !even(&g.ew) || !even(&g.vw) {
+    if !uniform(g) {
         return false;
     }
     let cut: u128 = (0..g.n())
@@ -307,12 +306,17 @@ fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
 /// host cut every diagonal of their long sides, and there the closed
 /// form is only weighed.
 fn square_stencil_refined(g: &WGraph, non_expanding: bool, host: &Spec) -> bool {
-    let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
     let axes = match host {
         Spec::Cube(d) => *d as usize,
         spec => spec
             .grid()
             .map_or(0, |(sides, _)| sides.iter().filter(|&&k| k > 1).count()),
     };
-    non_expanding && axes >= 2 && even(&g.ew) && even(&g.vw)
+    non_expanding && axes >= 2 && uniform(g)
+}
+
+/// Whether every edge of `g` carries one volume and every node one load.
+fn uniform(g: &WGraph) -> bool {
+    let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
+    even(&g.ew) && even(&g.vw)
 }

@@ -224,7 +224,7 @@ pub fn square_backbone(g: &WGraph) -> Option<Grid> {
     let score: Vec<u64> = (0..n)
         .into_par_iter()
         .flat_map_iter(|v| {
-            row(v).iter().enumerate().map(move |(k, &u)| {
+            row(v).iter().map(move |&u| {
                 let common = shared(v, u as usize);
                 let most = common
                     .iter()
@@ -233,7 +233,7 @@ pub fn square_backbone(g: &WGraph) -> Option<Grid> {
                     .filter_map(|(p, q)| entry(p as usize, q).map(|e| c[e]))
                     .max()
                     .unwrap_or(0);
-                1 + c[g.xadj[v] + k] + most
+                1 + common.len() as u64 + most
             })
         })
         .collect();
