@@ -321,10 +321,16 @@ fn run(
     };
     // Small hosts price an exchange from a table of every vertex's cost on
     // every node ([`super::cost_table`]), larger ones from the edges' sums.
-    let tables = Tables::new(&entries, &q.xadj, p, &d);
-    let cost = match &tables {
-        Some(tables) => Priced::Table(tables, tables.costs(&entries, &q.xadj, &on)),
-        None => Priced::Sums(
+    // (16-bit entries where every one fits, 32-bit where not.)
+    let narrow = Tables::<i16>::new(&entries, &q.xadj, p, &d);
+    let wide = match narrow {
+        Some(_) => None,
+        None => Tables::<i32>::new(&entries, &q.xadj, p, &d),
+    };
+    let cost = match (&narrow, &wide) {
+        (Some(tables), _) => Priced::Narrow(tables, tables.costs(&entries, &q.xadj, &on)),
+        (_, Some(tables)) => Priced::Wide(tables, tables.costs(&entries, &q.xadj, &on)),
+        (None, None) => Priced::Sums(
             (0..n)
                 .map(|v| from_node(&on, v, u64::from(on[v]), EMPTY).0)
                 .collect(),
@@ -362,7 +368,8 @@ fn run(
     let exchange_delta = |on: &[u32], cost: &Priced, at: &[u32], a: usize, y: u32| -> i64 {
         let b = at[y as usize];
         match cost {
-            Priced::Table(tables, costs) => tables.exchange_delta(costs, a, (on[a], y), b),
+            Priced::Narrow(tables, costs) => tables.exchange_delta(costs, a, (on[a], y), b),
+            Priced::Wide(tables, costs) => tables.exchange_delta(costs, a, (on[a], y), b),
             Priced::Sums(cost) => {
                 let (x, y) = (u64::from(on[a]), u64::from(y));
                 let mut sum = delta(on, cost, a, x, y, b);
@@ -440,7 +447,10 @@ fn run(
                 kept.moved(b);
             }
             match cost {
-                Priced::Table(tables, costs) => {
+                Priced::Narrow(tables, costs) => {
+                    tables.commit(costs, (&entries, &q.xadj), (a, b), (x, y));
+                }
+                Priced::Wide(tables, costs) => {
                     tables.commit(costs, (&entries, &q.xadj), (a, b), (x, y));
                 }
                 Priced::Sums(cost) => {
@@ -541,11 +551,12 @@ struct Chain<'t> {
 
 /// How a chain prices an exchange: each vertex's cost where it sits, with
 /// the other end's distances read edge by edge, or every vertex's cost on
-/// every host node ([`super::cost_table`]).
+/// every host node ([`super::cost_table`]) in 16 or 32 bits.
 #[derive(Clone)]
 enum Priced<'t> {
     Sums(Vec<i64>),
-    Table(&'t Tables, Costs),
+    Narrow(&'t Tables<i16>, Costs<i16>),
+    Wide(&'t Tables<i32>, Costs<i32>),
 }
 
 impl Priced<'_> {
@@ -553,7 +564,8 @@ impl Priced<'_> {
     fn of(&self, v: usize, h: u32) -> i64 {
         match self {
             Priced::Sums(cost) => cost[v],
-            Priced::Table(tables, costs) => tables.cost(costs, v, h),
+            Priced::Narrow(tables, costs) => tables.cost(costs, v, h),
+            Priced::Wide(tables, costs) => tables.cost(costs, v, h),
         }
     }
 }

@@ -14,7 +14,18 @@
 //!
 //! The entries are the same integers the sparse sums give (the same scaled
 //! volumes, the same distances), so every exchange is priced exactly as
-//! before and a chain takes the same exchanges on the same stream.
+//! before and a chain takes the same exchanges on the same stream. They
+//! are 16 bits wide where every entry of C fits ([`Entry`]): twice the
+//! host nodes per vector, half the table to keep in cache. Benchmark
+//! (2026-12-05, the 38 pairs of `bench/mapper.sh`, one thread, seed 1,
+//! each pair by both builds in turn, two rounds, summed): the same
+//! placement on all 38, 52.47 → 50.10 s (−4.5 %): butterfly_12 onto
+//! torus:16x16 1.16 → 0.94 s, mdual 3.02 → 2.75 s, rgg_n_2_15_s0 0.75 →
+//! 0.68 s, delaunay_n15's 256 parts 0.38 → 0.34 s (the least of the two
+//! rounds). Not kept: the 16-bit table on a dense quotient up to 512 nodes
+//! (butterfly_12 onto torus:8x8x8 0.75–0.81 s against 0.77–0.83 s over two
+//! seeds) and on a sparse one up to 1024 (delaunay_n15's 1024 parts onto
+//! torus:32x32 0.87 → 1.21 s).
 //!
 //! Benchmark (2026-12-04, the 38 pairs of `bench/mapper.sh`, one thread,
 //! seed 1, each pair run by both builds in turn, CPU seconds, the least of
@@ -29,6 +40,8 @@
 //! 2.1 s, a 4 MiB table per chain); up to 512 on every quotient (torus:8x8x8's
 //! 512 parts: 4elt and copter2 0.14 → 0.10 s, butterfly_12 0.16 → 0.17 s), so
 //! up to 512 only where the quotient is sparse ([`MAX_SPARSE_NODES`]).
+
+use std::ops::{AddAssign, Mul, Sub};
 
 /// Most host nodes (and vertices) priced by a table: C is vertices × nodes
 /// 32-bit entries, 256 KiB at 256, and a taken exchange passes over the
@@ -52,9 +65,38 @@ pub const MAX_SPARSE_NODES: u64 = 512;
 /// butterfly_12's 35.
 const SPARSE_DEGREE: usize = 16;
 
+/// An entry of C and of the distance rows: `i16` or `i32`, whichever
+/// [`Tables::new`] finds every entry fits. Each is an exact integer: no
+/// sum of a row (nor any partial sum on the way to it) leaves the type.
+pub trait Entry:
+    Copy + Default + Send + Sync + Mul<Output = Self> + AddAssign + Sub<Output = Self> + Into<i64>
+{
+    /// The largest entry.
+    const MAX: i64;
+    /// `v` as an entry; `v` is within ±[`Entry::MAX`] (checked by
+    /// [`Tables::new`] for every value it is given).
+    fn of(v: i64) -> Self;
+}
+
+impl Entry for i16 {
+    const MAX: i64 = i16::MAX as i64;
+    #[inline(always)]
+    fn of(v: i64) -> i16 {
+        v as i16
+    }
+}
+
+impl Entry for i32 {
+    const MAX: i64 = i32::MAX as i64;
+    #[inline(always)]
+    fn of(v: i64) -> i32 {
+        v as i32
+    }
+}
+
 /// What every chain shares: the volumes between every two vertices and the
 /// host's distances, both dense.
-pub struct Tables {
+pub struct Tables<T> {
     /// Vertices: the width of `volume`'s rows.
     n: usize,
     /// Host nodes: the width of C's and the distances' rows.
@@ -63,7 +105,7 @@ pub struct Tables {
     /// `n × n`.
     volume: Vec<i32>,
     /// `to[g * p + h]` = d(h, g): row g is every node's distance to g.
-    to: Vec<i32>,
+    to: Vec<T>,
     /// Whether the rows are added with AVX2's 32-bit multiply (checked at
     /// run time; x86-64's baseline SSE2 has none and multiplies by halves,
     /// which took the table's gain away).
@@ -73,24 +115,25 @@ pub struct Tables {
 /// A chain's own cost table: C, vertices × host nodes, and the row of
 /// distance changes a taken exchange adds.
 #[derive(Clone)]
-pub struct Costs {
-    c: Vec<i32>,
-    change: Vec<i32>,
+pub struct Costs<T> {
+    c: Vec<T>,
+    change: Vec<T>,
 }
 
-impl Tables {
+impl<T: Entry> Tables<T> {
     /// The shared tables of the quotient whose vertex v has the edges
     /// `entries[xadj[v]..xadj[v + 1]]` (neighbour, volume), onto host nodes
     /// `0..p` at distances `d`; `None` where a table does not pay or fit:
-    /// more than [`MAX_NODES`] host nodes, an entry of C or a volume beyond
-    /// 32 bits, or volumes that differ between an edge's two directions
-    /// (the rows passed over on an exchange are the moved vertex's own).
+    /// more than [`MAX_NODES`] host nodes, an entry of C (a vertex's volume
+    /// times the farthest distance) beyond `T`, or volumes that differ
+    /// between an edge's two directions (the rows passed over on an
+    /// exchange are the moved vertex's own).
     pub fn new(
         entries: &[(u32, i64)],
         xadj: &[usize],
         p: u64,
         d: &impl Fn(u64, u64) -> i64,
-    ) -> Option<Tables> {
+    ) -> Option<Tables<T>> {
         let n = xadj.len().checked_sub(1)?;
         let most = match entries.len() <= SPARSE_DEGREE * n {
             true => MAX_SPARSE_NODES,
@@ -100,13 +143,16 @@ impl Tables {
             return None;
         }
         let p = p as usize;
-        let mut to = vec![0i32; p * p];
+        let mut to = vec![T::default(); p * p];
         let mut farthest = 0i64;
         for g in 0..p {
             for h in 0..p {
                 let dist = d(h as u64, g as u64);
+                if !(0..=T::MAX).contains(&dist) {
+                    return None;
+                }
                 farthest = farthest.max(dist);
-                to[g * p + h] = i32::try_from(dist).ok()?;
+                to[g * p + h] = T::of(dist);
             }
         }
         let mut volume = vec![0i64; n * n];
@@ -117,8 +163,9 @@ impl Tables {
                 weighed = weighed.checked_add(wc)?;
             }
             // C[v][h] ≤ Σ volume × the farthest distance, and so is every
-            // partial sum on the way to it.
-            if weighed.checked_mul(farthest.max(1))? > i64::from(i32::MAX) {
+            // partial sum on the way to it (and every volume × a change in
+            // distance a taken exchange adds).
+            if weighed.checked_mul(farthest.max(1))? > T::MAX {
                 return None;
             }
         }
@@ -138,27 +185,27 @@ impl Tables {
     }
 
     /// The distances to node g, one per host node.
-    fn to(&self, g: u32) -> &[i32] {
+    fn to(&self, g: u32) -> &[T] {
         &self.to[g as usize * self.p..][..self.p]
     }
 
     /// d(h, g).
     fn d(&self, h: u32, g: u32) -> i64 {
-        i64::from(self.to[g as usize * self.p + h as usize])
+        self.to[g as usize * self.p + h as usize].into()
     }
 
     /// C for the placement `on` (host node per vertex).
-    pub fn costs(&self, entries: &[(u32, i64)], xadj: &[usize], on: &[u32]) -> Costs {
+    pub fn costs(&self, entries: &[(u32, i64)], xadj: &[usize], on: &[u32]) -> Costs<T> {
         let p = self.p;
-        let mut c = vec![0i32; on.len() * p];
+        let mut c = vec![T::default(); on.len() * p];
         for (v, row) in c.chunks_exact_mut(p).enumerate() {
             for &(u, wu) in &entries[xadj[v]..xadj[v + 1]] {
-                add_scaled(row, wu as i32, self.to(on[u as usize]));
+                add_scaled(row, T::of(wu), self.to(on[u as usize]));
             }
         }
         Costs {
             c,
-            change: vec![0; p],
+            change: vec![T::default(); p],
         }
     }
 
@@ -167,9 +214,9 @@ impl Tables {
     /// new node less its cost where it is, the edge between them left out
     /// (an exchange keeps its length) — as `anneal`'s sparse sums count it.
     #[inline(always)]
-    pub fn exchange_delta(&self, costs: &Costs, a: usize, (x, y): (u32, u32), b: u32) -> i64 {
+    pub fn exchange_delta(&self, costs: &Costs<T>, a: usize, (x, y): (u32, u32), b: u32) -> i64 {
         let (p, c) = (self.p, &costs.c);
-        let cost = |v: usize, h: u32| i64::from(c[v * p + h as usize]);
+        let cost = |v: usize, h: u32| -> i64 { c[v * p + h as usize].into() };
         let mut sum = cost(a, y) - cost(a, x);
         if b != u32::MAX {
             let b = b as usize;
@@ -185,7 +232,7 @@ impl Tables {
     /// − d(h, x)), every row of b's loses it.
     pub fn commit(
         &self,
-        costs: &mut Costs,
+        costs: &mut Costs<T>,
         (entries, xadj): (&[(u32, i64)], &[usize]),
         (a, b): (usize, u32),
         (x, y): (u32, u32),
@@ -211,23 +258,23 @@ impl Tables {
     }
 
     /// C[v][h], for checks.
-    pub fn cost(&self, costs: &Costs, v: usize, h: u32) -> i64 {
-        i64::from(costs.c[v * self.p + h as usize])
+    pub fn cost(&self, costs: &Costs<T>, v: usize, h: u32) -> i64 {
+        costs.c[v * self.p + h as usize].into()
     }
 }
 
 /// The rows a taken exchange changes: C (`p` wide), the change in distance
 /// per host node, and the entries of the two ends, whose neighbours' rows
 /// gain and lose volume × change.
-struct Rows<'a> {
-    c: &'a mut [i32],
+struct Rows<'a, T> {
+    c: &'a mut [T],
     p: usize,
-    change: &'a [i32],
+    change: &'a [T],
     gaining: &'a [(u32, i64)],
     losing: &'a [(u32, i64)],
 }
 
-impl Rows<'_> {
+impl<T: Entry> Rows<'_, T> {
     /// Adds the changes (one vector loop per row).
     #[inline(always)]
     fn add(self) {
@@ -238,8 +285,8 @@ impl Rows<'_> {
             gaining,
             losing,
         } = self;
-        let sides = gaining.iter().map(|&(u, w)| (u, w as i32));
-        let sides = sides.chain(losing.iter().map(|&(u, w)| (u, -(w as i32))));
+        let sides = gaining.iter().map(|&(u, w)| (u, T::of(w)));
+        let sides = sides.chain(losing.iter().map(|&(u, w)| (u, T::of(-w))));
         for (u, scale) in sides {
             add_scaled(&mut c[u as usize * p..][..p], scale, change);
         }
@@ -294,98 +341,155 @@ mod tests {
     use super::*;
     use crate::mapper::coarsen::tests::bip;
     use crate::mapper::distance::HostDistance;
+    use crate::mapper::graph::WGraph;
     use crate::mapper::rng::Rng;
     use crate::topology;
     use proptest::prelude::*;
 
+    /// Against brute force, in entries of `T`: 60 random exchanges of `q`'s
+    /// vertices on `host`, each priced as the hop-bytes after it less the
+    /// hop-bytes before (both summed over every edge), and after each one
+    /// taken the table equal to one built afresh.
+    fn exchanges_priced_exactly<T: Entry + PartialEq + std::fmt::Debug>(
+        q: &WGraph,
+        host: &str,
+        seed: u64,
+        avx2: bool,
+    ) -> Result<(), TestCaseError> {
+        let n = q.n();
+        let host = topology::parse(host).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let p = host.node_count();
+        let d = |a: u64, b: u64| dist.d(a, b) as i64;
+        let entries: Vec<(u32, i64)> = q
+            .adj
+            .iter()
+            .zip(&q.ew)
+            .map(|(&c, &w)| (c, w as i64))
+            .collect();
+        let mut tables = Tables::<T>::new(&entries, &q.xadj, p, &d).expect("a small host");
+        tables.avx2 &= avx2;
+        let mut rng = Rng::new(seed, 1);
+        let mut on: Vec<u32> = rng.permutation(p as usize)[..n].to_vec();
+        let mut at = vec![u32::MAX; p as usize];
+        for (v, &h) in on.iter().enumerate() {
+            at[h as usize] = v as u32;
+        }
+        let hop_bytes = |on: &[u32]| -> i64 {
+            (0..n)
+                .flat_map(|v| {
+                    entries[q.xadj[v]..q.xadj[v + 1]]
+                        .iter()
+                        .map(move |e| (v, e))
+                })
+                .map(|(v, &(c, w))| w * d(u64::from(on[v]), u64::from(on[c as usize])))
+                .sum::<i64>()
+                / 2
+        };
+        let mut costs = tables.costs(&entries, &q.xadj, &on);
+        for _ in 0..60 {
+            let a = rng.below(n);
+            let y = rng.below(p as usize) as u32;
+            let x = on[a];
+            if x == y {
+                continue;
+            }
+            let b = at[y as usize];
+            let priced = tables.exchange_delta(&costs, a, (x, y), b);
+            let before = hop_bytes(&on);
+            on[a] = y;
+            at[y as usize] = a as u32;
+            at[x as usize] = b;
+            if b != u32::MAX {
+                on[b as usize] = x;
+            }
+            prop_assert_eq!(priced, hop_bytes(&on) - before);
+            tables.commit(&mut costs, (&entries, &q.xadj), (a, b), (x, y));
+            prop_assert_eq!(&costs.c, &tables.costs(&entries, &q.xadj, &on).c);
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(60))]
 
-        /// Against brute force: every exchange's price is the hop-bytes
-        /// after it less the hop-bytes before (both summed over every edge),
-        /// and after each exchange taken the table equals one built afresh —
-        /// on random graphs onto a torus, a mesh and a tleaf, with empty
-        /// host nodes, on the AVX2 path and the plain one.
+        /// [`exchanges_priced_exactly`] on random graphs onto a torus, a
+        /// mesh and a tleaf, with empty host nodes, on the AVX2 path and
+        /// the plain one, in 32 bits and, where every row fits, in 16 — a
+        /// heavy edge puts the rows on both sides of the 16-bit bound, and
+        /// the 16-bit table is built exactly where they fit.
         #[test]
         fn exchanges_are_priced_as_the_hop_bytes_change(
             n in 3usize..40,
             extra in prop::collection::vec((0usize..40, 0usize..40, 1u64..9), 0..80),
+            heavy in 1u64..3000,
             host in prop::sample::select(vec!["torus:8x8", "tleaf:2x4x8:50,5,1", "mesh:5x9"]),
             seed in 0u64..1000,
             avx2 in any::<bool>(),
         ) {
+            // One heavy edge: rows from far below the 16-bit bound to past it.
+            let mut extra = extra;
+            extra.push((0, 1, heavy));
             let q = bip(n, &extra, &[1], &[[0, 0]]).g;
-            let host = topology::parse(host).unwrap();
-            let dist = HostDistance::new(host.as_ref()).unwrap();
-            let p = host.node_count();
+            exchanges_priced_exactly::<i32>(&q, host, seed, avx2)?;
+            // The 16-bit table exactly where every row fits: the heaviest
+            // vertex's volume times the farthest distance at most 32 767.
+            let host_graph = topology::parse(host).unwrap();
+            let dist = HostDistance::new(host_graph.as_ref()).unwrap();
+            let p = host_graph.node_count();
             let d = |a: u64, b: u64| dist.d(a, b) as i64;
+            let farthest = (0..p).flat_map(|a| (0..p).map(move |b| (a, b))).map(|(a, b)| d(a, b)).max().unwrap();
+            let heaviest = (0..n).map(|v| q.ew[q.xadj[v]..q.xadj[v + 1]].iter().sum::<u64>()).max().unwrap();
             let entries: Vec<(u32, i64)> =
                 q.adj.iter().zip(&q.ew).map(|(&c, &w)| (c, w as i64)).collect();
-            let mut tables = Tables::new(&entries, &q.xadj, p, &d).expect("a small host");
-            tables.avx2 &= avx2;
-            let mut rng = Rng::new(seed, 1);
-            let mut on: Vec<u32> = rng.permutation(p as usize)[..n].to_vec();
-            let mut at = vec![u32::MAX; p as usize];
-            for (v, &h) in on.iter().enumerate() {
-                at[h as usize] = v as u32;
-            }
-            let hop_bytes = |on: &[u32]| -> i64 {
-                (0..n)
-                    .flat_map(|v| entries[q.xadj[v]..q.xadj[v + 1]].iter().map(move |e| (v, e)))
-                    .map(|(v, &(c, w))| w * d(u64::from(on[v]), u64::from(on[c as usize])))
-                    .sum::<i64>()
-                    / 2
-            };
-            let mut costs = tables.costs(&entries, &q.xadj, &on);
-            for _ in 0..60 {
-                let a = rng.below(n);
-                let y = rng.below(p as usize) as u32;
-                let x = on[a];
-                if x == y {
-                    continue;
-                }
-                let b = at[y as usize];
-                let priced = tables.exchange_delta(&costs, a, (x, y), b);
-                let before = hop_bytes(&on);
-                on[a] = y;
-                at[y as usize] = a as u32;
-                at[x as usize] = b;
-                if b != u32::MAX {
-                    on[b as usize] = x;
-                }
-                prop_assert_eq!(priced, hop_bytes(&on) - before);
-                tables.commit(&mut costs, (&entries, &q.xadj), (a, b), (x, y));
-                prop_assert_eq!(&costs.c, &tables.costs(&entries, &q.xadj, &on).c);
+            let narrow = Tables::<i16>::new(&entries, &q.xadj, p, &d);
+            prop_assert_eq!(narrow.is_some(), heaviest as i64 * farthest <= 32_767);
+            if narrow.is_some() {
+                exchanges_priced_exactly::<i16>(&q, host, seed, avx2)?;
             }
         }
     }
 
     /// Where a table would not fit or could mislead, there is none: more
     /// than [`MAX_SPARSE_NODES`] host nodes, more than [`MAX_NODES`] for a
-    /// dense quotient, an entry of C beyond 32 bits, volumes that differ
-    /// between an edge's two directions.
+    /// dense quotient, an entry of C beyond the entries' width (16 or 32
+    /// bits), volumes that differ between an edge's two directions.
     #[test]
     fn no_table_where_it_would_not_fit() {
         let d = |a: u64, b: u64| a.abs_diff(b) as i64;
         let path = |w: [i64; 2]| (vec![(1u32, w[0]), (0u32, w[1])], vec![0usize, 1, 2]);
-        let (entries, xadj) = path([5, 5]);
-        assert!(Tables::new(&entries, &xadj, 4, &d).is_some());
-        assert!(Tables::new(&entries, &xadj, MAX_SPARSE_NODES, &d).is_some());
-        assert!(Tables::new(&entries, &xadj, MAX_SPARSE_NODES + 1, &d).is_none());
+        let wide = |(entries, xadj): &(Vec<(u32, i64)>, Vec<usize>), p: u64| {
+            Tables::<i32>::new(entries, xadj, p, &d).is_some()
+        };
+        let narrow = |(entries, xadj): &(Vec<(u32, i64)>, Vec<usize>), p: u64| {
+            Tables::<i16>::new(entries, xadj, p, &d).is_some()
+        };
+        let light = path([5, 5]);
+        assert!(wide(&light, 4) && narrow(&light, 4));
+        assert!(wide(&light, MAX_SPARSE_NODES) && narrow(&light, MAX_SPARSE_NODES));
+        assert!(!wide(&light, MAX_SPARSE_NODES + 1) && !narrow(&light, MAX_SPARSE_NODES + 1));
         // Every two of 20 vertices neighbours (19 a vertex): dense.
         let dense: Vec<(u32, i64)> = (0..20u32)
             .flat_map(|v| (0..20u32).filter(move |&u| u != v).map(|u| (u, 1)))
             .collect();
-        let rows: Vec<usize> = (0..=20).map(|v| 19 * v).collect();
-        assert!(Tables::new(&dense, &rows, MAX_NODES, &d).is_some());
-        assert!(Tables::new(&dense, &rows, MAX_NODES + 1, &d).is_none());
-        let (entries, xadj) = path([5, 6]);
-        assert!(Tables::new(&entries, &xadj, 4, &d).is_none());
-        // Σ volume × the farthest distance (3) above 2^31 − 1.
-        let big = i64::from(i32::MAX) / 3 + 1;
-        let (entries, xadj) = path([big, big]);
-        assert!(Tables::new(&entries, &xadj, 4, &d).is_none());
-        let (entries, xadj) = path([big - 1, big - 1]);
-        assert!(Tables::new(&entries, &xadj, 4, &d).is_some());
+        let dense = (dense, (0..=20).map(|v| 19 * v).collect());
+        assert!(wide(&dense, MAX_NODES) && narrow(&dense, MAX_NODES));
+        assert!(!wide(&dense, MAX_NODES + 1) && !narrow(&dense, MAX_NODES + 1));
+        let lopsided = path([5, 6]);
+        assert!(!wide(&lopsided, 4) && !narrow(&lopsided, 4));
+        // Σ volume × the farthest distance (3) above 2^31 − 1, and above
+        // 2^15 − 1: no table, then only the 32-bit one.
+        for (most, fits_wide) in [(i64::from(i32::MAX), false), (i64::from(i16::MAX), true)] {
+            let big = most / 3 + 1;
+            assert_eq!(wide(&path([big, big]), 4), fits_wide);
+            assert!(!narrow(&path([big, big]), 4));
+            assert!(wide(&path([big - 1, big - 1]), 4));
+            assert_eq!(narrow(&path([big - 1, big - 1]), 4), fits_wide);
+        }
+        // A distance beyond 16 bits: the 32-bit table alone.
+        let far = |a: u64, b: u64| 40_000 * a.abs_diff(b) as i64;
+        let (entries, xadj) = path([1, 1]);
+        assert!(Tables::<i16>::new(&entries, &xadj, 4, &far).is_none());
+        assert!(Tables::<i32>::new(&entries, &xadj, 4, &far).is_some());
     }
 }
