@@ -102,6 +102,7 @@ pub fn launch_order(guest: &dyn Topology, host: &dyn Topology) -> Option<Start> 
         hosts: (0..host.node_count()).collect(),
         closed_form: false,
         non_expanding: false,
+        grid_axes: 0,
     })
 }
 

@@ -64,6 +64,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
             closed_form: true,
             non_expanding: false,
+            grid_axes: 0,
         });
     }
     let p = host.node_count();
@@ -94,8 +95,10 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             .collect();
         starts.extend(place_all(&cuts, host));
     }
-    if by_squares {
-        for start in &mut starts {
+    let axes = grid.sides.iter().filter(|&&k| k > 1).count();
+    for start in &mut starts {
+        start.grid_axes = axes;
+        if by_squares {
             start.non_expanding = within_the_grid(g, &grid, shape.as_ref(), host, &start.hosts);
         }
     }
@@ -327,6 +330,7 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
                 hosts: cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
                 closed_form: true,
                 non_expanding: false,
+                grid_axes: 0,
             });
         }
     }

@@ -234,15 +234,16 @@ pub(super) fn partitions_first(
 }
 
 /// Why the closed form placing `g` on `hosts` (of hop-bytes `cost`;
-/// `non_expanding` as `Start::non_expanding` says) is refined instead of a
-/// search from scratch onto a grid-shaped `host` (the search's
+/// `non_expanding` and `grid_axes` as `Start`'s fields say) is refined
+/// instead of a search from scratch onto a grid-shaped `host` (the search's
 /// note says it), or `None` where it is only weighed after the searches:
 /// a guest above [`LARGE_GUEST`] vertices, every cut edge one hop of one
-/// volume ([`one_hop_on_uniform_volumes`]), or a 9-point stencil whose
-/// closed form stretches no edge ([`square_stencil_refined`]).
+/// volume ([`one_hop_on_uniform_volumes`]), a 9-point stencil whose
+/// closed form stretches no edge ([`square_stencil_refined`]), or a grid
+/// of fewer axes than the host ([`folded_onto_more_axes`]).
 pub(super) fn refined_instead(
     g: &WGraph,
-    (hosts, non_expanding): (&[u64], bool),
+    (hosts, non_expanding, grid_axes): (&[u64], bool, usize),
     cost: u128,
     host: &Spec,
 ) -> Option<String> {
@@ -261,6 +262,8 @@ pub(super) fn refined_instead(
              beyond the grid under it"
                 .into(),
         )
+    } else if folded_onto_more_axes(g, grid_axes, host) {
+        Some("as for every grid of even volumes onto a host of more axes".into())
     } else {
         None
     }
@@ -306,14 +309,57 @@ fn one_hop_on_uniform_volumes(g: &WGraph, hosts: &[u64], cost: u128) -> bool {
 /// host cut every diagonal of their long sides, and there the closed
 /// form is only weighed.
 fn square_stencil_refined(g: &WGraph, non_expanding: bool, host: &Spec) -> bool {
-    let axes = match host {
+    non_expanding && host_axes(host) >= 2 && uniform(g)
+}
+
+/// Whether a closed form of a grid of `grid_axes` axes found in `g` is
+/// refined instead of a search onto `host`, of more axes and at least
+/// [`FOLDED_FROM_NODES`] nodes, where every edge and node of `g` carries
+/// one volume and load. Folding the grid's axes
+/// onto more host axes stretches some edges to two hops, so the rules
+/// above keep the search; but refined (k-way FM, pairs and move/swap on
+/// it) the fold beat the search, in a tenth to a fifth of the time.
+/// Benchmark (2026-12-05, one thread, seed 1, 179 pairs: 5- and 9-point
+/// stencils of 64x64 to 200x50, shuffled, and the specs torus:100x100,
+/// torus:90x60 and mesh:100x100 onto 12 hosts of 3 to 8 axes and 128 to
+/// 512 nodes (torus:8x8x8, torus:16x8x4, mesh:4x4x8, torus:8x4x4,
+/// mesh:6x6x6, torus:4x4x4x4, cube:8, …); 7-point stencils of 16^3 to
+/// 20x20x30, shuffled, and the specs torus:50x50x50 and mesh:30x30x30 onto
+/// the 4- and 5-axis ones and cube:8): the geometric mean of the hop-bytes
+/// −1.0 % against the searches (with the closed form weighed after them),
+/// below on 84 pairs, above on 3 by at most 0.08 %, and 48.0 → 10.9 s in
+/// all: the 128x128 5- and 9-point stencils onto torus:8x8x8 0.43 → 0.02 s
+/// and 0.59 → 0.06 s at the same hop-bytes, a 20x20x30 7-point one onto
+/// torus:4x4x4x4 10 926 → 10 141 hop-bytes in 0.08 s for 0.38 s. A grid of
+/// as many axes as the host, or more, is not folded so (the shuffled 24^3
+/// stencil onto torus:16x16: the search 15 935, the closed form 17 856
+/// after local search), and is only weighed.
+fn folded_onto_more_axes(g: &WGraph, grid_axes: usize, host: &Spec) -> bool {
+    let nodes = host.node_count().unwrap_or(0);
+    nodes >= FOLDED_FROM_NODES && grid_axes >= 1 && grid_axes < host_axes(host) && uniform(g)
+}
+
+/// The axes of more than one node of a grid-shaped `host` (a cube's
+/// dimension; 0 for any other).
+fn host_axes(host: &Spec) -> usize {
+    match host {
         Spec::Cube(d) => *d as usize,
         spec => spec
             .grid()
             .map_or(0, |(sides, _)| sides.iter().filter(|&&k| k > 1).count()),
-    };
-    non_expanding && axes >= 2 && uniform(g)
+    }
 }
+
+/// Fewest host nodes onto which a grid of fewer axes is folded by its
+/// closed form instead of searched ([`folded_onto_more_axes`]). Onto the
+/// 9 hosts of 16 to 64 nodes measured with the pairs there (torus:3x3x3,
+/// torus:4x4x2, cube:5, cube:6, torus:4x4x4, torus:4x4x2x2, …; 171 pairs)
+/// the fold won as often, but lost by up to 8.4 % (the 128x128 9-point
+/// stencil onto torus:3x3x3, whose rings of 3 join every two nodes: 3 836
+/// against the search's 3 540; a shuffled 60x36 5-point stencil onto
+/// torus:4x4x2 480 against 454), and there the search takes a tenth of a
+/// second.
+const FOLDED_FROM_NODES: u64 = 128;
 
 /// Whether every edge of `g` carries one volume and every node one load.
 fn uniform(g: &WGraph) -> bool {

@@ -210,6 +210,10 @@ pub struct Start {
     /// squares ([`recognize::square_backbone`]) that puts no edge more hops
     /// apart than that grid does ([`defaults::refined_instead`]).
     pub non_expanding: bool,
+    /// The axes of more than one node of the grid found in the guest that
+    /// a closed form was built for (0 for any other start): a grid of
+    /// fewer axes than the host folds onto it ([`defaults::refined_instead`]).
+    pub grid_axes: usize,
 }
 
 impl Start {
@@ -218,8 +222,7 @@ impl Start {
         Start {
             name: self.name.clone(),
             hosts: renumbering.forward(&self.hosts),
-            closed_form: self.closed_form,
-            non_expanding: self.non_expanding,
+            ..*self
         }
     }
 }
@@ -524,16 +527,16 @@ fn search(
     // the one search refines it. (On hierarchies the closed forms ignore
     // the levels, and the search is kept: a 100^3 stencil onto
     // tleaf:16x16x16 starts at 3x the search's hop-bytes.) A small guest's
-    // closed form is refined so too when it cuts only one-hop edges of one
-    // volume, or is a 9-point stencil's that stretches no edge beyond the
-    // grid under it ([`refined_instead`]); otherwise it is weighed
-    // after the searches. (Only when no other start, the launch order say,
-    // is better.)
+    // closed form is refined so too where [`refined_instead`] says why;
+    // otherwise it is weighed after the searches. (Only when no other
+    // start, the launch order say, is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
     let host = dist.host().spec();
     let why = closed_form_best
         .filter(|_| refine_start && host_is_grid)
-        .and_then(|(cost, s)| refined_instead(g, (&s.hosts, s.non_expanding), cost, host));
+        .and_then(|(cost, s)| {
+            refined_instead(g, (&s.hosts, s.non_expanding, s.grid_axes), cost, host)
+        });
     if let (Some(why), Some((cost, start))) = (why, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);

@@ -589,8 +589,13 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
         assert_eq!(hosts, first_note("bintree:8192", host, 1).1, "{host}");
         let (asked, _) = first_note("bintree:8192", host, 2);
         assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
+        // A grid found gets both searches — but a 2-D one onto the three
+        // axes of mesh:8x8x4 is folded by its closed form instead.
         let grid = first_note_structured("mesh:70x60", host, 0);
-        assert!(grid.contains("best of 2 searches"), "{host}: {grid}");
+        match host {
+            "torus:16x16" => assert!(grid.contains("best of 2 searches"), "{host}: {grid}"),
+            _ => assert!(grid.contains("onto a host of more axes"), "{host}: {grid}"),
+        }
         let (raw, _) = first_note("mesh:70x60", host, 0);
         assert!(raw.contains("one search"), "{host}: {raw}");
     }
