@@ -10,6 +10,7 @@ pub mod grid;
 mod identity;
 pub mod mapped;
 pub mod mesh_to_cube;
+mod nested;
 mod standard;
 mod structured;
 pub mod tree;

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::{applicable_as_starts, Embedding};
+use super::{applicable_as_starts, nested, Embedding};
 use crate::mapper::recognize::{self, Grid};
 use crate::mapper::{Start, WGraph};
 use crate::spec::Spec;
@@ -94,6 +94,9 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             .flatten()
             .collect();
         starts.extend(place_all(&cuts, host));
+        if let Spec::Tleaf(sizes, _) = host.spec() {
+            starts.extend(nested_boxes(&grid, &coords, sizes, &spec));
+        }
     }
     let axes = grid.sides.iter().filter(|&&k| k > 1).count();
     for start in &mut starts {
@@ -103,6 +106,28 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         }
     }
     starts
+}
+
+/// The grid cut level by level along a tleaf of `sizes` ([`nested`]),
+/// every node's grid coordinates in `coords`; none where a level cannot
+/// be cut within the boxes.
+fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Option<Start> {
+    let cuts = nested::level_cuts(&grid.sides, sizes)?;
+    let hosts = nested::leaves(coords, grid.sides.len(), &cuts, sizes);
+    let levels: Vec<String> = cuts
+        .iter()
+        .map(|cut| cut.iter().map(u64::to_string).collect::<Vec<_>>().join("x"))
+        .collect();
+    Some(Start {
+        name: format!(
+            "{spec} cut by the host's levels ({})",
+            levels.join(", then ")
+        ),
+        hosts,
+        closed_form: true,
+        non_expanding: false,
+        grid_axes: 0,
+    })
 }
 
 /// Whether `hosts` puts no edge of `g` more hops apart on `host` than the
@@ -405,7 +430,7 @@ fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> 
 
 /// Calls `each` with every way of writing `rest` as a product of one factor
 /// per remaining axis, each at most that axis's side.
-fn factorizations(
+pub(super) fn factorizations(
     sides: &[u64],
     rest: u64,
     cut: &mut Vec<u64>,

@@ -244,6 +244,29 @@ fn a_grid_of_fewer_axes_is_folded_onto_a_larger_host() {
     );
 }
 
+/// A shuffled 64x64 mesh onto tleaf:16x16:10,1 (leaves parting at the top
+/// 11 apart, in a group 1): cut by the host's levels into 4x4 boxes of
+/// 16x16 (6 planes of 64 edges at 11) and each of those into 4x4 of 4x4
+/// (16 × 6 planes of 16 at 1), 4 224 + 1 536 = 5 760 hop-bytes — the
+/// mapper keeps that start (its search alone reached 5 803).
+#[test]
+fn a_grid_on_a_hierarchy_is_cut_by_its_levels() {
+    let (n, edges) = grid_edges(&[64, 64], &[false; 2]);
+    let guest = shuffled(n, &edges, 2);
+    let host = topology::parse("tleaf:16x16:10,1").unwrap();
+    let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    let nested = 6 * 64 * 11 + 16 * 6 * 16;
+    assert_eq!(nested, 5760);
+    assert!(hop_bytes(&guest, host.as_ref(), placed.hosts()) <= nested);
+    assert!(
+        placed
+            .start()
+            .is_some_and(|s| s.contains("cut by the host's levels (4x4, then 4x4)")),
+        "{:?}",
+        placed.notes()
+    );
+}
+
 /// A grid whose breadth-first levels span many tasks of the parallel sweep
 /// (hundreds of vertices each) is recognised with the same numbering on
 /// one thread and three, its edges all grid edges; with one edge moved it
