@@ -103,6 +103,7 @@ pub fn launch_order(guest: &dyn Topology, host: &dyn Topology) -> Option<Start> 
         closed_form: false,
         non_expanding: false,
         grid_axes: 0,
+        even_levels: false,
     })
 }
 

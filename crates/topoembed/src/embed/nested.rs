@@ -14,15 +14,15 @@
 //! 1 024 × 11 + 2 560 × 1 = 42 240 hop-bytes, where the search reached
 //! 42 446 and Scotch 44 023.
 //!
-//! It is a start the mapper weighs after its search, never one refined
-//! instead of it: over 132 pairs (5- and 9-point stencils of 64x64 to
-//! 200x50 and 7-point ones of 16^3 to 20x20x30, shuffled, onto six tleafs
-//! of 2 to 6 levels; 2026-12-05) it beat the search on 54 (by up to 1.6 %:
-//! sides that the levels' arities divide), and lost by up to 11.7 % where
-//! they do not (a 90x90 stencil onto tleaf:16x16:10,1: 9 246 against the
-//! search's 8 294, its staircases cutting more than the search's curves).
-
-use super::structured::factorizations;
+//! Over 132 pairs (5- and 9-point stencils of 64x64 to 200x50 and 7-point
+//! ones of 16^3 to 20x20x30, shuffled, onto six tleafs of 2 to 6 levels;
+//! 2026-12-05) the start beat the search on 54 (by up to 1.6 %: sides that
+//! the levels' arities divide), and lost by up to 11.7 % where they do not
+//! (a 90x90 stencil onto tleaf:16x16:10,1: 9 246 against the search's
+//! 8 294, its staircases cutting more than the search's curves). So where
+//! every box comes out alike ([`in_equal_boxes`]) the mapper refines it
+//! instead of searching (`mapper::defaults`' `cut_by_levels`), and
+//! elsewhere weighs it after the search.
 
 /// Each level's cut (parts per axis, their product the level's arity),
 /// top level first, for a grid of `sides` onto a tleaf of `sizes`; `None`
@@ -62,6 +62,19 @@ pub fn level_cuts(sides: &[u64], sizes: &[u64]) -> Option<Vec<Vec<u64>>> {
         cuts.push(cut);
     }
     Some(cuts)
+}
+
+/// Whether `cuts` divide every box's side exactly at every level: every
+/// leaf the same box, every cut a plane.
+pub fn in_equal_boxes(sides: &[u64], cuts: &[Vec<u64>]) -> bool {
+    let mut boxed = sides.to_vec();
+    cuts.iter().all(|cut| {
+        boxed.iter_mut().zip(cut).all(|(side, &f)| {
+            let even = *side % f == 0;
+            *side /= f;
+            even
+        })
+    })
 }
 
 /// The leaf of every guest node, node v's grid coordinates at
@@ -125,6 +138,35 @@ fn deal(
     }
 }
 
+/// Calls `each` with every way of writing `rest` as a product of one factor
+/// per remaining axis, each at most that axis's side.
+pub(super) fn factorizations(
+    sides: &[u64],
+    rest: u64,
+    cut: &mut Vec<u64>,
+    budget: &mut usize,
+    each: &mut dyn FnMut(&[u64]),
+) {
+    if *budget == 0 {
+        return;
+    }
+    let a = cut.len();
+    if a == sides.len() {
+        if rest == 1 {
+            *budget -= 1;
+            each(cut);
+        }
+        return;
+    }
+    for b in 1..=sides[a].min(rest) {
+        if rest % b == 0 {
+            cut.push(b);
+            factorizations(sides, rest / b, cut, budget, each);
+            cut.pop();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +190,7 @@ mod tests {
     #[test]
     fn a_square_grid_is_cut_into_square_boxes() {
         let cuts = level_cuts(&[128, 128], &[4, 8, 8]).unwrap();
+        assert!(in_equal_boxes(&[128, 128], &cuts));
         assert_eq!(cuts[0], vec![2, 2]);
         assert_eq!(cuts[1].iter().product::<u64>(), 8);
         assert_eq!(cuts[2].iter().product::<u64>(), 8);
@@ -180,6 +223,7 @@ mod tests {
     fn uneven_sides_are_split_evenly() {
         let (sides, sizes) = ([100u64, 30], [4u64, 4]);
         let cuts = level_cuts(&sides, &sizes).unwrap();
+        assert!(!in_equal_boxes(&sides, &cuts));
         let mut load = vec![0u32; 16];
         for l in leaves(&grid(&sides), 2, &cuts, &sizes) {
             load[l as usize] += 1;

@@ -65,6 +65,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             closed_form: true,
             non_expanding: false,
             grid_axes: 0,
+            even_levels: false,
         });
     }
     let p = host.node_count();
@@ -114,6 +115,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
 fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Option<Start> {
     let cuts = nested::level_cuts(&grid.sides, sizes)?;
     let hosts = nested::leaves(coords, grid.sides.len(), &cuts, sizes);
+    let even_levels = nested::in_equal_boxes(&grid.sides, &cuts);
     let levels: Vec<String> = cuts
         .iter()
         .map(|cut| cut.iter().map(u64::to_string).collect::<Vec<_>>().join("x"))
@@ -127,6 +129,7 @@ fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Opti
         closed_form: true,
         non_expanding: false,
         grid_axes: 0,
+        even_levels,
     })
 }
 
@@ -356,6 +359,7 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
                 closed_form: true,
                 non_expanding: false,
                 grid_axes: 0,
+                even_levels: false,
             });
         }
     }
@@ -413,7 +417,7 @@ fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> 
     let mut found: Vec<(u64, Vec<u64>)> = Vec::new();
     let mut cut = Vec::with_capacity(sides.len());
     let mut budget = MAX_FACTORIZATIONS;
-    factorizations(sides, p, &mut cut, &mut budget, &mut |cut| {
+    nested::factorizations(sides, p, &mut cut, &mut budget, &mut |cut| {
         let largest: u64 = cut
             .iter()
             .zip(sides)
@@ -426,35 +430,6 @@ fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> 
     found.sort();
     found.dedup();
     found.into_iter().take(SHAPES).map(|(_, c)| c).collect()
-}
-
-/// Calls `each` with every way of writing `rest` as a product of one factor
-/// per remaining axis, each at most that axis's side.
-pub(super) fn factorizations(
-    sides: &[u64],
-    rest: u64,
-    cut: &mut Vec<u64>,
-    budget: &mut usize,
-    each: &mut dyn FnMut(&[u64]),
-) {
-    if *budget == 0 {
-        return;
-    }
-    let a = cut.len();
-    if a == sides.len() {
-        if rest == 1 {
-            *budget -= 1;
-            each(cut);
-        }
-        return;
-    }
-    for b in 1..=sides[a].min(rest) {
-        if rest % b == 0 {
-            cut.push(b);
-            factorizations(sides, rest / b, cut, budget, each);
-            cut.pop();
-        }
-    }
 }
 
 #[cfg(test)]

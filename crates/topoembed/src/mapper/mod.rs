@@ -43,6 +43,7 @@ pub mod recognize;
 pub mod refine;
 mod renumber;
 pub mod rng;
+mod start;
 
 pub use defaults::{
     auto_passes, auto_restarts, bipartitioning_pays, Preset, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
@@ -58,6 +59,7 @@ use crate::progress::Progress;
 use crate::topology::Topology;
 use rayon::prelude::*;
 pub use renumber::Renumbering;
+pub use start::Start;
 
 /// Most host nodes the mapper places onto (it lists them).
 pub const MAX_HOST_NODES: u64 = 1 << 24;
@@ -191,39 +193,6 @@ impl Placement {
     /// the search, `None` when the search's own placement was kept.
     pub fn start(&self) -> Option<&str> {
         self.start.as_deref()
-    }
-}
-
-/// A placement built elsewhere (a closed form for a guest found to be a
-/// grid) that the mapper weighs against its own search.
-#[derive(Debug, Clone)]
-pub struct Start {
-    /// What built it (`axes on torus:64x64`).
-    pub name: String,
-    /// Host node of every guest node.
-    pub hosts: Vec<u64>,
-    /// Built by a closed form for the guest's structure (a grid found in
-    /// it): on a large guest such a start is refined instead of a search
-    /// from scratch; another (the launch order) is only weighed.
-    pub closed_form: bool,
-    /// A closed form of the grid under a 9-point stencil found by its
-    /// squares ([`recognize::square_backbone`]) that puts no edge more hops
-    /// apart than that grid does ([`defaults::refined_instead`]).
-    pub non_expanding: bool,
-    /// The axes of more than one node of the grid found in the guest that
-    /// a closed form was built for (0 for any other start): a grid of
-    /// fewer axes than the host folds onto it ([`defaults::refined_instead`]).
-    pub grid_axes: usize,
-}
-
-impl Start {
-    /// The same start on the guest renumbered by `renumbering`.
-    pub fn renumbered(&self, renumbering: &Renumbering) -> Start {
-        Start {
-            name: self.name.clone(),
-            hosts: renumbering.forward(&self.hosts),
-            ..*self
-        }
     }
 }
 
@@ -526,17 +495,16 @@ fn search(
     // most of the time at 10^6 vertices; unless searches are asked for,
     // the one search refines it. (On hierarchies the closed forms ignore
     // the levels, and the search is kept: a 100^3 stencil onto
-    // tleaf:16x16x16 starts at 3x the search's hop-bytes.) A small guest's
+    // tleaf:16x16x16 starts at 3x the search's hop-bytes, but for a grid
+    // cut by a tleaf's levels into equal boxes.) A small guest's
     // closed form is refined so too where [`refined_instead`] says why;
     // otherwise it is weighed after the searches. (Only when no other
     // start, the launch order say, is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
     let host = dist.host().spec();
     let why = closed_form_best
-        .filter(|_| refine_start && host_is_grid)
-        .and_then(|(cost, s)| {
-            refined_instead(g, (&s.hosts, s.non_expanding, s.grid_axes), cost, host)
-        });
+        .filter(|(_, s)| refine_start && (host_is_grid || s.even_levels))
+        .and_then(|(cost, s)| refined_instead(g, s, cost, host));
     if let (Some(why), Some((cost, start))) = (why, closed_form_best) {
         let mut hosts = start.hosts.clone();
         let mut rng = rng::Rng::new(options.seed, u64::MAX);

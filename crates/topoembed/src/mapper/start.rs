@@ -1,0 +1,42 @@
+//! Placements built outside the search (closed forms for a grid found in
+//! the guest, the launch order) that the mapper weighs against it or
+//! refines instead of it.
+
+use super::renumber::Renumbering;
+
+/// A placement built elsewhere (a closed form for a guest found to be a
+/// grid) that the mapper weighs against its own search.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// What built it (`axes on torus:64x64`).
+    pub name: String,
+    /// Host node of every guest node.
+    pub hosts: Vec<u64>,
+    /// Built by a closed form for the guest's structure (a grid found in
+    /// it): on a large guest such a start is refined instead of a search
+    /// from scratch; another (the launch order) is only weighed.
+    pub closed_form: bool,
+    /// A closed form of the grid under a 9-point stencil found by its
+    /// squares ([`super::recognize::square_backbone`]) that puts no edge more hops
+    /// apart than that grid does ([`super::defaults`]'s `refined_instead`).
+    pub non_expanding: bool,
+    /// The axes of more than one node of the grid found in the guest that
+    /// a closed form was built for (0 for any other start): a grid of
+    /// fewer axes than the host folds onto it ([`super::defaults`]'s
+    /// `refined_instead`).
+    pub grid_axes: usize,
+    /// A grid cut by a tleaf's levels into boxes all alike, every cut a
+    /// plane (`embed/nested.rs`): refined instead of a search there.
+    pub even_levels: bool,
+}
+
+impl Start {
+    /// The same start on the guest renumbered by `renumbering`.
+    pub fn renumbered(&self, renumbering: &Renumbering) -> Start {
+        Start {
+            name: self.name.clone(),
+            hosts: renumbering.forward(&self.hosts),
+            ..*self
+        }
+    }
+}
