@@ -97,13 +97,12 @@ pub fn map_with(
 /// The launcher's order as a start: rank r on host node r, when guest and
 /// host have as many nodes.
 pub fn launch_order(guest: &dyn Topology, host: &dyn Topology) -> Option<Start> {
-    (guest.node_count() == host.node_count()).then(|| Start {
-        name: "the launch order (rank r on host node r)".into(),
-        hosts: (0..host.node_count()).collect(),
-        closed_form: false,
-        non_expanding: false,
-        grid_axes: 0,
-        even_levels: false,
+    (guest.node_count() == host.node_count()).then(|| {
+        Start::new(
+            "the launch order (rank r on host node r)".into(),
+            (0..host.node_count()).collect(),
+            false,
+        )
     })
 }
 

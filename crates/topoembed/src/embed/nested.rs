@@ -88,25 +88,23 @@ pub fn leaves(coords: &[u64], dims: usize, cuts: &[Vec<u64>], sizes: &[u64]) -> 
     let n = coords.len() / dims.max(1);
     let mut nodes: Vec<u32> = (0..n as u32).collect();
     let mut leaf = vec![0u64; n];
-    let mut placed: Vec<(u32, u64)> = Vec::with_capacity(n);
-    deal(&mut nodes, (coords, dims), (cuts, sizes), 0, &mut placed);
-    for (v, l) in placed {
-        leaf[v as usize] = l;
-    }
+    deal(&mut nodes, (coords, dims), (cuts, sizes), 0, &mut leaf);
     leaf
 }
 
 /// Deals `nodes` (all under the leaf prefix `prefix`) into the parts of
-/// the remaining levels' cuts, recording each node's leaf in `placed`.
+/// the remaining levels' cuts, writing each node's leaf into `leaf`.
 fn deal(
     nodes: &mut [u32],
     (coords, dims): (&[u64], usize),
     (cuts, sizes): (&[Vec<u64>], &[u64]),
     prefix: u64,
-    placed: &mut Vec<(u32, u64)>,
+    leaf: &mut [u64],
 ) {
     let Some((cut, rest)) = cuts.split_first() else {
-        placed.extend(nodes.iter().map(|&v| (v, prefix)));
+        for &v in nodes.iter() {
+            leaf[v as usize] = prefix;
+        }
         return;
     };
     // Part index within this level per node range, axis by axis: the
@@ -133,7 +131,7 @@ fn deal(
             (coords, dims),
             (rest, &sizes[1..]),
             prefix * sizes[0] + index,
-            placed,
+            leaf,
         );
     }
 }

@@ -59,14 +59,11 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         return Vec::new();
     };
     for (method, emb) in applicable_as_starts(shape.as_ref(), host) {
-        starts.push(Start {
-            name: format!("{} of {spec}", method.name),
-            hosts: grid.node.iter().map(|&id| emb.map(id)).collect(),
-            closed_form: true,
-            non_expanding: false,
-            grid_axes: 0,
-            even_levels: false,
-        });
+        starts.push(Start::new(
+            format!("{} of {spec}", method.name),
+            grid.node.iter().map(|&id| emb.map(id)).collect(),
+            true,
+        ));
     }
     let p = host.node_count();
     if (g.n() as u64) > p {
@@ -120,16 +117,13 @@ fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Opti
         .iter()
         .map(|cut| cut.iter().map(u64::to_string).collect::<Vec<_>>().join("x"))
         .collect();
+    let name = format!(
+        "{spec} cut by the host's levels ({})",
+        levels.join(", then ")
+    );
     Some(Start {
-        name: format!(
-            "{spec} cut by the host's levels ({})",
-            levels.join(", then ")
-        ),
-        hosts,
-        closed_form: true,
-        non_expanding: false,
-        grid_axes: 0,
         even_levels,
+        ..Start::new(name, hosts, true)
     })
 }
 
@@ -353,14 +347,11 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
             .position(|b| b.grid.spec() == cut.grid.spec())
             .expect("every cut's box grid is listed");
         for (method, table) in &tables[k] {
-            starts.push(Start {
-                name: format!("{}, placed by {method}", cut.what),
-                hosts: cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
-                closed_form: true,
-                non_expanding: false,
-                grid_axes: 0,
-                even_levels: false,
-            });
+            starts.push(Start::new(
+                format!("{}, placed by {method}", cut.what),
+                cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
+                true,
+            ));
         }
     }
     starts

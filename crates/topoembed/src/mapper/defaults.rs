@@ -249,15 +249,7 @@ pub(super) fn refined_instead(
     cost: u128,
     host: &Spec,
 ) -> Option<String> {
-    let Start {
-        hosts,
-        non_expanding,
-        grid_axes,
-        even_levels,
-        ..
-    } = start;
-    let (non_expanding, grid_axes) = (*non_expanding, *grid_axes);
-    if *even_levels {
+    if start.even_levels {
         // (Onto a tleaf this rule alone: the others are for grid hosts.)
         cut_by_levels(g).then(|| {
             "as for every grid of even volumes cut by a tleaf's levels into equal boxes".into()
@@ -266,18 +258,18 @@ pub(super) fn refined_instead(
         Some(format!(
             "as for every guest above {LARGE_GUEST} vertices with one"
         ))
-    } else if one_hop_on_uniform_volumes(g, hosts, cost) {
+    } else if one_hop_on_uniform_volumes(g, &start.hosts, cost) {
         Some(
             "as for every grid of even volumes whose closed form cuts only edges one hop long"
                 .into(),
         )
-    } else if square_stencil_refined(g, non_expanding, host) {
+    } else if square_stencil_refined(g, start.non_expanding, host) {
         Some(
             "as for every 9-point stencil of even volumes whose closed form stretches no edge \
              beyond the grid under it"
                 .into(),
         )
-    } else if folded_onto_more_axes(g, grid_axes, host) {
+    } else if folded_onto_more_axes(g, start.grid_axes, host) {
         Some("as for every grid of even volumes onto a host of more axes".into())
     } else {
         None

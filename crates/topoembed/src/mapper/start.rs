@@ -31,6 +31,20 @@ pub struct Start {
 }
 
 impl Start {
+    /// A start named `name` placing guest node v on `hosts[v]`; `closed_form`
+    /// as the field says, every rule's flag unset (the grid's are set by
+    /// `embed/structured.rs` once its starts are built).
+    pub fn new(name: String, hosts: Vec<u64>, closed_form: bool) -> Start {
+        Start {
+            name,
+            hosts,
+            closed_form,
+            non_expanding: false,
+            grid_axes: 0,
+            even_levels: false,
+        }
+    }
+
     /// The same start on the guest renumbered by `renumbering`.
     pub fn renumbered(&self, renumbering: &Renumbering) -> Start {
         Start {
