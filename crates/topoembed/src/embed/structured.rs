@@ -5,9 +5,9 @@
 //! The guest's grid comes from its spec (`torus:64x64`) or, for a graph
 //! file, from [`crate::mapper::recognize`] (vertices numbered anyhow; or
 //! the grid its heaviest edges form, as a recorded 9-point stencil's faces
-//! do under its light diagonals, or the grid under a 9-point stencil of
-//! one volume, told from its diagonals by the neighbours each edge's ends
-//! share).
+//! do under its light diagonals, or the grid under a 9- or 27-point
+//! stencil of one volume, its faces told from its diagonals as the
+//! graph's Cartesian skeleton).
 //! * Every constructing method of the registry that applies to the grid and
 //!   the host (`axes`, `snake`, `gray`, `standard`, the many-to-one cube
 //!   methods, ...) gives a start: a torus onto a torus of its shape comes
@@ -41,12 +41,13 @@ const MAX_FACTORIZATIONS: usize = 100_000;
 
 /// The starts for `guest` (working graph `g`) on `host` with capacity `cap`.
 pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -> Vec<Start> {
-    // (Whether the grid is the one under a 9-point stencil, found by its
-    // squares: its starts are then checked for edges stretched beyond it.)
-    let (grid, by_squares) = match guest.spec() {
+    // (Whether the grid is the one under a 9- or 27-point stencil, found
+    // as its skeleton: its starts are then checked for edges stretched
+    // beyond it.)
+    let (grid, under_a_stencil) = match guest.spec() {
         Spec::Graph(_) => match recognize::grid(g).or_else(|| recognize::backbone_grid(g)) {
             Some(grid) => (Some(grid), false),
-            None => (recognize::square_backbone(g), true),
+            None => (recognize::stencil_backbone(g), true),
         },
         spec => (Grid::of_spec(spec), false),
     };
@@ -99,7 +100,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     let axes = grid.sides.iter().filter(|&&k| k > 1).count();
     for start in &mut starts {
         start.grid_axes = axes;
-        if by_squares {
+        if under_a_stencil {
             start.non_expanding = within_the_grid(g, &grid, shape.as_ref(), host, &start.hosts);
         }
     }

@@ -157,94 +157,150 @@ pub fn backbone_grid(g: &WGraph) -> Option<Grid> {
     None
 }
 
-/// Most neighbours a vertex of a graph [`square_backbone`] looks at has:
-/// a 9-point stencil's 8.
-const SQUARE_DEGREE: usize = 8;
-
-/// The mesh or torus under a 2-D 9-point stencil whose edges carry one
-/// volume (a grid with both diagonals of every square, a king's graph),
-/// numbered anyhow, where [`backbone_grid`] has no lighter diagonals to
-/// leave out. Every edge is scored by the neighbours its ends share (c)
-/// plus the most any edge between two of those shares (s): a face inside
-/// the grid shares 4 and so does the face beside it, a face on the
-/// grid's boundary shares 2 where the face beside it one row in shares 4,
-/// and a diagonal shares 2 with the other diagonal of its square, which
-/// shares 2 — 8, 6 and 4 wherever they lie, on a grid of at least 3 by 3.
-/// The faces are then the edges of the two highest scores, found as
-/// [`backbone_grid`] finds the heaviest volumes' grid (and verified as
-/// every grid is). Graphs with a vertex of another degree than a 9-point
-/// stencil's are not looked at. The grid is a start the mapper scores on
-/// every edge, diagonals included: the 128x128 9-point stencil's mesh
-/// placement onto torus:8x8x4 has 11 460 hop-bytes where the search
-/// alone found 13 964.
-pub fn square_backbone(g: &WGraph) -> Option<Grid> {
+/// The grid under a 9- or 27-point stencil whose edges carry one volume
+/// (a 2-D or 3-D grid with every diagonal of its squares and cubes: the
+/// strong product of its paths and cycles, a king's graph), numbered
+/// anyhow, where [`backbone_grid`] has no lighter diagonals to leave out.
+///
+/// The faces are the graph's Cartesian skeleton (Hammack & Imrich, "On
+/// Cartesian skeletons of graphs", Ars Math. Contemp. 2, 2009): an edge xy
+/// is dispensable when some z has both
+/// N[x]∩N[y] ⊊ N[x]∩N[z] or N[x] ⊊ N[z] ⊊ N[y], and
+/// N[x]∩N[y] ⊊ N[y]∩N[z] or N[y] ⊊ N[z] ⊊ N[x]
+/// (N[v]: v and its neighbours), and the skeleton of a strong product of
+/// R-thin graphs — paths of 3 or more, cycles of 4 or more — is the
+/// Cartesian product of theirs, a path's and a cycle's being itself: every
+/// diagonal goes, every face stays, on the boundary as inside (where a
+/// count of shared neighbours ties a boundary face with a diagonal). Any z
+/// that qualifies lies in N[x]∩N[y], so each edge looks at the at most 16
+/// vertices there, each set held as a bitmask over N[x] (at most 27
+/// members). The skeleton is then verified as every grid is ([`grid`]).
+///
+/// Graphs with a vertex of a degree a 2-D or 3-D stencil has not are not
+/// looked at: every closed neighbourhood is a product of 2s and 3s (a
+/// side's end or inside), one per axis, and some vertex has 3 on every
+/// axis (mdual and butterfly_14, of degree 4 at most, are turned down at
+/// once). The grid is a start the mapper scores on every edge, diagonals
+/// included: the 128x128 9-point stencil's mesh placement onto
+/// torus:8x8x4 has 11 460 hop-bytes where the search alone found 13 964.
+pub fn stencil_backbone(g: &WGraph) -> Option<Grid> {
     let n = g.n();
-    // A 9-point stencil's corners have 3 neighbours, its boundaries 5 and
-    // its inside 8 (on a torus every vertex 8): any other degree, or none
-    // of 8, and it is none (mdual and butterfly_14, of 4 at most, are
-    // turned down without a score computed).
     let degree = |v: usize| g.xadj[v + 1] - g.xadj[v];
-    if n < 9
+    let axes: u32 = match (0..n).into_par_iter().map(degree).max()? {
+        8 => 2,
+        26 => 3,
+        _ => return None,
+    };
+    // Closed neighbourhood sizes of a product of `axes` sides (2 at an end,
+    // 3 inside).
+    let sizes: Vec<usize> = (0..=axes)
+        .map(|twos| 2usize.pow(twos) * 3usize.pow(axes - twos))
+        .collect();
+    if n < 3usize.pow(axes)
         || !(0..n)
             .into_par_iter()
-            .all(|v| matches!(degree(v), 3 | 5 | SQUARE_DEGREE))
-        || !(0..n).into_par_iter().any(|v| degree(v) == SQUARE_DEGREE)
+            .all(|v| sizes.contains(&(degree(v) + 1)))
     {
         return None;
     }
-    // Each row sorted, so a shared neighbour and an edge's entry are each
-    // a binary search in a row of at most 8.
-    let adj: Vec<u32> = (0..n)
+    // Closed rows, sorted: vertex v's at `start(v)`, one longer than its row.
+    let start = |v: usize| g.xadj[v] + v;
+    let closed: Vec<u32> = (0..n)
         .into_par_iter()
         .flat_map_iter(|v| {
             let mut row = g.adj[g.xadj[v]..g.xadj[v + 1]].to_vec();
+            row.push(v as u32);
             row.sort_unstable();
             row
         })
         .collect();
-    let row = |v: usize| &adj[g.xadj[v]..g.xadj[v + 1]];
-    let shared = |a: usize, b: usize| -> Vec<u32> {
-        let (ra, rb) = (row(a), row(b));
-        ra.iter()
-            .copied()
-            .filter(|x| rb.binary_search(x).is_ok())
-            .collect()
+    let row = |v: usize| &closed[start(v)..start(v + 1)];
+    // Each member u of N[x] as a bitmask of N[x]: which of N[x] are in
+    // N[u] (bit j: the j-th of N[x]), in closed-row order; its count is
+    // |N[x] ∩ N[u]|. (A fixed array per vertex: flattening rows of masks
+    // cost more than computing them.)
+    let masks: Vec<[u32; MOST_CLOSED]> = (0..n)
+        .into_par_iter()
+        .map(|x| {
+            let nx = row(x);
+            let mut masks = [0u32; MOST_CLOSED];
+            for (k, &u) in nx.iter().enumerate() {
+                let nu = row(u as usize);
+                let mut i = 0;
+                for (j, &a) in nx.iter().enumerate() {
+                    while i < nu.len() && nu[i] < a {
+                        i += 1;
+                    }
+                    if i < nu.len() && nu[i] == a {
+                        masks[k] |= 1 << j;
+                    }
+                }
+            }
+            masks
+        })
+        .collect();
+    let masks_of = |x: usize| &masks[x][..row(x).len()];
+    let size = |v: usize| (degree(v) + 1) as u32;
+    // |N[y] ∩ N[z]| for z in N[y].
+    let shared_with = |y: usize, z: u32| -> u32 {
+        let at = row(y).binary_search(&z).expect("z in N[y]");
+        masks_of(y)[at].count_ones()
     };
-    // Neighbours shared by the ends of every entry of the rows.
-    let c: Vec<u64> = (0..n)
+    // Whether edge xy stays in the skeleton, from x's masks `m`, y the
+    // `k`-th of N[x].
+    let stays = |x: usize, m: &[u32], k: usize| -> bool {
+        let nx = row(x);
+        let y = nx[k] as usize;
+        let xy = m[k];
+        let c = xy.count_ones();
+        let (sx, sy) = (size(x), size(y));
+        let mut bits = xy;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let z = nx[j];
+            if z as usize == x || z as usize == y {
+                continue;
+            }
+            let inside = xy & !m[j] == 0;
+            let (xz, yz, sz) = (m[j].count_ones(), shared_with(y, z), size(z as usize));
+            let first = (inside && xz > c) || (xz == sx && sx < sz && yz == sz && sz < sy);
+            let second = (inside && yz > c) || (yz == sy && sy < sz && xz == sz && sz < sx);
+            if first && second {
+                return false;
+            }
+        }
+        true
+    };
+    // The skeleton, each row in sorted order (its own vertex left out).
+    let rows: Vec<Vec<u32>> = (0..n)
         .into_par_iter()
-        .flat_map_iter(|v| {
-            row(v)
-                .iter()
-                .map(move |&u| shared(v, u as usize).len() as u64)
+        .map(|x| {
+            let m = masks_of(x);
+            (0..row(x).len())
+                .filter(|&k| row(x)[k] as usize != x && stays(x, m, k))
+                .map(|k| row(x)[k])
+                .collect()
         })
         .collect();
-    let entry = |a: usize, b: u32| row(a).binary_search(&b).ok().map(|k| g.xadj[a] + k);
-    let c = &c;
-    let score: Vec<u64> = (0..n)
-        .into_par_iter()
-        .flat_map_iter(|v| {
-            row(v).iter().map(move |&u| {
-                let common = shared(v, u as usize);
-                let most = common
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, &p)| common[i + 1..].iter().map(move |&q| (p, q)))
-                    .filter_map(|(p, q)| entry(p as usize, q).map(|e| c[e]))
-                    .max()
-                    .unwrap_or(0);
-                1 + common.len() as u64 + most
-            })
-        })
-        .collect();
-    let scored = WGraph {
-        xadj: g.xadj.clone(),
-        adj,
-        ew: score,
+    let mut skeleton = WGraph {
+        xadj: Vec::with_capacity(n + 1),
+        adj: Vec::new(),
+        ew: Vec::new(),
         vw: g.vw.clone(),
     };
-    backbone_grid(&scored)
+    skeleton.xadj.push(0);
+    for r in rows {
+        skeleton.ew.extend(std::iter::repeat(1).take(r.len()));
+        skeleton.adj.extend(r);
+        skeleton.xadj.push(skeleton.adj.len());
+    }
+    grid(&skeleton)
 }
+
+/// Most members of a closed neighbourhood [`stencil_backbone`] looks at:
+/// a 27-point stencil's 27 (a bit each of a `u32`).
+const MOST_CLOSED: usize = 27;
 
 /// The grid `g` is, if it is one (connected, at least 2 vertices).
 pub fn grid(g: &WGraph) -> Option<Grid> {

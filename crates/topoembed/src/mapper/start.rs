@@ -16,9 +16,9 @@ pub struct Start {
     /// it): on a large guest such a start is refined instead of a search
     /// from scratch; another (the launch order) is only weighed.
     pub closed_form: bool,
-    /// A closed form of the grid under a 9-point stencil found by its
-    /// squares ([`super::recognize::square_backbone`]) that puts no edge more hops
-    /// apart than that grid does ([`super::defaults`]'s `refined_instead`).
+    /// A closed form of the grid under a 9- or 27-point stencil, found as
+    /// its skeleton ([`super::recognize::stencil_backbone`]), that puts no
+    /// edge more hops apart than that grid does ([`super::defaults`]'s `refined_instead`).
     pub non_expanding: bool,
     /// The axes of more than one node of the grid found in the guest that
     /// a closed form was built for (0 for any other start): a grid of

@@ -119,11 +119,11 @@ fn nine_point_edges(a: u64, b: u64, wraps: (bool, bool)) -> (u64, Edges, Edges) 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
     /// A 9-point stencil of one volume, shuffled, is no grid, and the grid
-    /// under it is found by its squares (`recognize::square_backbone`):
+    /// under it is found as its skeleton (`recognize::stencil_backbone`):
     /// its shape, and a numbering that puts every face one hop apart and
     /// every diagonal two.
     #[test]
-    fn shuffled_nine_point_stencils_are_found_by_their_squares(
+    fn shuffled_nine_point_stencils_are_found_by_their_skeleton(
         a in 3u64..10,
         b in 3u64..10,
         wrap_a in any::<bool>(),
@@ -139,7 +139,7 @@ proptest! {
         let g = Graph::from_edges(Spec::Graph("stencil9.txt".into()), n, &shuffled).unwrap();
         let w = WGraph::from_topology(&g).unwrap();
         prop_assert_eq!(recognize::grid(&w), None);
-        let found = recognize::square_backbone(&w).expect("the mesh under the stencil");
+        let found = recognize::stencil_backbone(&w).expect("the mesh under the stencil");
         let mut got: Vec<(u64, bool)> = found.sides.iter().copied().zip(found.wraps.iter().copied()).collect();
         got.sort_unstable();
         let mut expected = vec![(a, wraps.0), (b, wraps.1)];
@@ -154,7 +154,7 @@ proptest! {
 
 /// A 48x48 9-point stencil of one volume, shuffled, onto torus:8x8: the
 /// mapper starts from the mesh under it (refined instead of a search:
-/// `defaults::square_stencil_refined`) and ends at or below the 6x6
+/// `defaults::stencil_refined`) and ends at or below the 6x6
 /// blocks in grid order (computed here from the stencil's own
 /// coordinates), where the search alone stopped at 2 122 hop-bytes against
 /// their 1 988; onto ring:16 the search still runs, and beats the strips.
@@ -366,15 +366,15 @@ fn graphs_that_are_not_grids_are_refused() {
     assert_eq!(recognised(&from(12, &two)), None, "two rings");
     let star: Vec<(u64, u64)> = (1..6).map(|v| (0, v)).collect();
     assert_eq!(recognised(&from(6, &star)), None, "a star");
-    // Nor is a grid found under them by their squares, nor under a 9-point
+    // Nor is a grid found under them as a skeleton, nor under a 9-point
     // stencil missing a face (a diagonal missing leaves its mesh whole).
-    let by_squares = |g: &Graph| recognize::square_backbone(&WGraph::from_topology(g).unwrap());
+    let by_skeleton = |g: &Graph| recognize::stencil_backbone(&WGraph::from_topology(g).unwrap());
     for (name, n, edges) in [
         ("Petersen", 10, petersen.to_vec()),
         ("K5", 5, k5),
         ("a star", 6, star),
     ] {
-        assert_eq!(by_squares(&from(n, &edges)), None, "{name}");
+        assert_eq!(by_skeleton(&from(n, &edges)), None, "{name}");
     }
     let (n, faces, diagonals) = nine_point_edges(6, 5, (false, false));
     for missing in [0, 7, faces.len() - 1] {
@@ -386,7 +386,7 @@ fn graphs_that_are_not_grids_are_refused() {
             .chain(diagonals.iter().copied())
             .collect();
         assert_eq!(
-            by_squares(&from(n, &edges)),
+            by_skeleton(&from(n, &edges)),
             None,
             "a stencil missing face {missing}"
         );
@@ -403,7 +403,7 @@ fn graphs_that_are_not_grids_are_refused() {
                 .filter(|&(k, _)| k != missing)
                 .map(|(_, &e)| e),
         );
-        if let Some(found) = by_squares(&from(n, &edges)) {
+        if let Some(found) = by_skeleton(&from(n, &edges)) {
             let shape = topology::build(&found.spec()).unwrap();
             for &(u, v) in &faces {
                 let (a, b) = (found.node[u as usize], found.node[v as usize]);
