@@ -100,6 +100,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     let axes = grid.sides.iter().filter(|&&k| k > 1).count();
     for start in &mut starts {
         start.grid_axes = axes;
+        start.under_diagonals = under_a_stencil;
         if under_a_stencil {
             start.non_expanding = within_the_grid(g, &grid, shape.as_ref(), host, &start.hosts);
         }
@@ -111,7 +112,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
 /// every node's grid coordinates in `coords`; none where a level cannot
 /// be cut within the boxes.
 fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Option<Start> {
-    let cuts = nested::level_cuts(&grid.sides, sizes)?;
+    let cuts = nested::level_cuts(&grid.sides, &grid.wraps, sizes)?;
     let hosts = nested::leaves(coords, grid.sides.len(), &cuts, sizes);
     let even_levels = nested::in_equal_boxes(&grid.sides, &cuts);
     let levels: Vec<String> = cuts
@@ -123,6 +124,7 @@ fn nested_boxes(grid: &Grid, coords: &[u64], sizes: &[u64], spec: &Spec) -> Opti
         levels.join(", then ")
     );
     Some(Start {
+        by_levels: true,
         even_levels,
         ..Start::new(name, hosts, true)
     })

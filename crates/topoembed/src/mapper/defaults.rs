@@ -238,7 +238,8 @@ pub(super) fn partitions_first(
 /// of a search from scratch onto `host` (the search's note says it), or
 /// `None` where it is only weighed after the searches: onto a tleaf, a
 /// grid of even volumes cut by its levels into equal boxes
-/// ([`cut_by_levels`]); onto a grid-shaped host,
+/// ([`cut_by_levels`]) or, above [`LARGE_GUEST`] vertices, into any
+/// ([`large_cut_by_levels`]); onto a grid-shaped host,
 /// a guest above [`LARGE_GUEST`] vertices, every cut edge one hop of one
 /// volume ([`one_hop_on_uniform_volumes`]), a 9- or 27-point stencil whose
 /// closed form stretches no edge ([`stencil_refined`]), or a grid
@@ -249,11 +250,20 @@ pub(super) fn refined_instead(
     cost: u128,
     host: &Spec,
 ) -> Option<String> {
-    if start.even_levels {
-        // (Onto a tleaf this rule alone: the others are for grid hosts.)
-        cut_by_levels(g).then(|| {
-            "as for every grid of even volumes cut by a tleaf's levels into equal boxes".into()
-        })
+    if start.by_levels {
+        // (Onto a tleaf these rules alone: the others are for grid hosts.)
+        if start.even_levels && cut_by_levels(g) {
+            Some(
+                "as for every grid of even volumes cut by a tleaf's levels into equal boxes".into(),
+            )
+        } else if large_cut_by_levels(g, start) {
+            Some(format!(
+                "as for every grid of even volumes above {LARGE_GUEST} vertices cut by a tleaf's \
+                 levels, but a 27-point stencil's"
+            ))
+        } else {
+            None
+        }
     } else if g.n() > LARGE_GUEST {
         Some(format!(
             "as for every guest above {LARGE_GUEST} vertices with one"
@@ -390,6 +400,28 @@ const FOLDED_FROM_NODES: u64 = 128;
 /// lost to the search by up to 11.7 %, and there it is only weighed.
 fn cut_by_levels(g: &WGraph) -> bool {
     uniform(g)
+}
+
+/// Whether a grid `g` of more than [`LARGE_GUEST`] vertices cut by a
+/// tleaf's levels (`start`; `embed/nested.rs`) is refined instead of a
+/// search where its boxes are not all alike: where every edge and node
+/// carries one volume and load, and the grid is not the one under a 3-D
+/// box stencil's diagonals. At that size a staircase costs little beside
+/// the planes. Benchmark (2026-12-05, two threads, seed 1, 58 pairs:
+/// mesh:1000x1000, torus:500x400, torus:400x300, mesh:700x200,
+/// mesh:60x60x60 and mesh:100x100x100, and shuffled 600x400 5-point,
+/// 64x64x40 7-point, 500x300 and 700x180 9-point stencils, onto
+/// tleaf:16x16x16:100,10,1, tleaf:4x8x8:100,10,1, tleaf:8x16:10,1,
+/// tleaf:2x4x8x4:1000,100,10,1, tleaf:32x32:10,1 and tleaf:6x6x6:100,10,1):
+/// against the search with the cut weighed after it, lower on 53 (by up to
+/// 6.0 %, the 7-point stencil onto tleaf:6x6x6: 1 107 806 against
+/// 1 178 511), the same on 5, higher on none, in 28.6 s against 90.0 s
+/// (mesh:1000x1000 onto tleaf:16x16x16 1.0 s against 4.5 s). Shuffled
+/// 27-point stencils lost: 50^3 above the search on all six hosts (by up
+/// to 7.4 %, tleaf:6x6x6, in 5.6 s against 5.4 s; why, not measured),
+/// 40x40x80 below it on two of four, and there the cut is only weighed.
+fn large_cut_by_levels(g: &WGraph, start: &Start) -> bool {
+    g.n() > LARGE_GUEST && uniform(g) && !(start.under_diagonals && start.grid_axes >= 3)
 }
 
 /// Whether every edge of `g` carries one volume and every node one load.

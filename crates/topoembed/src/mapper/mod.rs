@@ -496,14 +496,15 @@ fn search(
     // the one search refines it. (On hierarchies the closed forms ignore
     // the levels, and the search is kept: a 100^3 stencil onto
     // tleaf:16x16x16 starts at 3x the search's hop-bytes, but for a grid
-    // cut by a tleaf's levels into equal boxes.) A small guest's
+    // cut by a tleaf's levels — into equal boxes, or any above 10^5
+    // vertices.) A small guest's
     // closed form is refined so too where [`refined_instead`] says why;
     // otherwise it is weighed after the searches. (Only when no other
     // start, the launch order say, is better.)
     let closed_form_best = best_closed_form.filter(|&(c, _)| best.is_some_and(|(b, _)| c <= b));
     let host = dist.host().spec();
     let why = closed_form_best
-        .filter(|(_, s)| refine_start && (host_is_grid || s.even_levels))
+        .filter(|(_, s)| refine_start && (host_is_grid || s.by_levels))
         .and_then(|(cost, s)| refined_instead(g, s, cost, host));
     if let (Some(why), Some((cost, start))) = (why, closed_form_best) {
         let mut hosts = start.hosts.clone();

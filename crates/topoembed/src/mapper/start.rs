@@ -20,13 +20,19 @@ pub struct Start {
     /// its skeleton ([`super::recognize::stencil_backbone`]), that puts no
     /// edge more hops apart than that grid does ([`super::defaults`]'s `refined_instead`).
     pub non_expanding: bool,
+    /// A closed form of a grid found under a 9- or 27-point stencil's
+    /// diagonals (not the guest itself).
+    pub under_diagonals: bool,
     /// The axes of more than one node of the grid found in the guest that
     /// a closed form was built for (0 for any other start): a grid of
     /// fewer axes than the host folds onto it ([`super::defaults`]'s
     /// `refined_instead`).
     pub grid_axes: usize,
-    /// A grid cut by a tleaf's levels into boxes all alike, every cut a
-    /// plane (`embed/nested.rs`): refined instead of a search there.
+    /// A grid cut by a tleaf's levels (`embed/nested.rs`): refined
+    /// instead of a search there where its boxes are all alike or the
+    /// guest is large ([`super::defaults`]'s `refined_instead`).
+    pub by_levels: bool,
+    /// That cut's boxes all alike, every cut a plane.
     pub even_levels: bool,
 }
 
@@ -40,7 +46,9 @@ impl Start {
             hosts,
             closed_form,
             non_expanding: false,
+            under_diagonals: false,
             grid_axes: 0,
+            by_levels: false,
             even_levels: false,
         }
     }

@@ -280,6 +280,47 @@ fn a_grid_on_a_hierarchy_is_cut_by_its_levels() {
     assert!(!refined(&placed), "{:?}", placed.notes());
 }
 
+/// Above 10^5 vertices a grid cut by a tleaf's levels is refined instead
+/// of a search though its boxes differ (`defaults::large_cut_by_levels`):
+/// a shuffled 400x300 torus onto tleaf:6x6x6:100,10,1 (300 is not a
+/// multiple of 36), cut into 3x2 boxes at the top (1 700 edges: a ring is
+/// cut in as many places as parts, so six strips would cut 1 800), comes
+/// out at or below the search's placement.
+#[test]
+fn a_large_grid_on_a_hierarchy_is_cut_by_its_levels_unevenly() {
+    let (n, edges) = grid_edges(&[400, 300], &[true; 2]);
+    let guest = shuffled(n, &edges, 3);
+    let host = topology::parse("tleaf:6x6x6:100,10,1").unwrap();
+    let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    assert!(
+        placed
+            .notes()
+            .iter()
+            .any(|n| n.contains("above 100000 vertices cut by a tleaf's levels")),
+        "{:?}",
+        placed.notes()
+    );
+    assert!(
+        placed.start().is_some_and(|s| s.contains("(3x2, then")),
+        "{:?}",
+        placed.start()
+    );
+    let searched = MapOptions {
+        restarts: 1,
+        ..MapOptions::default()
+    };
+    let search = mapped::map(&guest, host.as_ref(), &searched).unwrap();
+    assert!(search
+        .notes()
+        .iter()
+        .all(|n| !n.contains("instead of a search")));
+    let (cut, found) = (
+        hop_bytes(&guest, host.as_ref(), placed.hosts()),
+        hop_bytes(&guest, host.as_ref(), search.hosts()),
+    );
+    assert!(cut <= found, "{cut} against the search's {found}");
+}
+
 /// A grid whose breadth-first levels span many tasks of the parallel sweep
 /// (hundreds of vertices each) is recognised with the same numbering on
 /// one thread and three, its edges all grid edges; with one edge moved it
