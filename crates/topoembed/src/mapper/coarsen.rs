@@ -111,6 +111,12 @@ pub fn coarsen_graph(
     let order = rng.permutation(n);
     let mate: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
     match group {
+        None if n >= HANDSHAKES_FROM => {
+            // (The tie-break's key: the order's first vertex, a draw of the
+            // seed.)
+            match_by_handshakes(g, max_load, order[0], &mate);
+            match_in_order(g, &order, max_load, None, &mate)
+        }
         None => match_in_order(g, &order, max_load, None, &mate),
         Some(group) => match_by_group(g, &order, max_load, group, &mate),
     }
@@ -297,6 +303,75 @@ fn match_in_order(
     }
 }
 
+/// Fewest vertices of a graph matched by one round of handshakes
+/// ([`match_by_handshakes`]) before the pass over the order matches the
+/// rest: the pass is serial, and at the top levels of a large guest's
+/// coarsening it left the second core idle (mdual onto torus:8x8x8, two
+/// threads: about 0.06 s of 1.42 s). Benchmark (2026-12-05, two threads,
+/// the graphs above 10^5 vertices: mdual onto torus:8x8x8, torus:16x16,
+/// torus:8x8x4, torus:32x16 and tleaf:4x8x8:100,10,1, butterfly_14 onto
+/// torus:8x8x8, torus:16x16 and the tleaf; 19 pair-seeds of seeds 1–3):
+/// one round −1.8 % hop-bytes on the first 9 (geometric mean; mdual onto
+/// torus:8x8x8 84 681 → 81 158 on seed 1, butterfly_14 222 650 → 207 682;
+/// at most +3.4 %, mdual onto torus:16x16 on seed 3) and −1.0 % on the
+/// other 10 (at most +0.35 %), two rounds −0.7 %, three −1.1 %; two
+/// threads against one 1.68x → 1.69x (mdual onto torus:8x8x8), 1.70x →
+/// 1.72x (butterfly_14), 1.73x → 1.79x (mdual onto torus:16x16), three
+/// rounds of `bench/threads.sh`. Smaller graphs (every bisection's but a
+/// large guest's first) keep the pass alone.
+const HANDSHAKES_FROM: usize = 1 << 16;
+
+/// One round of matching by handshakes (the locally dominant edges of
+/// Preis's 1/2-approximation, found as Manne & Bisseling's parallel
+/// matching finds them): every unmatched vertex names its
+/// unmatched neighbour of best rating (as [`match_in_order`] rates them;
+/// ties to the least of a hash of the pair and `key`, so every vertex
+/// ranks its edges by one order), and every two that name each other are
+/// matched — the locally heaviest edges, found on every thread at once,
+/// the same pairs on any number of threads (each round reads only what the
+/// rounds before wrote).
+fn match_by_handshakes(g: &WGraph, max_load: u64, key: u32, mate: &[AtomicU32]) {
+    let n = g.n();
+    let unmatched = |u: usize| mate[u].load(Relaxed) == NONE;
+    let tie = |a: usize, b: usize| -> u64 {
+        let (lo, hi) = (a.min(b) as u64, a.max(b) as u64);
+        let mut x = (lo << 32 | hi) ^ (u64::from(key) << 17);
+        x = (x ^ (x >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^ (x >> 33)
+    };
+    let named: Vec<u32> = (0..n)
+        .into_par_iter()
+        .map(|v| {
+            if !unmatched(v) {
+                return NONE;
+            }
+            let mut best: Option<(f64, f64, u64, usize)> = None;
+            for (u, w) in g.edges(v) {
+                if !unmatched(u) || u == v || g.vw[u] + g.vw[v] > max_load {
+                    continue;
+                }
+                // w² / load u, compared by cross-multiplying; v's load is
+                // common to all.
+                let (square, load, t) = ((w as f64) * (w as f64), g.vw[u].max(1) as f64, tie(u, v));
+                let better = best.map_or(true, |(bs, bl, bt, _)| {
+                    let (mine, theirs) = (square * bl, bs * load);
+                    mine > theirs || (mine == theirs && t < bt)
+                });
+                if better {
+                    best = Some((square, load, t, u));
+                }
+            }
+            best.map_or(NONE, |(_, _, _, u)| u as u32)
+        })
+        .collect();
+    (0..n).into_par_iter().for_each(|v| {
+        let u = named[v];
+        if u != NONE && named[u as usize] == v as u32 {
+            mate[v].store(u, Relaxed);
+        }
+    });
+}
+
 /// [`match_in_order`] within groups (a V-cycle's host nodes): no pair
 /// crosses two groups, so each group's vertices, taken in the order they
 /// have in `order`, are matched on their own and the groups in parallel —
@@ -351,7 +426,8 @@ pub(crate) mod tests {
     /// coarse graph).
     #[test]
     fn contraction_sums_volumes_on_any_thread_count() {
-        for n in [10_000, 3_000] {
+        // (70 000: matched by handshakes first.)
+        for n in [10_000, 3_000, 70_000] {
             contraction_sums_volumes(n);
         }
     }
@@ -417,6 +493,52 @@ pub(crate) mod tests {
         assert_eq!(vw, coarse.g.vw);
         assert_eq!(ext, coarse.ext);
         assert!(coarse.g.vw.iter().all(|&w| w <= 4));
+    }
+
+    /// One round of handshakes matches every vertex to a neighbour it and
+    /// that neighbour both rate best among those within the load limit
+    /// (ties by the pair's hash), mates mutual, the same on one thread or
+    /// three; and some pairs are matched.
+    #[test]
+    fn handshakes_match_the_locally_heaviest_edges() {
+        let n = 5_000;
+        let fine = bip(n, &chords(n), &[1, 2, 3], &[[0, 0]]);
+        let g = &fine.g;
+        let run = |threads: usize| {
+            crate::mapper::on_threads(threads, || {
+                let mate: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(NONE)).collect();
+                match_by_handshakes(g, 4, 11, &mate);
+                mate.into_iter()
+                    .map(AtomicU32::into_inner)
+                    .collect::<Vec<u32>>()
+            })
+        };
+        let mate = run(1);
+        assert_eq!(mate, run(3));
+        // A neighbour's rating by v, v's load left out (as the matching
+        // compares).
+        let rating = |u: usize, w: u64| (w * w) as f64 / g.vw[u].max(1) as f64;
+        let mut pairs = 0;
+        for v in 0..n {
+            let m = mate[v];
+            if m == NONE {
+                continue;
+            }
+            let m = m as usize;
+            assert_eq!(mate[m] as usize, v, "mates are mutual");
+            assert!(g.vw[v] + g.vw[m] <= 4);
+            pairs += 1;
+            let to_m: u64 = g.edges(v).filter(|&(u, _)| u == m).map(|(_, w)| w).sum();
+            for (u, w) in g.edges(v) {
+                if u != v && g.vw[u] + g.vw[v] <= 4 {
+                    assert!(
+                        rating(u, w) <= rating(m, to_m),
+                        "{v}: {u} rated above its mate {m}"
+                    );
+                }
+            }
+        }
+        assert!(pairs > n / 10, "{pairs} vertices matched of {n}");
     }
 
     /// Matching within groups (a V-cycle's host nodes) group by group, in
