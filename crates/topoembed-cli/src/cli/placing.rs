@@ -95,9 +95,11 @@ pub struct MapArgs {
     /// there a grid found in the guest, on a ring, torus, mesh or cube
     /// host, has its closed form refined instead of a search, as has a grid
     /// of any size whose edges carry one volume and whose closed form cuts
-    /// only edges one hop long, and a 9-point stencil of one volume onto a
-    /// host of two axes or more whose closed form stretches no edge beyond
-    /// the grid under it; 1 for one guest node of load 1 per host
+    /// only edges one hop long, a 9- or 27-point stencil of one volume onto
+    /// a host of two axes or more whose closed form stretches no edge
+    /// beyond the grid under it, and, onto a tleaf, a grid of one volume
+    /// cut by the tleaf's levels into equal boxes (or into any above
+    /// 100 000 vertices, but a 27-point stencil's); 1 for one guest node of load 1 per host
     /// node onto a host that is not a hierarchy (partitioning first, which
     /// wins there: MPI ranks onto their slots, quotient graphs); any N >= 1
     /// runs N searches.
