@@ -4,11 +4,12 @@
 //! found as their Cartesian skeleton (`recognize::stencil_backbone`), never
 //! a wrong one, and the mapper places them by it.
 
+use super::structure::{hop_bytes, noted};
 use proptest::prelude::*;
 use topoembed::embed::mapped;
-use topoembed::mapper::{self, recognize, rng::Rng, HostDistance, MapOptions, WGraph};
+use topoembed::mapper::{recognize, rng::Rng, MapOptions, WGraph};
 use topoembed::spec::Spec;
-use topoembed::topology::{self, Graph, Topology};
+use topoembed::topology::{self, Graph};
 
 /// The box stencil on a grid of `sides` (axis a wrapping where `wraps[a]`;
 /// a wrapping side is at least 5): every pair of distinct nodes at most one
@@ -70,11 +71,6 @@ fn shuffled(n: u64, edges: &[(u64, u64, usize)], perm: &[u32]) -> Graph {
     let at = |v: u64| u64::from(perm[v as usize]);
     let edges: Vec<(u64, u64)> = edges.iter().map(|&(u, v, _)| (at(u), at(v))).collect();
     Graph::from_edges(Spec::Graph("stencil.txt".into()), n, &edges).unwrap()
-}
-
-fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u128 {
-    let g = WGraph::from_topology(guest).unwrap();
-    mapper::hop_bytes(&g, &HostDistance::new(host).unwrap(), hosts)
 }
 
 proptest! {
@@ -193,11 +189,7 @@ fn a_27_point_stencil_maps_by_its_grid() {
     let boxed = hop_bytes(&g, host.as_ref(), &boxes);
     assert_eq!(boxed, 44_436);
     assert!(hop_bytes(&g, host.as_ref(), placed.hosts()) <= boxed);
-    assert!(
-        placed.notes().iter().any(|n| n.contains("refined instead")),
-        "{:?}",
-        placed.notes()
-    );
+    assert!(noted(&placed, "refined instead"), "{:?}", placed.notes());
     let ring = topology::parse("ring:16").unwrap();
     let placed = mapped::map(&g, ring.as_ref(), &MapOptions::default()).unwrap();
     assert!(hop_bytes(&g, ring.as_ref(), placed.hosts()) < hop_bytes(&g, ring.as_ref(), &slabs));

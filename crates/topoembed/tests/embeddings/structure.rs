@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use topoembed::closed_form;
 use topoembed::embed::mapped;
-use topoembed::mapper::{self, recognize, rng::Rng, HostDistance, MapOptions, WGraph};
+use topoembed::mapper::{self, recognize, rng::Rng, HostDistance, MapOptions, Placement, WGraph};
 use topoembed::spec::Spec;
 use topoembed::topology::{self, Graph, Topology};
 
@@ -214,10 +214,7 @@ fn a_grid_of_fewer_axes_is_folded_onto_a_larger_host() {
             ..MapOptions::default()
         };
         let placed = mapped::map(&guest, host.as_ref(), &options).unwrap();
-        let by_fold = placed
-            .notes()
-            .iter()
-            .any(|n| n.contains("onto a host of more axes"));
+        let by_fold = noted(&placed, "onto a host of more axes");
         (hop_bytes(&guest, host.as_ref(), placed.hosts()), by_fold)
     };
     let (refined, by_fold) = folded("torus:8x4x4", 0);
@@ -236,10 +233,7 @@ fn a_grid_of_fewer_axes_is_folded_onto_a_larger_host() {
     let host = topology::parse("torus:16x16").unwrap();
     let placed = mapped::map(&cube_guest, host.as_ref(), &MapOptions::default()).unwrap();
     assert!(
-        !placed
-            .notes()
-            .iter()
-            .any(|n| n.contains("onto a host of more axes")),
+        !noted(&placed, "onto a host of more axes"),
         "a 3-D grid onto two axes is searched"
     );
 }
@@ -267,12 +261,7 @@ fn a_grid_on_a_hierarchy_is_cut_by_its_levels() {
         "{:?}",
         placed.notes()
     );
-    let refined = |placed: &topoembed::mapper::Placement| {
-        placed
-            .notes()
-            .iter()
-            .any(|n| n.contains("cut by a tleaf's levels into equal boxes"))
-    };
+    let refined = |placed: &Placement| noted(placed, "cut by a tleaf's levels into equal boxes");
     assert!(refined(&placed), "{:?}", placed.notes());
     let (n, edges) = grid_edges(&[90, 90], &[false; 2]);
     let uneven = shuffled(n, &edges, 2);
@@ -293,10 +282,7 @@ fn a_large_grid_on_a_hierarchy_is_cut_by_its_levels_unevenly() {
     let host = topology::parse("tleaf:6x6x6:100,10,1").unwrap();
     let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
     assert!(
-        placed
-            .notes()
-            .iter()
-            .any(|n| n.contains("above 100000 vertices cut by a tleaf's levels")),
+        noted(&placed, "above 100000 vertices cut by a tleaf's levels"),
         "{:?}",
         placed.notes()
     );
@@ -517,7 +503,13 @@ fn a_recorded_nine_point_stencil_maps_by_its_faces() {
     }
 }
 
-fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u128 {
+/// Whether one of `placed`'s notes says `text`.
+pub(super) fn noted(placed: &Placement, text: &str) -> bool {
+    placed.notes().iter().any(|n| n.contains(text))
+}
+
+/// Hop-bytes of `hosts` (guest node v on `hosts[v]`), as the mapper counts them.
+pub(super) fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u128 {
     let g = WGraph::from_topology(guest).unwrap();
     mapper::hop_bytes(&g, &HostDistance::new(host).unwrap(), hosts)
 }
