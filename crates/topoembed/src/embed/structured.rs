@@ -74,10 +74,12 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             .par_iter()
             .flat_map_iter(|&id| shape.coords(id))
             .collect();
-        let even = box_shapes(&grid.sides, &grid.wraps, p, cap);
+        // (A ring's or a line's boxes are strung out along it.)
+        let strung = host.spec().sides().is_some_and(|sides| sides.len() == 1);
+        let even = box_shapes(&grid.sides, &grid.wraps, (p, cap), strung);
         // Balanced slabs where the even cut leaves boxes of unequal size
         // (where it divides every side, they are the boxes above).
-        let uneven: Vec<Vec<u64>> = box_shapes(&grid.sides, &grid.wraps, p, u64::MAX)
+        let uneven: Vec<Vec<u64>> = box_shapes(&grid.sides, &grid.wraps, (p, u64::MAX), strung)
             .into_iter()
             .filter(|cut| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
             .collect();
@@ -393,10 +395,21 @@ fn boxes(grid: &Grid, coords: &[u64], shape: &dyn Topology, cut: &[u64]) -> Opti
 }
 
 /// Cuts per axis (∏ = `p`, each at most its side) whose largest box holds
-/// at most `cap` nodes, the fewest cut edges first (at most [`SHAPES`]).
-fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> {
+/// at most `cap` nodes, the fewest cut edges first (at most [`SHAPES`]);
+/// onto a ring or a line (`strung`) also the [`SHAPES`] of least
+/// [`strung_out`] hop-bytes.
+///
+/// Why both: the fewest cut edges are those of boxes near cubes, and onto a
+/// torus or mesh of as many axes each cut edge is one hop long. Strung out
+/// along a ring the boxes' neighbours along all but one axis lie many hops
+/// apart: the shuffled 16x16x32 7-point stencil onto ring:128 in 4x4x4
+/// boxes (8x4x4 of them, 3 584 cut edges) costs 36 352 hop-bytes, in
+/// 16x4x1 boxes (1x4x32 of them, 9 472 cut edges, the 1 536 across the
+/// short axis laid 4 apart) 33 280 — Scotch's 33 508.
+fn box_shapes(sides: &[u64], wraps: &[bool], (p, cap): (u64, u64), strung: bool) -> Vec<Vec<u64>> {
     let n: u64 = sides.iter().product();
-    let cut_edges = |cut: &[u64]| -> u64 {
+    // Edges cut across each axis.
+    let cut_across = |cut: &[u64]| -> Vec<u64> {
         (0..sides.len())
             .map(|a| {
                 let planes = match (cut[a], wraps[a]) {
@@ -406,9 +419,10 @@ fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> 
                 };
                 planes * (n / sides[a])
             })
-            .sum()
+            .collect()
     };
-    let mut found: Vec<(u64, Vec<u64>)> = Vec::new();
+    // (Edges cut, the cut, hop-bytes strung out.)
+    let mut found: Vec<(u64, Vec<u64>, u64)> = Vec::new();
     let mut cut = Vec::with_capacity(sides.len());
     let mut budget = MAX_FACTORIZATIONS;
     nested::factorizations(sides, p, &mut cut, &mut budget, &mut |cut| {
@@ -418,12 +432,51 @@ fn box_shapes(sides: &[u64], wraps: &[bool], p: u64, cap: u64) -> Vec<Vec<u64>> 
             .map(|(&b, &k)| k.div_ceil(b))
             .product();
         if largest <= cap {
-            found.push((cut_edges(cut), cut.to_vec()));
+            let across = cut_across(cut);
+            found.push((across.iter().sum(), cut.to_vec(), strung_out(cut, &across)));
         }
     });
     found.sort();
     found.dedup();
-    found.into_iter().take(SHAPES).map(|(_, c)| c).collect()
+    let mut shapes: Vec<Vec<u64>> = found
+        .iter()
+        .take(SHAPES)
+        .map(|(_, c, _)| c.clone())
+        .collect();
+    if strung {
+        found.sort_by(|a, b| (a.2, a.0, &a.1).cmp(&(b.2, b.0, &b.1)));
+        for (_, c, _) in found.into_iter().take(SHAPES) {
+            if !shapes.contains(&c) {
+                shapes.push(c);
+            }
+        }
+    }
+    shapes
+}
+
+/// The hop-bytes of boxes cut `cut` per axis (`across[a]` guest edges cut
+/// across axis a) laid along a line in grid order, the axes taken fastest
+/// first in the best order: an edge across an axis joins boxes as many
+/// apart as the boxes along the faster axes (its stride), Σ across[a] ×
+/// stride(a). The best order puts first the axis of most edges per extra
+/// box, across[a] / (cut[a] − 1) (exchanging two neighbouring axes a, b
+/// costs across[a] + across[b]·cut[a] against across[b] + across[a]·cut[b],
+/// as in Smith's ratio rule). A boustrophedon walk stretches its edges as
+/// much on average.
+fn strung_out(cut: &[u64], across: &[u64]) -> u64 {
+    let mut axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
+    // Descending across / (cut − 1), compared by cross products.
+    axes.sort_by(|&a, &b| {
+        let key = |x: usize, y: usize| u128::from(across[x]) * u128::from(cut[y] - 1);
+        key(b, a).cmp(&key(a, b))
+    });
+    let mut stride = 1u64;
+    let mut total = 0u64;
+    for a in axes {
+        total = total.saturating_add(across[a].saturating_mul(stride));
+        stride = stride.saturating_mul(cut[a]);
+    }
+    total
 }
 
 #[cfg(test)]
@@ -433,13 +486,87 @@ mod tests {
     #[test]
     fn box_shapes_prefer_cubes_and_respect_capacity() {
         // 24^3 onto 512 nodes: 8x8x8 boxes of 3x3x3.
-        let shapes = box_shapes(&[24, 24, 24], &[false; 3], 512, 27);
+        let shapes = box_shapes(&[24, 24, 24], &[false; 3], (512, 27), false);
         assert_eq!(shapes[0], vec![8, 8, 8]);
         // 100x100 onto 16 nodes: 4x4 cut, boxes of 25x25 = 625 nodes.
-        let shapes = box_shapes(&[100, 100], &[true, true], 16, 625);
+        let shapes = box_shapes(&[100, 100], &[true, true], (16, 625), false);
         assert_eq!(shapes, vec![vec![4, 4]]);
         // No cut fits a capacity below the average.
-        assert!(box_shapes(&[10, 10], &[false; 2], 4, 24).is_empty());
+        assert!(box_shapes(&[10, 10], &[false; 2], (4, 24), false).is_empty());
+    }
+
+    /// Strung out along a line, boxes cut `cut` from a grid of `sides`
+    /// (no wrap-around) cost what enumerating the guest's edges gives for
+    /// the best order of the axes: each box at its grid-order index, the
+    /// axes fastest first.
+    #[test]
+    fn strung_out_boxes_cost_what_enumeration_gives() {
+        for (sides, cut) in [
+            (vec![16u64, 16, 32], vec![1u64, 4, 32]),
+            (vec![16, 16, 32], vec![4, 4, 8]),
+            (vec![6, 4, 10], vec![3, 2, 5]),
+            (vec![12, 9], vec![4, 3]),
+            (vec![8, 8, 8], vec![8, 1, 2]),
+        ] {
+            let n: u64 = sides.iter().product();
+            let across: Vec<u64> = (0..sides.len())
+                .map(|a| (cut[a] - 1) * (n / sides[a]))
+                .collect();
+            // Every order of the axes: the d-digit words over d letters
+            // that use each letter once.
+            let d = sides.len();
+            let mut least = u64::MAX;
+            for word in 0..d.pow(d as u32) {
+                let order: Vec<usize> = (0..d).map(|k| word / d.pow(k as u32) % d).collect();
+                if (0..d).any(|a| !order.contains(&a)) {
+                    continue;
+                }
+                // Box index of a node: its box coordinates, `order[0]` fastest.
+                let index = |c: &[u64]| -> u64 {
+                    order
+                        .iter()
+                        .rev()
+                        .fold(0, |acc, &a| acc * cut[a] + c[a] * cut[a] / sides[a])
+                };
+                let mut total = 0;
+                let mut c = vec![0u64; d];
+                for v in 0..n {
+                    let mut rest = v;
+                    for a in 0..d {
+                        c[a] = rest % sides[a];
+                        rest /= sides[a];
+                    }
+                    for a in 0..d {
+                        if c[a] + 1 < sides[a] {
+                            let mut next = c.clone();
+                            next[a] += 1;
+                            total += index(&c).abs_diff(index(&next));
+                        }
+                    }
+                }
+                least = least.min(total);
+            }
+            assert_eq!(strung_out(&cut, &across), least, "{sides:?} cut {cut:?}");
+        }
+        assert_eq!(strung_out(&[1, 4, 32], &[0, 1536, 7936]), 33_280);
+    }
+
+    /// Onto a ring or a line the boxes of least strung-out cost join the
+    /// cheapest cuts: 16x16x32 onto 128 nodes cut 1x4x32 or 2x2x32
+    /// (33 280 hop-bytes strung out), beside the near-cubes of fewest cut
+    /// edges (4x4x8: 36 352) that a torus gets alone.
+    #[test]
+    fn a_ring_weighs_the_boxes_it_strings_out_best() {
+        let (sides, wraps) = ([16, 16, 32], [false; 3]);
+        let flat = box_shapes(&sides, &wraps, (128, 64), false);
+        let strung = box_shapes(&sides, &wraps, (128, 64), true);
+        assert_eq!(flat.len(), SHAPES);
+        assert_eq!(strung[..SHAPES], flat[..]);
+        assert!(flat.iter().all(|c| c[2] < 32), "{flat:?}");
+        assert!(
+            strung.contains(&vec![1, 4, 32]) && strung.contains(&vec![2, 2, 32]),
+            "{strung:?}"
+        );
     }
 
     /// Box of every guest node under the balanced slabs of `cut`, and the

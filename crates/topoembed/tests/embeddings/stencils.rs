@@ -194,3 +194,24 @@ fn a_27_point_stencil_maps_by_its_grid() {
     let placed = mapped::map(&g, ring.as_ref(), &MapOptions::default()).unwrap();
     assert!(hop_bytes(&g, ring.as_ref(), placed.hosts()) < hop_bytes(&g, ring.as_ref(), &slabs));
 }
+
+/// A grid longer than wide strung along a ring or a line is cut across its
+/// long axis: the shuffled 16x16x32 7-point stencil (the box stencil's
+/// faces) onto ring:16 in slabs two planes thick, every cut edge one hop
+/// (15 × 256 = 3 840 hop-bytes; the cube-like boxes weighed before, 8x8x8
+/// laid as a 4x2x2 grid along the ring, 4 608, and the search 4 254 —
+/// Scotch 3 991), and onto line:64 in half-planes, 16 384 (the search
+/// 17 920, Scotch 19 191).
+#[test]
+fn an_elongated_grid_strung_along_a_ring_is_cut_across_its_long_axis() {
+    let (n, edges) = box_stencil(&[16, 16, 32], &[false; 3]);
+    let faces: Vec<(u64, u64, usize)> = edges.into_iter().filter(|e| e.2 == 1).collect();
+    let perm = Rng::new(5, 0).permutation(n as usize);
+    let g = shuffled(n, &faces, &perm);
+    for (host, most) in [("ring:16", 3_840), ("line:64", 16_384)] {
+        let host = topology::parse(host).unwrap();
+        let placed = mapped::map(&g, host.as_ref(), &MapOptions::default()).unwrap();
+        let cost = hop_bytes(&g, host.as_ref(), placed.hosts());
+        assert!(cost <= most, "{}: {cost} above {most}", host.spec());
+    }
+}
