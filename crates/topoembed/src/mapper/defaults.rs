@@ -268,7 +268,13 @@ pub(super) fn refined_instead(
         Some(format!(
             "as for every guest above {LARGE_GUEST} vertices with one"
         ))
-    } else if one_hop_on_uniform_volumes(g, &start.hosts, cost) {
+    } else if one_hop_on_uniform_volumes(g, &start.hosts, cost)
+        // (Strips of a ring or a line cut every diagonal of a 9- or
+        // 27-point stencil's long sides: there the search runs — the
+        // shuffled 16x16x32 27-point stencil onto ring:16 30 481 hop-bytes,
+        // its slabs 31 726.)
+        && !(start.under_diagonals && host_axes(host) < 2)
+    {
         Some(
             "as for every grid of even volumes whose closed form cuts only edges one hop long"
                 .into(),
