@@ -74,26 +74,35 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
             .par_iter()
             .flat_map_iter(|&id| shape.coords(id))
             .collect();
-        // (A ring's or a line's boxes are strung out along it.)
-        let strung = host.spec().sides().is_some_and(|sides| sides.len() == 1);
-        let even = box_shapes(&grid.sides, &grid.wraps, (p, cap), strung);
+        // The host's axes of more than one node (a ring's or a line's
+        // boxes are strung out along it; a grid of more axes folds).
+        let host_axes = host
+            .spec()
+            .sides()
+            .map(|sides| sides.iter().filter(|&&k| k > 1).count());
+        let even = box_shapes(&grid.sides, &grid.wraps, (p, cap), host_axes);
         // Balanced slabs where the even cut leaves boxes of unequal size
         // (where it divides every side, they are the boxes above).
-        let uneven: Vec<Vec<u64>> = box_shapes(&grid.sides, &grid.wraps, (p, u64::MAX), strung)
-            .into_iter()
-            .filter(|cut| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
-            .collect();
+        let uneven: Vec<(Vec<u64>, bool)> =
+            box_shapes(&grid.sides, &grid.wraps, (p, u64::MAX), host_axes)
+                .into_iter()
+                .filter(|(cut, _)| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
+                .collect();
         let shape = shape.as_ref();
-        let cuts: Vec<Boxes> = even
-            .par_iter()
-            .map(|cut| boxes(&grid, &coords, shape, cut))
-            .chain(
-                uneven
-                    .par_iter()
-                    .map(|cut| balanced_boxes(&grid, &coords, shape, cut, g)),
-            )
-            .flatten()
-            .collect();
+        let weighed = |(b, only): (Option<Boxes>, bool)| {
+            b.map(|b| Boxes {
+                weighed_only: only,
+                ..b
+            })
+        };
+        let cuts: Vec<Boxes> =
+            even.par_iter()
+                .map(|(cut, only)| weighed((boxes(&grid, &coords, shape, cut), *only)))
+                .chain(uneven.par_iter().map(|(cut, only)| {
+                    weighed((balanced_boxes(&grid, &coords, shape, cut, g), *only))
+                }))
+                .flatten()
+                .collect();
         starts.extend(place_all(&cuts, host));
         if let Spec::Tleaf(sizes, _) = host.spec() {
             starts.extend(nested_boxes(&grid, &coords, sizes, &spec));
@@ -241,6 +250,7 @@ fn balanced_boxes(
         box_of,
         grid: box_grid,
         what: format!("{spec} in balanced slabs {name} as {box_spec}"),
+        weighed_only: false,
     })
 }
 
@@ -318,6 +328,9 @@ struct Boxes {
     grid: Box<dyn Topology>,
     /// What cut it is, for the start's name.
     what: String,
+    /// Cut for the host's shape, not among the fewest cut edges: its
+    /// starts are only weighed ([`Start::weighed_only`]).
+    weighed_only: bool,
 }
 
 /// One start per cut and per method that places its grid of boxes onto
@@ -352,11 +365,13 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
             .position(|b| b.grid.spec() == cut.grid.spec())
             .expect("every cut's box grid is listed");
         for (method, table) in &tables[k] {
-            starts.push(Start::new(
+            let mut start = Start::new(
                 format!("{}, placed by {method}", cut.what),
                 cut.box_of.par_iter().map(|&b| table[b as usize]).collect(),
                 true,
-            ));
+            );
+            start.weighed_only = cut.weighed_only;
+            starts.push(start);
         }
     }
     starts
@@ -391,22 +406,34 @@ fn boxes(grid: &Grid, coords: &[u64], shape: &dyn Topology, cut: &[u64]) -> Opti
         box_of,
         grid: box_grid,
         what: format!("{spec} in {shape} blocks as {box_spec}"),
+        weighed_only: false,
     })
 }
 
 /// Cuts per axis (∏ = `p`, each at most its side) whose largest box holds
-/// at most `cap` nodes, the fewest cut edges first (at most [`SHAPES`]);
-/// onto a ring or a line (`strung`) also the [`SHAPES`] of least
-/// [`strung_out`] hop-bytes.
+/// at most `cap` nodes, the fewest cut edges first (at most [`SHAPES`]),
+/// each with whether it is only to be weighed; onto a host of `host_axes`
+/// axes fewer than the grid's, also the [`SHAPES`] of fewest cut edges
+/// that cut at most that many axes, and onto a ring or a line the
+/// [`SHAPES`] of least [`strung_out`] hop-bytes (those only weighed).
 ///
-/// Why both: the fewest cut edges are those of boxes near cubes, and onto a
-/// torus or mesh of as many axes each cut edge is one hop long. Strung out
-/// along a ring the boxes' neighbours along all but one axis lie many hops
-/// apart: the shuffled 16x16x32 7-point stencil onto ring:128 in 4x4x4
-/// boxes (8x4x4 of them, 3 584 cut edges) costs 36 352 hop-bytes, in
-/// 16x4x1 boxes (1x4x32 of them, 9 472 cut edges, the 1 536 across the
-/// short axis laid 4 apart) 33 280 — Scotch's 33 508.
-fn box_shapes(sides: &[u64], wraps: &[bool], (p, cap): (u64, u64), strung: bool) -> Vec<Vec<u64>> {
+/// Why: the fewest cut edges are those of boxes near cubes, and onto a
+/// torus or mesh of as many axes each cut edge is one hop long. Onto fewer
+/// axes the boxes fold, and their neighbours along the folded axes lie
+/// hops apart: the shuffled 24^3 7-point stencil onto torus:12x12 in
+/// 6x4x4 boxes (4x6x6 of them folded) costs 13 248 hop-bytes, in 2x2x24
+/// columns (12x12 of them, every cut edge one hop) 12 672 — Scotch's
+/// 12 680. Strung out along a ring, a 16x16x32 one onto ring:128 in 4x4x4
+/// boxes (8x4x4 of them) costs 36 352, in 16x4x1 boxes (1x4x32 of them,
+/// the 1 536 edges across the short axis laid 4 apart) 33 280 — Scotch's
+/// 33 508. Such cuts cut more edges than the search does, so they are not
+/// refined instead of it.
+fn box_shapes(
+    sides: &[u64],
+    wraps: &[bool],
+    (p, cap): (u64, u64),
+    host_axes: Option<usize>,
+) -> Vec<(Vec<u64>, bool)> {
     let n: u64 = sides.iter().product();
     // Edges cut across each axis.
     let cut_across = |cut: &[u64]| -> Vec<u64> {
@@ -438,17 +465,31 @@ fn box_shapes(sides: &[u64], wraps: &[bool], (p, cap): (u64, u64), strung: bool)
     });
     found.sort();
     found.dedup();
-    let mut shapes: Vec<Vec<u64>> = found
+    let mut shapes: Vec<(Vec<u64>, bool)> = found
         .iter()
         .take(SHAPES)
-        .map(|(_, c, _)| c.clone())
+        .map(|(_, c, _)| (c.clone(), false))
         .collect();
-    if strung {
+    let add = |c: &Vec<u64>, shapes: &mut Vec<(Vec<u64>, bool)>| {
+        if !shapes.iter().any(|(s, _)| s == c) {
+            shapes.push((c.clone(), true));
+        }
+    };
+    let grid_axes = sides.iter().filter(|&&k| k > 1).count();
+    if let Some(h) = host_axes.filter(|&h| h >= 1 && h < grid_axes) {
+        let cut_axes = |c: &[u64]| c.iter().filter(|&&b| b > 1).count();
+        for (_, c, _) in found
+            .iter()
+            .filter(|(_, c, _)| cut_axes(c) <= h)
+            .take(SHAPES)
+        {
+            add(c, &mut shapes);
+        }
+    }
+    if host_axes == Some(1) {
         found.sort_by(|a, b| (a.2, a.0, &a.1).cmp(&(b.2, b.0, &b.1)));
-        for (_, c, _) in found.into_iter().take(SHAPES) {
-            if !shapes.contains(&c) {
-                shapes.push(c);
-            }
+        for (_, c, _) in found.iter().take(SHAPES) {
+            add(c, &mut shapes);
         }
     }
     shapes
@@ -486,13 +527,13 @@ mod tests {
     #[test]
     fn box_shapes_prefer_cubes_and_respect_capacity() {
         // 24^3 onto 512 nodes: 8x8x8 boxes of 3x3x3.
-        let shapes = box_shapes(&[24, 24, 24], &[false; 3], (512, 27), false);
-        assert_eq!(shapes[0], vec![8, 8, 8]);
+        let shapes = box_shapes(&[24, 24, 24], &[false; 3], (512, 27), None);
+        assert_eq!(shapes[0], (vec![8, 8, 8], false));
         // 100x100 onto 16 nodes: 4x4 cut, boxes of 25x25 = 625 nodes.
-        let shapes = box_shapes(&[100, 100], &[true, true], (16, 625), false);
-        assert_eq!(shapes, vec![vec![4, 4]]);
+        let shapes = box_shapes(&[100, 100], &[true, true], (16, 625), None);
+        assert_eq!(shapes, vec![(vec![4, 4], false)]);
         // No cut fits a capacity below the average.
-        assert!(box_shapes(&[10, 10], &[false; 2], (4, 24), false).is_empty());
+        assert!(box_shapes(&[10, 10], &[false; 2], (4, 24), None).is_empty());
     }
 
     /// Strung out along a line, boxes cut `cut` from a grid of `sides`
@@ -554,18 +595,29 @@ mod tests {
     /// Onto a ring or a line the boxes of least strung-out cost join the
     /// cheapest cuts: 16x16x32 onto 128 nodes cut 1x4x32 or 2x2x32
     /// (33 280 hop-bytes strung out), beside the near-cubes of fewest cut
-    /// edges (4x4x8: 36 352) that a torus gets alone.
+    /// edges (4x4x8: 36 352) that a torus of three axes gets alone; onto two
+    /// axes, the cuts of two axes at most (24^3 onto 144 nodes: 12x12x1
+    /// columns). The cuts added are only weighed.
     #[test]
-    fn a_ring_weighs_the_boxes_it_strings_out_best() {
+    fn a_host_of_fewer_axes_weighs_the_boxes_it_holds_best() {
         let (sides, wraps) = ([16, 16, 32], [false; 3]);
-        let flat = box_shapes(&sides, &wraps, (128, 64), false);
-        let strung = box_shapes(&sides, &wraps, (128, 64), true);
+        let flat = box_shapes(&sides, &wraps, (128, 64), Some(3));
+        let strung = box_shapes(&sides, &wraps, (128, 64), Some(1));
         assert_eq!(flat.len(), SHAPES);
+        assert!(flat.iter().all(|(c, only)| c[2] < 32 && !only), "{flat:?}");
         assert_eq!(strung[..SHAPES], flat[..]);
-        assert!(flat.iter().all(|c| c[2] < 32), "{flat:?}");
+        for cut in [vec![1, 4, 32], vec![2, 2, 32]] {
+            assert!(strung.contains(&(cut, true)), "{strung:?}");
+        }
+        let cube = box_shapes(&[24, 24, 24], &[false; 3], (144, 96), Some(2));
         assert!(
-            strung.contains(&vec![1, 4, 32]) && strung.contains(&vec![2, 2, 32]),
-            "{strung:?}"
+            cube[..SHAPES].iter().all(|(c, _)| c.iter().all(|&b| b > 1)),
+            "{cube:?}"
+        );
+        assert!(cube.contains(&(vec![12, 12, 1], true)), "{cube:?}");
+        assert_eq!(
+            box_shapes(&[24, 24, 24], &[false; 3], (144, 96), Some(3)).len(),
+            SHAPES
         );
     }
 

@@ -268,6 +268,8 @@ pub(super) fn refined_instead(
         Some(format!(
             "as for every guest above {LARGE_GUEST} vertices with one"
         ))
+    } else if start.weighed_only {
+        None
     } else if one_hop_on_uniform_volumes(g, &start.hosts, cost)
         // (Strips of a ring or a line cut every diagonal of a 9- or
         // 27-point stencil's long sides: there the search runs — the

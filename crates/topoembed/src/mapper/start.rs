@@ -34,6 +34,11 @@ pub struct Start {
     pub by_levels: bool,
     /// That cut's boxes all alike, every cut a plane.
     pub even_levels: bool,
+    /// Boxes cut for the host's shape (strung along a ring, columns under
+    /// a host of fewer axes), not among the fewest cut edges: weighed
+    /// after the search, never refined instead of it by the rules that
+    /// trust a closed form's cut ([`super::defaults`]'s `refined_instead`).
+    pub weighed_only: bool,
 }
 
 impl Start {
@@ -50,6 +55,7 @@ impl Start {
             grid_axes: 0,
             by_levels: false,
             even_levels: false,
+            weighed_only: false,
         }
     }
 

@@ -227,3 +227,20 @@ fn an_elongated_grid_strung_along_a_ring_is_cut_across_its_long_axis() {
     let cost = hop_bytes(&g, ring.as_ref(), placed.hosts());
     assert!(cost < 31_700, "{cost}");
 }
+
+/// A 3-D grid onto a torus of two axes that its sides do not fold onto
+/// evenly is cut into columns, every cut edge one hop: the shuffled 24^3
+/// 7-point stencil onto torus:12x12 in 2x2x24 columns, 2 × 11 × 576 =
+/// 12 672 hop-bytes (its cube-like 6x4x4 boxes folded, 13 248; Scotch
+/// 12 680). The columns cut more edges than the search's parts, so they
+/// are weighed after it, not refined instead of it.
+#[test]
+fn a_grid_onto_a_torus_of_fewer_axes_is_weighed_in_columns() {
+    let (n, edges) = box_stencil(&[24, 24, 24], &[false; 3]);
+    let faces: Vec<(u64, u64, usize)> = edges.into_iter().filter(|e| e.2 == 1).collect();
+    let g = shuffled(n, &faces, &Rng::new(3, 0).permutation(n as usize));
+    let host = topology::parse("torus:12x12").unwrap();
+    let placed = mapped::map(&g, host.as_ref(), &MapOptions::default()).unwrap();
+    assert!(hop_bytes(&g, host.as_ref(), placed.hosts()) <= 12_672);
+    assert!(!noted(&placed, "refined instead"), "{:?}", placed.notes());
+}
