@@ -16,7 +16,9 @@
 //!   host node (sides cut into near-equal segments), and the grid of boxes
 //!   is placed by every method that applies to it — grid-order blocks, the
 //!   classic placement of a stencil code. Box shapes are tried cheapest cut
-//!   first.
+//!   first; onto a host of fewer axes also those cutting no more axes than
+//!   it has, and onto a ring or a line those cheapest strung out along it
+//!   (these only weighed after the search, never refined instead of it).
 //! * Where no even cut fits the capacity (100^3 onto 16^3 nodes: boxes of
 //!   6 or 7 per side hold 216 to 343 nodes, the capacity is 252), the grid
 //!   is cut by balanced planes instead: sorted along the first axis and cut
@@ -89,17 +91,17 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
                 .filter(|(cut, _)| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
                 .collect();
         let shape = shape.as_ref();
-        let weighed = |(b, only): (Option<Boxes>, bool)| {
-            b.map(|b| Boxes {
-                weighed_only: only,
-                ..b
+        let weighed = |cut: Option<Boxes>, weighed_only: bool| {
+            cut.map(|cut| Boxes {
+                weighed_only,
+                ..cut
             })
         };
         let cuts: Vec<Boxes> =
             even.par_iter()
-                .map(|(cut, only)| weighed((boxes(&grid, &coords, shape, cut), *only)))
+                .map(|(cut, only)| weighed(boxes(&grid, &coords, shape, cut), *only))
                 .chain(uneven.par_iter().map(|(cut, only)| {
-                    weighed((balanced_boxes(&grid, &coords, shape, cut, g), *only))
+                    weighed(balanced_boxes(&grid, &coords, shape, cut, g), *only)
                 }))
                 .flatten()
                 .collect();
