@@ -462,7 +462,12 @@ fn box_shapes(
             .product();
         if largest <= cap {
             let across = cut_across(cut);
-            found.push((across.iter().sum(), cut.to_vec(), strung_out(cut, &across)));
+            // (Strung out only where the host is a ring or a line.)
+            let strung = match host_axes {
+                Some(1) => strung_out(cut, &across),
+                _ => 0,
+            };
+            found.push((across.iter().sum(), cut.to_vec(), strung));
         }
     });
     found.sort();

@@ -66,6 +66,12 @@ fn box_stencil(sides: &[u64], wraps: &[bool]) -> (u64, Vec<(u64, u64, usize)>) {
     (n, edges)
 }
 
+/// The 7-point stencil of a 3-D mesh of `sides`: the box stencil's faces.
+fn seven_point(sides: &[u64]) -> (u64, Vec<(u64, u64, usize)>) {
+    let (n, edges) = box_stencil(sides, &vec![false; sides.len()]);
+    (n, edges.into_iter().filter(|e| e.2 == 1).collect())
+}
+
 /// The stencil with its vertices renumbered by `perm`.
 fn shuffled(n: u64, edges: &[(u64, u64, usize)], perm: &[u32]) -> Graph {
     let at = |v: u64| u64::from(perm[v as usize]);
@@ -205,10 +211,8 @@ fn a_27_point_stencil_maps_by_its_grid() {
 /// search onto ring:16.
 #[test]
 fn an_elongated_grid_strung_along_a_ring_is_cut_across_its_long_axis() {
-    let (n, edges) = box_stencil(&[16, 16, 32], &[false; 3]);
-    let faces: Vec<(u64, u64, usize)> = edges.into_iter().filter(|e| e.2 == 1).collect();
-    let perm = Rng::new(5, 0).permutation(n as usize);
-    let g = shuffled(n, &faces, &perm);
+    let (n, faces) = seven_point(&[16, 16, 32]);
+    let g = shuffled(n, &faces, &Rng::new(5, 0).permutation(n as usize));
     for (host, most) in [("ring:16", 3_840), ("line:64", 16_384)] {
         let host = topology::parse(host).unwrap();
         let placed = mapped::map(&g, host.as_ref(), &MapOptions::default()).unwrap();
@@ -236,8 +240,7 @@ fn an_elongated_grid_strung_along_a_ring_is_cut_across_its_long_axis() {
 /// are weighed after it, not refined instead of it.
 #[test]
 fn a_grid_onto_a_torus_of_fewer_axes_is_weighed_in_columns() {
-    let (n, edges) = box_stencil(&[24, 24, 24], &[false; 3]);
-    let faces: Vec<(u64, u64, usize)> = edges.into_iter().filter(|e| e.2 == 1).collect();
+    let (n, faces) = seven_point(&[24, 24, 24]);
     let g = shuffled(n, &faces, &Rng::new(3, 0).permutation(n as usize));
     let host = topology::parse("torus:12x12").unwrap();
     let placed = mapped::map(&g, host.as_ref(), &MapOptions::default()).unwrap();

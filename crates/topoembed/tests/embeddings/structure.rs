@@ -39,6 +39,20 @@ fn shuffled(n: u64, edges: &[(u64, u64)], seed: u64) -> Graph {
     Graph::from_edges(Spec::Graph("shuffled.txt".into()), n, &edges).unwrap()
 }
 
+/// The grid of `sides` (wrapping where `wraps`) shuffled by `seed`, mapped
+/// onto `host` at the default options: (guest, host, placement).
+fn shuffled_grid_onto(
+    (sides, wraps): (&[u64], &[bool]),
+    seed: u64,
+    host: &str,
+) -> (Graph, Box<dyn Topology>, Placement) {
+    let (n, edges) = grid_edges(sides, wraps);
+    let guest = shuffled(n, &edges, seed);
+    let host = topology::parse(host).unwrap();
+    let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    (guest, host, placed)
+}
+
 fn recognised(g: &Graph) -> Option<recognize::Grid> {
     recognize::grid(&WGraph::from_topology(g).unwrap())
 }
@@ -247,10 +261,7 @@ fn a_grid_of_fewer_axes_is_folded_onto_a_larger_host() {
 /// not divide, is searched and the start only weighed.
 #[test]
 fn a_grid_on_a_hierarchy_is_cut_by_its_levels() {
-    let (n, edges) = grid_edges(&[64, 64], &[false; 2]);
-    let guest = shuffled(n, &edges, 2);
-    let host = topology::parse("tleaf:16x16:10,1").unwrap();
-    let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    let (guest, host, placed) = shuffled_grid_onto((&[64, 64], &[false; 2]), 2, "tleaf:16x16:10,1");
     let nested = 6 * 64 * 11 + 16 * 6 * 16;
     assert_eq!(nested, 5760);
     assert!(hop_bytes(&guest, host.as_ref(), placed.hosts()) <= nested);
@@ -277,10 +288,8 @@ fn a_grid_on_a_hierarchy_is_cut_by_its_levels() {
 /// out at or below the search's placement.
 #[test]
 fn a_large_grid_on_a_hierarchy_is_cut_by_its_levels_unevenly() {
-    let (n, edges) = grid_edges(&[400, 300], &[true; 2]);
-    let guest = shuffled(n, &edges, 3);
-    let host = topology::parse("tleaf:6x6x6:100,10,1").unwrap();
-    let placed = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    let (guest, host, placed) =
+        shuffled_grid_onto((&[400, 300], &[true; 2]), 3, "tleaf:6x6x6:100,10,1");
     assert!(
         noted(&placed, "above 100000 vertices cut by a tleaf's levels"),
         "{:?}",
@@ -517,11 +526,8 @@ pub(super) fn hop_bytes(guest: &Graph, host: &dyn Topology, hosts: &[u64]) -> u1
 /// torus:64x64 given as a shuffled edge list comes back with dilation 1.
 #[test]
 fn shuffled_torus_comes_back_with_dilation_one() {
-    let (n, edges) = grid_edges(&[64, 64], &[true, true]);
-    let guest = shuffled(n, &edges, 11);
-    let host = topology::parse("torus:64x64").unwrap();
-    let p = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
-    for v in 0..n {
+    let (guest, host, p) = shuffled_grid_onto((&[64, 64], &[true, true]), 11, "torus:64x64");
+    for v in 0..guest.node_count() {
         for &u in guest.adjacency(v) {
             assert_eq!(
                 host.distance(p.hosts()[v as usize], p.hosts()[u as usize]),
@@ -560,10 +566,7 @@ fn shuffled_cube_reaches_the_closed_forms() {
 /// order, 3 axes x 7 cut planes x 576 edges (Scotch's gmap: 24 231).
 #[test]
 fn shuffled_stencil_goes_in_blocks() {
-    let (n, edges) = grid_edges(&[24, 24, 24], &[false; 3]);
-    let guest = shuffled(n, &edges, 3);
-    let host = topology::parse("torus:8x8x8").unwrap();
-    let p = mapped::map(&guest, host.as_ref(), &MapOptions::default()).unwrap();
+    let (guest, host, p) = shuffled_grid_onto((&[24, 24, 24], &[false; 3]), 3, "torus:8x8x8");
     assert_eq!(hop_bytes(&guest, host.as_ref(), p.hosts()), 3 * 7 * 576);
     let mut load = vec![0u32; 512];
     for &h in p.hosts() {
