@@ -4,6 +4,7 @@
 //! [`Embedding`]. Each family lives in a file of its own; adding one is a new
 //! file plus one line in [`METHODS`].
 
+mod box_cuts;
 mod byweight;
 mod gray;
 pub mod grid;

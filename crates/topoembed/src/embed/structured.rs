@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::box_cuts::{box_grid, cut_across, folded};
 use super::{applicable_as_starts, nested, Embedding};
 use crate::mapper::recognize::{self, Grid};
 use crate::mapper::{Start, WGraph};
@@ -106,6 +107,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
                 .flatten()
                 .collect();
         starts.extend(place_all(&cuts, host));
+        starts.extend(folded_starts(&grid, &coords, (shape, g), host, cap));
         if let Spec::Tleaf(sizes, _) = host.spec() {
             starts.extend(nested_boxes(&grid, &coords, sizes, &spec));
         }
@@ -308,21 +310,6 @@ fn by_group(
     (sorted, bounds)
 }
 
-/// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
-/// wraps where the grid's does and it has at least 3 boxes) and the grid
-/// itself; `None` when nothing is cut.
-fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topology>)> {
-    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
-    if axes.is_empty() {
-        return None;
-    }
-    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
-    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
-    let box_spec = recognize::grid_spec(sides, wraps);
-    let box_grid = topology::build(&box_spec).ok()?;
-    Some((axes, box_spec, box_grid))
-}
-
 /// A cut of the guest grid into boxes: every guest node's box, and the
 /// grid of boxes to be placed onto the host.
 struct Boxes {
@@ -373,6 +360,49 @@ fn place_all(cuts: &[Boxes], host: &dyn Topology) -> Vec<Start> {
                 true,
             );
             start.weighed_only = cut.weighed_only;
+            starts.push(start);
+        }
+    }
+    starts
+}
+
+/// The cuts [`folded`] onto `host` (a grid of fewer axes), each box on the
+/// host node its weighed plan gives: where a cut leaves boxes over `cap`
+/// (or of unequal sides) also as balanced slabs. Only weighed, as the
+/// other cuts for the host's shape ([`Start::weighed_only`]).
+fn folded_starts(
+    grid: &Grid,
+    coords: &[u64],
+    (shape, g): (&dyn Topology, &WGraph),
+    host: &dyn Topology,
+    cap: u64,
+) -> Vec<Start> {
+    let mut starts = Vec::new();
+    for fold in folded(grid, host.node_count(), host) {
+        let largest: u64 = fold
+            .cut
+            .iter()
+            .zip(&grid.sides)
+            .map(|(&b, &k)| k.div_ceil(b))
+            .product();
+        let even = fold.cut.iter().zip(&grid.sides).all(|(&b, &k)| k % b == 0);
+        let cuts = [
+            (largest <= cap).then(|| boxes(grid, coords, shape, &fold.cut)),
+            (!even).then(|| balanced_boxes(grid, coords, shape, &fold.cut, g)),
+        ];
+        for cut in cuts.into_iter().flatten().flatten() {
+            let mut start = Start::new(
+                format!(
+                    "{}, placed by axes weighed by the edges cut across each",
+                    cut.what
+                ),
+                cut.box_of
+                    .par_iter()
+                    .map(|&b| fold.hosts[b as usize])
+                    .collect(),
+                true,
+            );
+            start.weighed_only = true;
             starts.push(start);
         }
     }
@@ -436,20 +466,6 @@ fn box_shapes(
     (p, cap): (u64, u64),
     host_axes: Option<usize>,
 ) -> Vec<(Vec<u64>, bool)> {
-    let n: u64 = sides.iter().product();
-    // Edges cut across each axis.
-    let cut_across = |cut: &[u64]| -> Vec<u64> {
-        (0..sides.len())
-            .map(|a| {
-                let planes = match (cut[a], wraps[a]) {
-                    (1, _) => 0,
-                    (b, true) => b,
-                    (b, false) => b - 1,
-                };
-                planes * (n / sides[a])
-            })
-            .collect()
-    };
     // (Edges cut, the cut, hop-bytes strung out.)
     let mut found: Vec<(u64, Vec<u64>, u64)> = Vec::new();
     let mut cut = Vec::with_capacity(sides.len());
@@ -461,7 +477,7 @@ fn box_shapes(
             .map(|(&b, &k)| k.div_ceil(b))
             .product();
         if largest <= cap {
-            let across = cut_across(cut);
+            let across = cut_across(sides, wraps, cut);
             // (Strung out only where the host is a ring or a line.)
             let strung = match host_axes {
                 Some(1) => strung_out(cut, &across),

@@ -23,7 +23,7 @@ fn build(
     host: &dyn Topology,
     _params: &Params,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    build_routed(guest, host, true)
+    Ok(Box::new(build_routed(guest, host, true, None)?))
 }
 
 /// The `axes` plan of least mean hop, taken from the closed forms without
@@ -33,19 +33,49 @@ pub(crate) fn least_mean_hop(
     guest: &dyn Topology,
     host: &dyn Topology,
 ) -> Result<Box<dyn Embedding>, NotApplicable> {
-    build_routed(guest, host, false)
+    Ok(Box::new(build_routed(guest, host, false, None)?))
 }
 
-/// [`build`], its finalists `routed` or not.
+/// The `axes` plan of least Σ `weights[i]` × mean step of guest axis i,
+/// unrouted as [`least_mean_hop`], and that sum. Weighed by the guest
+/// edges cut across each axis of a grid of boxes, the sum is the boxes'
+/// hop-bytes: where a box grid folds onto a host of fewer axes, the axis
+/// of most edges takes the shortest steps (`embed/box_cuts.rs`).
+pub(crate) fn least_weighted_mean_hop(
+    guest: &dyn Topology,
+    host: &dyn Topology,
+    weights: &[f64],
+) -> Result<(Box<dyn Embedding>, f64), NotApplicable> {
+    let planned = build_routed(guest, host, false, Some(weights))?;
+    let plan = planned.plan();
+    let sum = (0..plan.guest.len())
+        .map(|i| weights[i] * plan.step_hops(i).average())
+        .sum();
+    Ok((Box::new(planned), sum))
+}
+
+/// [`build`], its finalists `routed` or not, its axes weighed by `weights`
+/// (`None`: all alike).
 fn build_routed(
     guest: &dyn Topology,
     host: &dyn Topology,
     routed: bool,
-) -> Result<Box<dyn Embedding>, NotApplicable> {
+    weights: Option<&[f64]>,
+) -> Result<PlannedGrid, NotApplicable> {
     let (_, sides, closed) = grid_of(guest, "guest")?;
     let (grid, _, _) = grid_of(host, "host")?;
     same_node_count(guest, host)?;
-    let weights = vec![1.0; sides.len()];
+    let weights = match weights {
+        Some(w) if w.len() == sides.len() => w.to_vec(),
+        Some(w) => {
+            return Err(format!(
+                "{} axis weights for a guest of {} axes",
+                w.len(),
+                sides.len()
+            ))
+        }
+        None => vec![1.0; sides.len()],
+    };
     let found = search(&Request {
         host: &grid,
         sides: &sides,
@@ -61,10 +91,10 @@ fn build_routed(
             found.plans_scored
         ));
     }
-    Ok(Box::new(PlannedGrid {
+    Ok(PlannedGrid {
         method: "axes",
         sides,
         plan: found.plan,
         notes,
-    }))
+    })
 }

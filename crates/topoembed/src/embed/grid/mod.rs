@@ -18,6 +18,7 @@ mod snake;
 pub mod walk;
 
 pub(super) use axes::least_mean_hop as axes_least_mean_hop;
+pub(super) use axes::least_weighted_mean_hop as axes_least_weighted_mean_hop;
 pub(super) use axes::METHOD as AXES;
 pub(super) use fold::METHOD as FOLD;
 pub(super) use snake::METHOD as SNAKE;

@@ -1,0 +1,407 @@
+//! Cuts of a grid into one box per host node, and the grid of boxes each
+//! cut leaves: what [`super::structured`] places. Onto a grid host of
+//! fewer axes than the guest's grid the boxes fold, and which cut is best
+//! depends on where they land ([`folded`]): the edges across an axis whose
+//! boxes lie a hop apart cost one hop each, those across an axis folded
+//! around another cost its mean step.
+
+use rayon::prelude::*;
+
+use super::{grid, nested};
+use crate::mapper::recognize::{self, Grid};
+use crate::spec::Spec;
+use crate::topology::{self, Topology};
+
+/// Cuts placed on a host of fewer axes ([`folded`]).
+const FOLDS: usize = 3;
+/// Factorizations looked at for [`folded`] at most.
+const MAX_FOLDED: usize = 256;
+
+/// Guest edges cut across each axis of a grid of `sides` (`wraps`: the
+/// axes that close into rings) cut into `cut` segments per axis: a ring
+/// cut into b ≥ 2 segments is cut by b planes, a line by b − 1, each plane
+/// crossing n / side edges.
+pub(super) fn cut_across(sides: &[u64], wraps: &[bool], cut: &[u64]) -> Vec<u64> {
+    let n: u64 = sides.iter().product();
+    (0..sides.len())
+        .map(|a| {
+            let planes = match (cut[a], wraps[a]) {
+                (1, _) => 0,
+                (b, true) => b,
+                (b, false) => b - 1,
+            };
+            planes * (n / sides[a])
+        })
+        .collect()
+}
+
+/// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
+/// wraps where the grid's does and it has at least 3 boxes) and the grid
+/// itself; `None` when nothing is cut.
+pub(super) fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topology>)> {
+    let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
+    if axes.is_empty() {
+        return None;
+    }
+    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
+    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    let box_spec = recognize::grid_spec(sides, wraps);
+    let box_grid = topology::build(&box_spec).ok()?;
+    Some((axes, box_spec, box_grid))
+}
+
+/// A cut of the grid and the host node of each of its boxes.
+pub(super) struct FoldedCut {
+    /// Segments per axis of the guest grid.
+    pub cut: Vec<u64>,
+    /// Host node of every box of the cut's box grid ([`box_grid`]).
+    pub hosts: Vec<u64>,
+    /// The placement's hop-bytes where every segment of an axis is as long
+    /// ([`boxes_hop_bytes`]).
+    pub hop_bytes: f64,
+}
+
+/// Onto a grid host of fewer axes than `grid` (a torus, mesh, ring or
+/// line, `p` nodes): the [`FOLDS`] cuts into `p` boxes whose box grids,
+/// placed as below, cost the least hop-bytes; none onto any other host.
+/// A cut's box grid is placed by `axes` with each axis weighed by the
+/// guest edges cut across it, and also with two of its axes first merged
+/// into one by a cycle through their boxes ([`merged_position`]), the
+/// merged grid placed so; the placement of least hop-bytes is kept.
+///
+/// Why: the cut of fewest edges (near-cubes) folds its box grid onto the
+/// host, and the edges across a folded axis lie several hops apart. A
+/// 16^3 7-point stencil onto torus:16x16 in 4x2x2 boxes costs 7 680
+/// hop-bytes (4 352 cut edges, most folded); in 1x2x8 boxes, 16x8x2 of
+/// them (5 888 cut edges), the 8 boxes along y and the 2 along z share
+/// one host axis of 16 as a cycle — the z halves head to tail around its
+/// wrap — every x or y edge one hop, the 256 z edges 4 on average: 6 656
+/// (Scotch: 6 606). Each placement takes one plan search (milliseconds
+/// onto a host of two axes), so at most [`MAX_FOLDED`] cuts are weighed,
+/// in parallel.
+pub(super) fn folded(grid: &Grid, p: u64, host: &dyn Topology) -> Vec<FoldedCut> {
+    let Some((host_sides, _)) = host.spec().grid() else {
+        return Vec::new();
+    };
+    let host_axes = host_sides.iter().filter(|&&k| k > 1).count();
+    let grid_axes = grid.sides.iter().filter(|&&k| k > 1).count();
+    if host_axes == 0 || host_axes >= grid_axes {
+        return Vec::new();
+    }
+    let mut cuts: Vec<Vec<u64>> = Vec::new();
+    let mut budget = MAX_FOLDED;
+    let mut cut = Vec::with_capacity(grid.sides.len());
+    nested::factorizations(&grid.sides, p, &mut cut, &mut budget, &mut |c| {
+        cuts.push(c.to_vec())
+    });
+    let mut weighed: Vec<FoldedCut> = cuts
+        .into_par_iter()
+        .filter_map(|cut| best_fold(grid, cut, host))
+        .collect();
+    // (Ties: the cut first in enumeration order, whatever the threads.)
+    weighed.sort_by(|a, b| a.hop_bytes.total_cmp(&b.hop_bytes).then(a.cut.cmp(&b.cut)));
+    weighed.truncate(FOLDS);
+    weighed
+}
+
+/// The least hop-bytes placement of `cut`'s box grid onto `host` among
+/// those [`folded`] tries.
+fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCut> {
+    let (axes, _, boxes) = box_grid(grid, &cut)?;
+    let across = cut_across(&grid.sides, &grid.wraps, &cut);
+    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
+    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    let across: Vec<u64> = axes.iter().map(|&a| across[a]).collect();
+    let weights: Vec<f64> = across.iter().map(|&e| e as f64).collect();
+    let mut tried: Vec<Vec<u64>> = Vec::new();
+    if let Ok((emb, _)) = grid::axes_least_weighted_mean_hop(boxes.as_ref(), host, &weights) {
+        tried.push((0..boxes.node_count()).map(|b| emb.map(b)).collect());
+    }
+    for outer in 0..sides.len() {
+        for inner in 0..sides.len() {
+            if outer != inner {
+                tried.extend(merged_fold(&sides, &wraps, &weights, (outer, inner), host));
+            }
+        }
+    }
+    tried
+        .into_iter()
+        .map(|hosts| {
+            (
+                boxes_hop_bytes(&sides, &wraps, &across, &hosts, host),
+                hosts,
+            )
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(hop_bytes, hosts)| FoldedCut {
+            cut,
+            hosts,
+            hop_bytes,
+        })
+}
+
+/// A box grid of `sides` (`wraps`) placed with axes `outer` and `inner`
+/// merged into one of their product's length ([`merged_position`]) at
+/// `outer`'s place, the merged grid placed by `axes` weighed as `weights`
+/// (the merged axis as `inner`, whose edges are its steps); `None` where
+/// `axes` does not apply.
+fn merged_fold(
+    sides: &[u64],
+    wraps: &[bool],
+    weights: &[f64],
+    (outer, inner): (usize, usize),
+    host: &dyn Topology,
+) -> Option<Vec<u64>> {
+    let (a, b) = (sides[outer], sides[inner]);
+    let cycle = a % 2 == 0 || b % 2 == 0;
+    let kept: Vec<usize> = (0..sides.len()).filter(|&x| x != inner).collect();
+    let merged_sides: Vec<u64> = kept
+        .iter()
+        .map(|&x| if x == outer { a * b } else { sides[x] })
+        .collect();
+    let merged_wraps: Vec<bool> = kept
+        .iter()
+        .map(|&x| if x == outer { cycle } else { wraps[x] })
+        .collect();
+    let merged_weights: Vec<f64> = kept
+        .iter()
+        .map(|&x| {
+            if x == outer {
+                weights[inner]
+            } else {
+                weights[x]
+            }
+        })
+        .collect();
+    let merged = topology::build(&recognize::grid_spec(merged_sides.clone(), merged_wraps)).ok()?;
+    let (emb, _) =
+        grid::axes_least_weighted_mean_hop(merged.as_ref(), host, &merged_weights).ok()?;
+    let p: u64 = sides.iter().product();
+    let mut coords = vec![0u64; sides.len()];
+    let hosts = (0..p)
+        .map(|box_id| {
+            decode(box_id, sides, &mut coords);
+            let id = kept
+                .iter()
+                .rev()
+                .zip(merged_sides.iter().rev())
+                .fold(0, |acc, (&x, &s)| {
+                    let c = match x == outer {
+                        true => merged_position(coords[outer], coords[inner], (a, b)),
+                        false => coords[x],
+                    };
+                    acc * s + c
+                });
+            emb.map(id)
+        })
+        .collect();
+    Some(hosts)
+}
+
+/// Position of node (u, v) of an `a` × `b` grid along one walk through it:
+/// a cycle of unit steps where a or b is even (a ring of a·b positions),
+/// otherwise a boustrophedon (a line). The cycle, for even a: rows u
+/// walked along v = 1..b in alternate directions, then back up column
+/// v = 0 — for a = 2, row 0 one way and row 1 the other, head to tail.
+fn merged_position(u: u64, v: u64, (a, b): (u64, u64)) -> u64 {
+    if a % 2 == 1 && b % 2 == 0 {
+        return merged_position(v, u, (b, a));
+    }
+    if a % 2 == 1 || b == 1 {
+        return u * b + if u % 2 == 0 { v } else { b - 1 - v };
+    }
+    match v {
+        0 => a * (b - 1) + (a - 1 - u),
+        _ => u * (b - 1) + if u % 2 == 0 { v - 1 } else { b - 1 - v },
+    }
+}
+
+/// Coordinates of box `id` of a grid of `sides` (first axis fastest).
+fn decode(mut id: u64, sides: &[u64], coords: &mut [u64]) {
+    for (c, &s) in coords.iter_mut().zip(sides) {
+        *c = id % s;
+        id /= s;
+    }
+}
+
+/// Hop-bytes of a box grid of `sides` (`wraps`) placed on `hosts`, the
+/// `across[a]` guest edges across axis a shared evenly by its neighbouring
+/// boxes: Σ over neighbouring boxes of their share × host distance.
+fn boxes_hop_bytes(
+    sides: &[u64],
+    wraps: &[bool],
+    across: &[u64],
+    hosts: &[u64],
+    host: &dyn Topology,
+) -> f64 {
+    let p: u64 = sides.iter().product();
+    let mut total = 0.0;
+    let mut coords = vec![0u64; sides.len()];
+    let mut stride = 1;
+    for (a, (&side, &wrap)) in sides.iter().zip(wraps).enumerate() {
+        let pairs = (p / side) * (side - 1 + u64::from(wrap));
+        let share = across[a] as f64 / pairs.max(1) as f64;
+        let mut hops = 0u64;
+        for id in 0..p {
+            decode(id, sides, &mut coords);
+            let next = match (coords[a] + 1 < side, wrap) {
+                (true, _) => id + stride,
+                (false, true) => id + stride - side * stride,
+                (false, false) => continue,
+            };
+            hops += host.distance(hosts[id as usize], hosts[next as usize]);
+        }
+        total += share * hops as f64;
+        stride *= side;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A grid of `sides` (`wraps`) as the recognizer gives it, in natural
+    /// numbering.
+    fn natural(sides: &[u64], wraps: &[bool]) -> Grid {
+        let n: u64 = sides.iter().product();
+        Grid {
+            sides: sides.to_vec(),
+            wraps: wraps.to_vec(),
+            node: (0..n).collect(),
+        }
+    }
+
+    /// Hop-bytes of the grid of `sides` (`wraps`), every edge volume 1,
+    /// each node on the host node of its box (`cut`, even segments),
+    /// counted edge by edge.
+    fn enumerated(
+        sides: &[u64],
+        wraps: &[bool],
+        cut: &[u64],
+        box_hosts: &[u64],
+        host: &dyn Topology,
+    ) -> u64 {
+        let n: u64 = sides.iter().product();
+        let d = sides.len();
+        let (axes, _, _) = box_grid(&natural(sides, wraps), cut).unwrap();
+        let box_of = |c: &[u64]| -> u64 {
+            axes.iter()
+                .rev()
+                .fold(0, |acc, &a| acc * cut[a] + c[a] * cut[a] / sides[a])
+        };
+        let mut c = vec![0u64; d];
+        let mut total = 0;
+        for v in 0..n {
+            decode(v, sides, &mut c);
+            for a in 0..d {
+                let wrap = wraps[a] && sides[a] >= 3;
+                if c[a] + 1 == sides[a] && !wrap {
+                    continue;
+                }
+                let mut next = c.clone();
+                next[a] = (c[a] + 1) % sides[a];
+                let (x, y) = (box_of(&c), box_of(&next));
+                total += host.distance(box_hosts[x as usize], box_hosts[y as usize]);
+            }
+        }
+        total
+    }
+
+    proptest! {
+        /// The merged walk visits every node of the a × b grid once, and
+        /// every step (around the end too where a or b is even) joins
+        /// neighbours.
+        #[test]
+        fn the_merged_walk_is_a_cycle_of_unit_steps_where_one_exists(a in 2u64..10, b in 2u64..10) {
+            let mut at = vec![None; (a * b) as usize];
+            for u in 0..a {
+                for v in 0..b {
+                    let pos = merged_position(u, v, (a, b)) as usize;
+                    prop_assert!(at[pos].is_none(), "({u}, {v}) and {:?} at {pos}", at[pos]);
+                    at[pos] = Some((u, v));
+                }
+            }
+            let at: Vec<(u64, u64)> = at.into_iter().map(Option::unwrap).collect();
+            let closed = a % 2 == 0 || b % 2 == 0;
+            let steps = at.len() - usize::from(!closed);
+            for k in 0..steps {
+                let ((u, v), (x, y)) = (at[k], at[(k + 1) % at.len()]);
+                prop_assert_eq!(u.abs_diff(x) + v.abs_diff(y), 1, "step {} of {}x{}", k, a, b);
+            }
+        }
+
+        /// Where the cut divides every side, the boxes' hop-bytes are the
+        /// grid's, edge by edge, for any placement of the boxes.
+        #[test]
+        fn the_boxes_cost_what_the_edges_give(
+            sides in prop::collection::vec(1u64..4, 2..4),
+            cut_shift in prop::collection::vec(0u32..2, 3),
+            wraps in prop::collection::vec(any::<bool>(), 3),
+            seed in any::<u64>(),
+        ) {
+            // Sides of 2^s·2^c cut into 2^c: every segment alike.
+            let cut: Vec<u64> = sides.iter().zip(&cut_shift).map(|(_, &c)| 1 << c).collect();
+            let sides: Vec<u64> = sides.iter().zip(&cut).map(|(&s, &c)| s * c).collect();
+            let wraps: Vec<bool> = wraps[..sides.len()].to_vec();
+            let grid = natural(&sides, &wraps);
+            prop_assume!(box_grid(&grid, &cut).is_some());
+            let p: u64 = cut.iter().product();
+            let host = topology::parse(&format!("ring:{p}")).unwrap();
+            let hosts: Vec<u64> = crate::mapper::rng::Rng::new(seed, 0)
+                .permutation(p as usize)
+                .into_iter()
+                .map(|h| h as u64)
+                .collect();
+            let (axes, _, _) = box_grid(&grid, &cut).unwrap();
+            let box_sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
+            let box_wraps: Vec<bool> = axes.iter().map(|&a| wraps[a] && cut[a] >= 3).collect();
+            let across: Vec<u64> = {
+                let all = cut_across(&sides, &wraps, &cut);
+                axes.iter().map(|&a| all[a]).collect()
+            };
+            // (A side of 2 that wraps is one edge per pair, as the ring
+            // of 2 the recognizer sees.)
+            let wraps_seen: Vec<bool> = sides.iter().zip(&wraps).map(|(&s, &w)| w && s >= 3).collect();
+            prop_assume!(wraps_seen == wraps);
+            let counted = boxes_hop_bytes(&box_sides, &box_wraps, &across, &hosts, host.as_ref());
+            let edges = enumerated(&sides, &wraps, &cut, &hosts, host.as_ref());
+            prop_assert!((counted - edges as f64).abs() < 1e-6, "{} against {}", counted, edges);
+        }
+    }
+
+    /// The 16^3 grid onto torus:16x16: 1x2x8 boxes (or the same turned),
+    /// two axes of their 16x8x2 grid sharing one host axis as a cycle,
+    /// 6 656 hop-bytes (the near-cube boxes folded by `axes`: 7 680); onto
+    /// torus:8x8, 4x4x4 boxes folded, 3 072. Onto a host of as many axes
+    /// nothing is folded.
+    #[test]
+    fn a_grid_folds_onto_a_torus_of_fewer_axes_in_its_cheapest_boxes() {
+        let grid = natural(&[16, 16, 16], &[false; 3]);
+        for (host, least) in [("torus:16x16", 6_656.0), ("torus:8x8", 3_072.0)] {
+            let host = topology::parse(host).unwrap();
+            let folds = folded(&grid, host.node_count(), host.as_ref());
+            assert_eq!(folds.len(), FOLDS);
+            assert_eq!(folds[0].hop_bytes, least, "{:?}", folds[0].cut);
+            let counted = enumerated(
+                &grid.sides,
+                &grid.wraps,
+                &folds[0].cut,
+                &folds[0].hosts,
+                host.as_ref(),
+            );
+            assert_eq!(counted as f64, least);
+            assert!(folds.windows(2).all(|w| w[0].hop_bytes <= w[1].hop_bytes));
+        }
+        let mut cut = folded(&grid, 256, topology::parse("torus:16x16").unwrap().as_ref())[0]
+            .cut
+            .clone();
+        cut.sort();
+        assert_eq!(cut, [2, 8, 16]);
+        for host in ["torus:16x16x16", "cube:8", "tleaf:16x16:10,1"] {
+            let host = topology::parse(host).unwrap();
+            assert!(folded(&grid, host.node_count(), host.as_ref()).is_empty());
+        }
+    }
+}
