@@ -65,9 +65,10 @@ pub(super) struct FoldedCut {
 /// line, `p` nodes): the [`FOLDS`] cuts into `p` boxes whose box grids,
 /// placed as below, cost the least hop-bytes; none onto any other host.
 /// A cut's box grid is placed by `axes` with each axis weighed by the
-/// guest edges cut across it, and also with two of its axes first merged
-/// into one by a cycle through their boxes ([`merged_position`]), the
-/// merged grid placed so; the placement of least hop-bytes is kept.
+/// guest edges cut across it, and also with any two of its axes first
+/// merged into one by a cycle through their boxes ([`merged_position`]),
+/// again while it has more axes than the host, each merged grid placed so
+/// ([`Folding`]); the placement of least hop-bytes is kept.
 ///
 /// Why: the cut of fewest edges (near-cubes) folds its box grid onto the
 /// host, and the edges across a folded axis lie several hops apart. A
@@ -107,23 +108,28 @@ pub(super) fn folded(grid: &Grid, p: u64, host: &dyn Topology) -> Vec<FoldedCut>
 /// The least hop-bytes placement of `cut`'s box grid onto `host` among
 /// those [`folded`] tries.
 fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCut> {
-    let (axes, _, boxes) = box_grid(grid, &cut)?;
+    let (axes, _, _) = box_grid(grid, &cut)?;
     let across = cut_across(&grid.sides, &grid.wraps, &cut);
     let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
     let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
     let across: Vec<u64> = axes.iter().map(|&a| across[a]).collect();
-    let weights: Vec<f64> = across.iter().map(|&e| e as f64).collect();
-    let mut tried: Vec<Vec<u64>> = Vec::new();
-    if let Ok((emb, _)) = grid::axes_least_weighted_mean_hop(boxes.as_ref(), host, &weights) {
-        tried.push((0..boxes.node_count()).map(|b| emb.map(b)).collect());
+    let p: u64 = sides.iter().product();
+    let mut coords = vec![0u64; p as usize * sides.len()];
+    for (id, c) in coords.chunks_mut(sides.len()).enumerate() {
+        decode(id as u64, &sides, c);
     }
-    for outer in 0..sides.len() {
-        for inner in 0..sides.len() {
-            if outer != inner {
-                tried.extend(merged_fold(&sides, &wraps, &weights, (outer, inner), host));
-            }
-        }
-    }
+    let start = Folding {
+        sides: sides.clone(),
+        wraps: wraps.clone(),
+        weights: across.iter().map(|&e| e as f64).collect(),
+        coords,
+    };
+    let host_axes = host
+        .spec()
+        .sides()
+        .map_or(0, |s| s.iter().filter(|&&k| k > 1).count());
+    let mut tried = Vec::new();
+    start.place_all(host, host_axes, &mut tried);
     tried
         .into_iter()
         .map(|hosts| {
@@ -140,62 +146,86 @@ fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCu
         })
 }
 
-/// A box grid of `sides` (`wraps`) placed with axes `outer` and `inner`
-/// merged into one of their product's length ([`merged_position`]) at
-/// `outer`'s place, the merged grid placed by `axes` weighed as `weights`
-/// (the merged axis as `inner`, whose edges are its steps); `None` where
-/// `axes` does not apply.
-fn merged_fold(
-    sides: &[u64],
-    wraps: &[bool],
-    weights: &[f64],
-    (outer, inner): (usize, usize),
-    host: &dyn Topology,
-) -> Option<Vec<u64>> {
-    let (a, b) = (sides[outer], sides[inner]);
-    let cycle = a % 2 == 0 || b % 2 == 0;
-    let kept: Vec<usize> = (0..sides.len()).filter(|&x| x != inner).collect();
-    let merged_sides: Vec<u64> = kept
-        .iter()
-        .map(|&x| if x == outer { a * b } else { sides[x] })
-        .collect();
-    let merged_wraps: Vec<bool> = kept
-        .iter()
-        .map(|&x| if x == outer { cycle } else { wraps[x] })
-        .collect();
-    let merged_weights: Vec<f64> = kept
-        .iter()
-        .map(|&x| {
-            if x == outer {
-                weights[inner]
-            } else {
-                weights[x]
+/// A box grid on its way to the host's axes: the grid it is now (sides,
+/// wraps, each axis's weight) and every box's coordinates in it (box b's
+/// at `coords[b·axes..]`).
+struct Folding {
+    sides: Vec<u64>,
+    wraps: Vec<bool>,
+    weights: Vec<f64>,
+    coords: Vec<u64>,
+}
+
+impl Folding {
+    /// Every box's host node as `axes` places this grid, weighed, then, while
+    /// it has more axes than the host (`host_axes`), the same for every two
+    /// of its axes merged ([`Folding::merged`]): a 3-D box grid onto a ring
+    /// is walked as a cycle of cycles, onto two axes once merged.
+    fn place_all(&self, host: &dyn Topology, host_axes: usize, out: &mut Vec<Vec<u64>>) {
+        let d = self.sides.len();
+        let spec = recognize::grid_spec(self.sides.clone(), self.wraps.clone());
+        let placed = topology::build(&spec)
+            .ok()
+            .and_then(|g| grid::axes_least_weighted_mean_hop(g.as_ref(), host, &self.weights).ok());
+        if let Some((emb, _)) = placed {
+            out.push(
+                self.coords
+                    .chunks(d)
+                    .map(|c| {
+                        let id = c
+                            .iter()
+                            .zip(&self.sides)
+                            .rev()
+                            .fold(0, |acc, (&x, &s)| acc * s + x);
+                        emb.map(id)
+                    })
+                    .collect(),
+            );
+        }
+        if d <= host_axes {
+            return;
+        }
+        for outer in 0..d {
+            for inner in (0..d).filter(|&inner| inner != outer) {
+                self.merged(outer, inner).place_all(host, host_axes, out);
             }
-        })
-        .collect();
-    let merged = topology::build(&recognize::grid_spec(merged_sides.clone(), merged_wraps)).ok()?;
-    let (emb, _) =
-        grid::axes_least_weighted_mean_hop(merged.as_ref(), host, &merged_weights).ok()?;
-    let p: u64 = sides.iter().product();
-    let mut coords = vec![0u64; sides.len()];
-    let hosts = (0..p)
-        .map(|box_id| {
-            decode(box_id, sides, &mut coords);
-            let id = kept
+        }
+    }
+
+    /// This grid with axes `outer` and `inner` merged into one of their
+    /// product's length at `outer`'s place, walked by [`merged_position`]
+    /// (a ring where the walk is a cycle), weighed as `inner` (whose edges
+    /// are its steps).
+    fn merged(&self, outer: usize, inner: usize) -> Folding {
+        let d = self.sides.len();
+        let (a, b) = (self.sides[outer], self.sides[inner]);
+        let kept: Vec<usize> = (0..d).filter(|&x| x != inner).collect();
+        let pick = |x: usize| if x == outer { inner } else { x };
+        Folding {
+            sides: kept
                 .iter()
-                .rev()
-                .zip(merged_sides.iter().rev())
-                .fold(0, |acc, (&x, &s)| {
-                    let c = match x == outer {
-                        true => merged_position(coords[outer], coords[inner], (a, b)),
-                        false => coords[x],
-                    };
-                    acc * s + c
-                });
-            emb.map(id)
-        })
-        .collect();
-    Some(hosts)
+                .map(|&x| if x == outer { a * b } else { self.sides[x] })
+                .collect(),
+            wraps: kept
+                .iter()
+                .map(|&x| match x == outer {
+                    true => a % 2 == 0 || b % 2 == 0,
+                    false => self.wraps[x],
+                })
+                .collect(),
+            weights: kept.iter().map(|&x| self.weights[pick(x)]).collect(),
+            coords: self
+                .coords
+                .chunks(d)
+                .flat_map(|c| {
+                    kept.iter().map(move |&x| match x == outer {
+                        true => merged_position(c[outer], c[inner], (a, b)),
+                        false => c[x],
+                    })
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Position of node (u, v) of an `a` × `b` grid along one walk through it:

@@ -17,8 +17,11 @@
 //!   is placed by every method that applies to it — grid-order blocks, the
 //!   classic placement of a stencil code. Box shapes are tried cheapest cut
 //!   first; onto a host of fewer axes also those cutting no more axes than
-//!   it has, and onto a ring or a line those cheapest strung out along it
-//!   (these only weighed after the search, never refined instead of it).
+//!   it has, and onto a ring or a line those cheapest strung out along it;
+//!   onto a grid host of fewer axes, the cuts whose boxes fold onto it at
+//!   least hop-bytes ([`super::box_cuts::folded`]), each placed as it was
+//!   weighed (these only weighed after the search, never refined instead
+//!   of it).
 //! * Where no even cut fits the capacity (100^3 onto 16^3 nodes: boxes of
 //!   6 or 7 per side hold 216 to 343 nodes, the capacity is 252), the grid
 //!   is cut by balanced planes instead: sorted along the first axis and cut

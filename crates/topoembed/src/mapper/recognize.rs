@@ -165,15 +165,15 @@ pub fn backbone_grid(g: &WGraph) -> Option<Grid> {
 /// The faces are the graph's Cartesian skeleton (Hammack & Imrich, "On
 /// Cartesian skeletons of graphs", Ars Math. Contemp. 2, 2009): an edge xy
 /// is dispensable when some z has both
-/// N[x]∩N[y] ⊊ N[x]∩N[z] or N[x] ⊊ N[z] ⊊ N[y], and
-/// N[x]∩N[y] ⊊ N[y]∩N[z] or N[y] ⊊ N[z] ⊊ N[x]
-/// (N[v]: v and its neighbours), and the skeleton of a strong product of
+/// `N[x]∩N[y] ⊊ N[x]∩N[z]` or `N[x] ⊊ N[z] ⊊ N[y]`, and
+/// `N[x]∩N[y] ⊊ N[y]∩N[z]` or `N[y] ⊊ N[z] ⊊ N[x]`
+/// (`N[v]`: v and its neighbours), and the skeleton of a strong product of
 /// R-thin graphs — paths of 3 or more, cycles of 4 or more — is the
 /// Cartesian product of theirs, a path's and a cycle's being itself: every
 /// diagonal goes, every face stays, on the boundary as inside (where a
 /// count of shared neighbours ties a boundary face with a diagonal). Any z
-/// that qualifies lies in N[x]∩N[y], so each edge looks at the at most 16
-/// vertices there, each set held as a bitmask over N[x] (at most 27
+/// that qualifies lies in `N[x]∩N[y]`, so each edge looks at the at most 16
+/// vertices there, each set held as a bitmask over `N[x]` (at most 27
 /// members). The skeleton is then verified as every grid is ([`grid`]).
 ///
 /// Graphs with a vertex of a degree a 2-D or 3-D stencil has not are not
