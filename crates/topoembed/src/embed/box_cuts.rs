@@ -84,7 +84,9 @@ pub(super) fn folded(grid: &Grid, p: u64, host: &dyn Topology) -> Vec<FoldedCut>
     let Some((host_sides, _)) = host.spec().grid() else {
         return Vec::new();
     };
-    let host_axes = host_sides.iter().filter(|&&k| k > 1).count();
+    // (An axis of 2 is one link: a grid folds onto torus:8x8x2 as onto
+    // fewer axes.)
+    let host_axes = host_sides.iter().filter(|&&k| k > 2).count();
     let grid_axes = grid.sides.iter().filter(|&&k| k > 1).count();
     if host_axes == 0 || host_axes >= grid_axes {
         return Vec::new();
@@ -130,6 +132,20 @@ fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCu
         .map_or(0, |s| s.iter().filter(|&&k| k > 1).count());
     let mut tried = Vec::new();
     start.place_all(host, host_axes, &mut tried);
+    // Onto a host with an axis of 2 also every even axis split in two by a
+    // snake, a factor of 2 outside or inside, free to take that link: 16^3
+    // onto torus:16x8x2 in 2x2x4 boxes, z's 4 split 2x2 — one half head to
+    // tail with x around 16, the other across the link — 5 120 (unsplit
+    // 5 888, Scotch 5 440).
+    if host.spec().sides().is_some_and(|s| s.contains(&2)) {
+        for (axis, &side) in sides.iter().enumerate() {
+            if side > 2 && side % 2 == 0 {
+                for f in [2, side / 2] {
+                    start.split(axis, f).place_all(host, host_axes, &mut tried);
+                }
+            }
+        }
+    }
     tried
         .into_iter()
         .map(|hosts| {
@@ -189,6 +205,45 @@ impl Folding {
             for inner in (0..d).filter(|&inner| inner != outer) {
                 self.merged(outer, inner).place_all(host, host_axes, out);
             }
+        }
+    }
+
+    /// This grid with `axis` (of side f·g) split into an axis of `f` in its
+    /// place and one of g last, the two walked by a snake (the g along
+    /// each of the f in turn, alternate ones backwards: every step of the
+    /// axis a step of one of them), lines both, weighed by their steps.
+    fn split(&self, axis: usize, f: u64) -> Folding {
+        let d = self.sides.len();
+        let s = self.sides[axis];
+        let g = s / f;
+        let steps = (s - 1) as f64;
+        let mut sides = self.sides.clone();
+        let mut wraps = self.wraps.clone();
+        let mut weights = self.weights.clone();
+        sides[axis] = f;
+        sides.push(g);
+        wraps[axis] = false;
+        wraps.push(false);
+        let w = weights[axis];
+        weights[axis] = w * (f - 1) as f64 / steps;
+        weights.push(w * (f * (g - 1)) as f64 / steps);
+        let coords = self
+            .coords
+            .chunks(d)
+            .flat_map(|c| {
+                let (u, v) = (c[axis] / g, c[axis] % g);
+                let v = if u % 2 == 0 { v } else { g - 1 - v };
+                let mut split = c.to_vec();
+                split[axis] = u;
+                split.push(v);
+                split
+            })
+            .collect();
+        Folding {
+            sides,
+            wraps,
+            weights,
+            coords,
         }
     }
 
@@ -405,7 +460,8 @@ mod tests {
     /// two axes of their 16x8x2 grid sharing one host axis as a cycle,
     /// 6 656 hop-bytes (the near-cube boxes folded by `axes`: 7 680); onto
     /// torus:8x8, 4x4x4 boxes folded, 3 072. Onto a host of as many axes
-    /// nothing is folded.
+    /// nothing is folded, but for those of 2 (one link): onto torus:16x8x2
+    /// as onto two axes, an axis split to take the link, 5 120.
     #[test]
     fn a_grid_folds_onto_a_torus_of_fewer_axes_in_its_cheapest_boxes() {
         let grid = natural(&[16, 16, 16], &[false; 3]);
@@ -424,12 +480,30 @@ mod tests {
             assert_eq!(counted as f64, least);
             assert!(folds.windows(2).all(|w| w[0].hop_bytes <= w[1].hop_bytes));
         }
+        // (2x2x4 boxes, z split 2x2: one half head to tail with x around
+        // 16, the other across the link.)
+        let flat = topology::parse("torus:16x8x2").unwrap();
+        let folds = folded(&grid, 256, flat.as_ref());
+        assert_eq!(folds[0].hop_bytes, 5_120.0, "{:?}", folds[0].cut);
+        let counted = enumerated(
+            &grid.sides,
+            &grid.wraps,
+            &folds[0].cut,
+            &folds[0].hosts,
+            flat.as_ref(),
+        );
+        assert_eq!(counted, 5_120);
         let mut cut = folded(&grid, 256, topology::parse("torus:16x16").unwrap().as_ref())[0]
             .cut
             .clone();
         cut.sort();
         assert_eq!(cut, [2, 8, 16]);
-        for host in ["torus:16x16x16", "cube:8", "tleaf:16x16:10,1"] {
+        for host in [
+            "torus:16x16x16",
+            "torus:4x4x4x4",
+            "cube:8",
+            "tleaf:16x16:10,1",
+        ] {
             let host = topology::parse(host).unwrap();
             assert!(folded(&grid, host.node_count(), host.as_ref()).is_empty());
         }
