@@ -3,7 +3,8 @@
 //! fewer axes than the guest's grid the boxes fold, and which cut is best
 //! depends on where they land ([`folded`]): the edges across an axis whose
 //! boxes lie a hop apart cost one hop each, those across an axis folded
-//! around another cost its mean step.
+//! around another cost its mean step. (A host axis of 2 is one link, so
+//! torus:8x8x2 counts as a host of two axes here.)
 
 use rayon::prelude::*;
 
@@ -101,7 +102,7 @@ pub(super) fn folded(grid: &Grid, p: u64, host: &dyn Topology) -> Vec<FoldedCut>
         .into_par_iter()
         .filter_map(|cut| best_fold(grid, cut, host))
         .collect();
-    // (Ties: the cut first in enumeration order, whatever the threads.)
+    // (Ties: the lesser cut, whatever the threads.)
     weighed.sort_by(|a, b| a.hop_bytes.total_cmp(&b.hop_bytes).then(a.cut.cmp(&b.cut)));
     weighed.truncate(FOLDS);
     weighed
@@ -126,6 +127,8 @@ fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCu
         weights: across.iter().map(|&e| e as f64).collect(),
         coords,
     };
+    // (Merges stop at the host's axes, those of 2 counted: an axis of 2
+    // left over takes a factor of 2.)
     let host_axes = host
         .spec()
         .sides()
