@@ -36,16 +36,37 @@ pub(super) fn cut_across(sides: &[u64], wraps: &[bool], cut: &[u64]) -> Vec<u64>
         .collect()
 }
 
-/// The grid of boxes `cut` makes: the axes it cuts, its spec (an axis
-/// wraps where the grid's does and it has at least 3 boxes) and the grid
-/// itself; `None` when nothing is cut.
-pub(super) fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topology>)> {
+/// Nodes in the largest box of a grid of `sides` cut `cut` per axis into
+/// near-equal segments (⌈side / cut⌉ per axis).
+pub(super) fn largest_box(sides: &[u64], cut: &[u64]) -> u64 {
+    cut.iter()
+        .zip(sides)
+        .map(|(&b, &k)| k.div_ceil(b))
+        .product()
+}
+
+/// Whether `cut` divides every side of `sides`: every box alike.
+pub(super) fn cuts_evenly(sides: &[u64], cut: &[u64]) -> bool {
+    cut.iter().zip(sides).all(|(&b, &k)| k % b == 0)
+}
+
+/// The axes `cut` cuts, and the sides and wrap-arounds of its grid of
+/// boxes along them (an axis wraps where the grid's does and it has at
+/// least 3 boxes); `None` when nothing is cut.
+fn box_axes(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Vec<u64>, Vec<bool>)> {
     let axes: Vec<usize> = (0..cut.len()).filter(|&a| cut[a] > 1).collect();
     if axes.is_empty() {
         return None;
     }
-    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
-    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    let sides = axes.iter().map(|&a| cut[a]).collect();
+    let wraps = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
+    Some((axes, sides, wraps))
+}
+
+/// The grid of boxes `cut` makes: the axes it cuts, its spec and the grid
+/// itself ([`box_axes`]); `None` when nothing is cut.
+pub(super) fn box_grid(grid: &Grid, cut: &[u64]) -> Option<(Vec<usize>, Spec, Box<dyn Topology>)> {
+    let (axes, sides, wraps) = box_axes(grid, cut)?;
     let box_spec = recognize::grid_spec(sides, wraps);
     let box_grid = topology::build(&box_spec).ok()?;
     Some((axes, box_spec, box_grid))
@@ -111,10 +132,8 @@ pub(super) fn folded(grid: &Grid, p: u64, host: &dyn Topology) -> Vec<FoldedCut>
 /// The least hop-bytes placement of `cut`'s box grid onto `host` among
 /// those [`folded`] tries.
 fn best_fold(grid: &Grid, cut: Vec<u64>, host: &dyn Topology) -> Option<FoldedCut> {
-    let (axes, _, _) = box_grid(grid, &cut)?;
+    let (axes, sides, wraps) = box_axes(grid, &cut)?;
     let across = cut_across(&grid.sides, &grid.wraps, &cut);
-    let sides: Vec<u64> = axes.iter().map(|&a| cut[a]).collect();
-    let wraps: Vec<bool> = axes.iter().map(|&a| grid.wraps[a] && cut[a] >= 3).collect();
     let across: Vec<u64> = axes.iter().map(|&a| across[a]).collect();
     let p: u64 = sides.iter().product();
     let mut coords = vec![0u64; p as usize * sides.len()];

@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::box_cuts::{box_grid, cut_across, folded};
+use super::box_cuts::{box_grid, cut_across, cuts_evenly, folded, largest_box};
 use super::{applicable_as_starts, nested, Embedding};
 use crate::mapper::recognize::{self, Grid};
 use crate::mapper::{Start, WGraph};
@@ -92,7 +92,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         let uneven: Vec<(Vec<u64>, bool)> =
             box_shapes(&grid.sides, &grid.wraps, (p, u64::MAX), host_axes)
                 .into_iter()
-                .filter(|(cut, _)| cut.iter().zip(&grid.sides).any(|(&b, &k)| k % b != 0))
+                .filter(|(cut, _)| !cuts_evenly(&grid.sides, cut))
                 .collect();
         let shape = shape.as_ref();
         let weighed = |cut: Option<Boxes>, weighed_only: bool| {
@@ -382,13 +382,8 @@ fn folded_starts(
 ) -> Vec<Start> {
     let mut starts = Vec::new();
     for fold in folded(grid, host.node_count(), host) {
-        let largest: u64 = fold
-            .cut
-            .iter()
-            .zip(&grid.sides)
-            .map(|(&b, &k)| k.div_ceil(b))
-            .product();
-        let even = fold.cut.iter().zip(&grid.sides).all(|(&b, &k)| k % b == 0);
+        let largest = largest_box(&grid.sides, &fold.cut);
+        let even = cuts_evenly(&grid.sides, &fold.cut);
         let cuts = [
             (largest <= cap).then(|| boxes(grid, coords, shape, &fold.cut)),
             (!even).then(|| balanced_boxes(grid, coords, shape, &fold.cut, g)),
@@ -474,12 +469,7 @@ fn box_shapes(
     let mut cut = Vec::with_capacity(sides.len());
     let mut budget = MAX_FACTORIZATIONS;
     nested::factorizations(sides, p, &mut cut, &mut budget, &mut |cut| {
-        let largest: u64 = cut
-            .iter()
-            .zip(sides)
-            .map(|(&b, &k)| k.div_ceil(b))
-            .product();
-        if largest <= cap {
+        if largest_box(sides, cut) <= cap {
             let across = cut_across(sides, wraps, cut);
             // (Strung out only where the host is a ring or a line.)
             let strung = match host_axes {
