@@ -398,23 +398,13 @@ impl Scratch {
         self.tally.sum(edges, |h, w| {
             around.push((h as u32, u64::try_from(w).unwrap_or(u64::MAX)))
         });
-        let from = f.dist.row(u64::from(hv));
-        let here: i128 = self
-            .around
-            .iter()
-            .map(|&(h, w)| w as i128 * i128::from(from.d(u64::from(h))))
-            .sum();
+        let here = f.dist.row(u64::from(hv)).weighted(&self.around) as i128;
         let mut best: Option<(i128, u32)> = None;
         for &(t, _) in &self.around {
             if t == hv || !self.fits(f, hv, t, f.g.vw[v]) {
                 continue;
             }
-            let to = f.dist.row(u64::from(t));
-            let there: i128 = self
-                .around
-                .iter()
-                .map(|&(h, w)| w as i128 * i128::from(to.d(u64::from(h))))
-                .sum();
+            let there = f.dist.row(u64::from(t)).weighted(&self.around) as i128;
             let gain = here - there;
             if best.map_or(true, |(b, bt)| gain > b || (gain == b && t < bt)) {
                 best = Some((gain, t));
