@@ -170,14 +170,58 @@ pub const TINY_SEARCHES: usize = 8;
 /// rgg_n_2_15_s0's onto torus:8x8, torus:16x16, torus:8x8x8, mesh:8x8x8
 /// and torus:32x32, seeds 1–3 — where onto tleaf:4x8x8 bipartitioning won
 /// or tied on 3 of 3.
-pub fn auto_restarts(vertices: usize, hierarchy: bool, one_to_one: bool, pays: bool) -> usize {
+///
+/// Onto a ring or a line ([`one_axis`]), a guest between the two sizes
+/// gets [`ONE_AXIS_SEARCHES`], every one bipartitioning
+/// ([`bipartitions_along_one_axis`]).
+pub fn auto_restarts(
+    vertices: usize,
+    (hierarchy, one_axis): (bool, bool),
+    one_to_one: bool,
+    pays: bool,
+) -> usize {
     match (vertices, hierarchy) {
         _ if one_to_one && !hierarchy => 1,
         (0..=TINY_GUEST, _) => TINY_SEARCHES,
+        _ if bipartitions_along_one_axis(one_axis, vertices) => ONE_AXIS_SEARCHES,
         (0..=SMALL_GUEST, _) => 2,
         (0..=LARGE_GUEST, false) if pays => 2,
         _ => 1,
     }
+}
+
+/// Searches onto a ring or a line for a guest above [`TINY_GUEST`] and up
+/// to [`LARGE_GUEST`] vertices, all bipartitioning guest and host together
+/// ([`bipartitions_along_one_axis`]). Onto one axis the parts' order along
+/// it decides, and partitioning first cuts compact parts whose layout along
+/// the axis the annealing leaves to chance; each bipartitioning orders its
+/// halves as it cuts them, in a third to a half of the time, but one in
+/// four or so folds a ring badly (4elt onto ring:128 24 130 on seed 1,
+/// Scotch 18 012), so four are run. Benchmark (2026-12-06, 4elt, copter2,
+/// butterfly_12, delaunay_n15 and rgg_n_2_15_s0 onto ring:64, line:64,
+/// ring:128, ring:256, line:128 and line:256, seeds 1–2, against one
+/// search of each kind): hop-bytes 0.9392x Scotch's in geometric mean
+/// against 0.9499x, above Scotch on 9 of the 60 pair-seeds against 22, at
+/// most 1.153x against 1.094x (4elt onto ring:128, seed 1: 20 769 against
+/// 18 920), in 13 % more CPU time; two bipartitionings instead: 0.9531x,
+/// above on 12, at most 1.340x, in 43 % less. rgg_n_2_15_s0, whose
+/// compact parts lie well along a ring, lost most (onto ring:256 41 312 →
+/// 43 919, Scotch 55 608). One partitioning first and three
+/// bipartitionings (each refined by pairs and move/swap alone, as beside
+/// partitioning first elsewhere): 0.9397x, above on 16, at most 1.094x,
+/// 22 % more time; one and two: 0.9437x, above on 17, 3 % less.
+pub const ONE_AXIS_SEARCHES: usize = 4;
+
+/// Whether the host is a ring or a line (a grid of one axis).
+pub fn one_axis(host: &Spec) -> bool {
+    host.sides().is_some_and(|sides| sides.len() == 1)
+}
+
+/// Whether every search of several onto a ring or a line (`one_axis`)
+/// bipartitions a guest of `vertices` ([`ONE_AXIS_SEARCHES`]): above
+/// [`TINY_GUEST`] and up to [`LARGE_GUEST`] vertices.
+pub fn bipartitions_along_one_axis(one_axis: bool, vertices: usize) -> bool {
+    one_axis && vertices > TINY_GUEST && vertices <= LARGE_GUEST
 }
 
 /// Whether the bipartitioning search pays beside partitioning first onto
@@ -221,17 +265,19 @@ pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
 /// ([`super::initial`]): the kinds alternate, partitioning first at even `r`
 /// (which wins on tori and meshes) — but a lone search onto a hierarchy
 /// with a guest of at most [`LARGE_GUEST`] vertices bipartitions (which
-/// wins there; see [`auto_restarts`]). Partitioning first needs at most
+/// wins there; see [`auto_restarts`]), and several onto a ring or a line
+/// ([`ONE_AXIS_SEARCHES`]). Partitioning first needs at most
 /// [`MAX_PARTITIONED_HOSTS`] host nodes.
 pub(super) fn partitions_first(
     r: u64,
     restarts: usize,
     vertices: usize,
-    hierarchy: bool,
+    (hierarchy, one_axis): (bool, bool),
     p: u64,
 ) -> bool {
     let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
-    r % 2 == 0 && !lone_on_hierarchy && p <= MAX_PARTITIONED_HOSTS
+    let along_one_axis = restarts > 1 && bipartitions_along_one_axis(one_axis, vertices);
+    r % 2 == 0 && !lone_on_hierarchy && !along_one_axis && p <= MAX_PARTITIONED_HOSTS
 }
 
 /// Why the closed form `start` (of hop-bytes `cost`) is refined instead

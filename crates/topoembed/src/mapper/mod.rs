@@ -46,8 +46,8 @@ pub mod rng;
 mod start;
 
 pub use defaults::{
-    auto_passes, auto_restarts, bipartitioning_pays, Preset, LARGE_GUEST, SMALL_GUEST, TINY_GUEST,
-    TINY_SEARCHES,
+    auto_passes, auto_restarts, bipartitioning_pays, one_axis, Preset, LARGE_GUEST,
+    ONE_AXIS_SEARCHES, SMALL_GUEST, TINY_GUEST, TINY_SEARCHES,
 };
 use defaults::{partitions_first, refined_instead};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
@@ -334,7 +334,7 @@ fn map_on_pool(
     let restarts = match options.restarts {
         0 => auto_restarts(
             g.n(),
-            host.spec().is_hierarchy(),
+            (host.spec().is_hierarchy(), one_axis(host.spec())),
             one_per_node(g, p, cap),
             bipartitioning_pays(host.spec(), starts.iter().any(|s| s.closed_form)),
         ),
@@ -547,7 +547,8 @@ fn search(
                 _ => rng::Rng::new(options.seed, r).next_u64(),
             };
             let hierarchy = dist.host().spec().is_hierarchy();
-            let two_phase = partitions_first(r, options.restarts, g.n(), hierarchy, p);
+            let kinds = (hierarchy, one_axis(dist.host().spec()));
+            let two_phase = partitions_first(r, options.restarts, g.n(), kinds, p);
             // Above 10^5 vertices onto a machine that is not a hierarchy the
             // parts come from one coarsening of the guest ([`multilevel`]),
             // whose levels are refined on the way up (a V-cycle already).
@@ -609,7 +610,7 @@ fn search(
             // Bipartitioning beside partitioning first onto a machine that
             // is not a hierarchy is refined lightly, and so is one vertex
             // per node laid out by partitioning first (see [`Phases::Light`]).
-            let beside = partitions_first(0, options.restarts, g.n(), hierarchy, p);
+            let beside = partitions_first(0, options.restarts, g.n(), kinds, p);
             // (The fast preset leaves the V-cycle out.)
             let phases = match (two_phase, coarsened) {
                 (false, _) if beside && !hierarchy => Phases::Light,

@@ -426,11 +426,11 @@ fn first_note_structured(guest: &str, host: &str, restarts: usize) -> String {
 /// 2048 vertices).
 #[test]
 fn one_to_one_guests_get_one_search_off_hierarchies() {
-    assert_eq!(mapper::auto_restarts(255, false, true, false), 1);
-    assert_eq!(mapper::auto_restarts(3000, false, true, false), 1);
-    assert_eq!(mapper::auto_restarts(255, true, true, false), 8);
-    assert_eq!(mapper::auto_restarts(3000, true, true, false), 2);
-    assert_eq!(mapper::auto_restarts(255, false, false, false), 8);
+    assert_eq!(mapper::auto_restarts(255, (false, false), true, false), 1);
+    assert_eq!(mapper::auto_restarts(3000, (false, false), true, false), 1);
+    assert_eq!(mapper::auto_restarts(255, (true, false), true, false), 8);
+    assert_eq!(mapper::auto_restarts(3000, (true, false), true, false), 2);
+    assert_eq!(mapper::auto_restarts(255, (false, false), false, false), 8);
     let (note, hosts) = first_note("bintree:128", "mesh:15x17", 0);
     assert!(
         note.starts_with("partitioning and mapping the parts") && note.contains("one search"),
@@ -452,15 +452,15 @@ fn one_to_one_guests_get_one_search_off_hierarchies() {
 #[test]
 fn tiny_guests_get_eight_searches_never_worse_than_two() {
     assert_eq!(
-        mapper::auto_restarts(mapper::TINY_GUEST, false, false, false),
+        mapper::auto_restarts(mapper::TINY_GUEST, (false, false), false, false),
         mapper::TINY_SEARCHES
     );
     assert_eq!(
-        mapper::auto_restarts(mapper::TINY_GUEST + 1, false, false, false),
+        mapper::auto_restarts(mapper::TINY_GUEST + 1, (false, false), false, false),
         2
     );
     assert_eq!(
-        mapper::auto_restarts(mapper::TINY_GUEST + 1, true, false, false),
+        mapper::auto_restarts(mapper::TINY_GUEST + 1, (true, false), false, false),
         2
     );
     let guest = example_weighted();
@@ -507,7 +507,7 @@ fn tiny_guests_get_eight_searches_never_worse_than_two() {
 #[test]
 fn hierarchies_get_one_bipartitioning_search_by_default() {
     assert_eq!(
-        mapper::auto_restarts(mapper::SMALL_GUEST, true, false, false),
+        mapper::auto_restarts(mapper::SMALL_GUEST, (true, false), false, false),
         2
     );
     let notes = |host: &str, restarts: usize| first_note("mesh:70x60", host, restarts);
@@ -516,7 +516,7 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
         "fattree:2;8,8;1,8;1,1",
         "dragonfly:4,1;4,1;4,1;4",
     ] {
-        assert_eq!(mapper::auto_restarts(4200, true, false, true), 1);
+        assert_eq!(mapper::auto_restarts(4200, (true, false), false, true), 1);
         let (note, hosts) = notes(host, 0);
         assert!(
             note.starts_with("dual recursive bipartitioning") && note.contains("one search"),
@@ -530,7 +530,7 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
         let (asked, _) = notes(host, 2);
         assert!(asked.contains("best of 2 searches"), "{host}: {asked}");
     }
-    assert_eq!(mapper::auto_restarts(4200, false, false, true), 2);
+    assert_eq!(mapper::auto_restarts(4200, (false, false), false, true), 2);
     let note = first_note_structured("mesh:70x60", "torus:8x8", 0);
     assert!(note.contains("best of 2 searches"), "{note}");
     let (note, _) = notes("torus:8x8", 1);
@@ -549,18 +549,18 @@ fn hierarchies_get_one_bipartitioning_search_by_default() {
 /// graph; below 4096 vertices both run whatever the guest.
 #[test]
 fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
-    assert_eq!(mapper::auto_restarts(4200, false, false, false), 1);
-    assert_eq!(mapper::auto_restarts(4200, false, false, true), 2);
+    assert_eq!(mapper::auto_restarts(4200, (false, false), false, false), 1);
+    assert_eq!(mapper::auto_restarts(4200, (false, false), false, true), 2);
     assert_eq!(
-        mapper::auto_restarts(mapper::LARGE_GUEST, false, false, true),
+        mapper::auto_restarts(mapper::LARGE_GUEST, (false, false), false, true),
         2
     );
     assert_eq!(
-        mapper::auto_restarts(mapper::LARGE_GUEST + 1, false, false, true),
+        mapper::auto_restarts(mapper::LARGE_GUEST + 1, (false, false), false, true),
         1
     );
     assert_eq!(
-        mapper::auto_restarts(mapper::SMALL_GUEST, false, false, false),
+        mapper::auto_restarts(mapper::SMALL_GUEST, (false, false), false, false),
         2
     );
     let pays = |host: &str, grid: bool| {
@@ -600,7 +600,52 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
         assert!(raw.contains("one search"), "{host}: {raw}");
     }
     let (note, _) = first_note("bintree:8192", "ring:256", 0);
-    assert!(note.contains("best of 2 searches"), "{note}");
+    assert!(note.contains("best of 4 searches"), "{note}");
+}
+
+/// Onto a ring or a line a guest above 2048 vertices and up to 10^5 gets
+/// four searches, every one bipartitioning guest and host together (one
+/// in four or so folds a ring badly, and partitioning first leaves the
+/// parts' order along the axis to chance: `ONE_AXIS_SEARCHES`); a tiny
+/// guest keeps its eight searches of both kinds, a one-to-one guest its one
+/// search and a large one its one; a grid with an axis of 2 beside its
+/// long one is not one axis.
+#[test]
+fn rings_and_lines_get_four_bipartitionings() {
+    let one_axis = |host: &str| mapper::one_axis(topology::parse(host).unwrap().spec());
+    for host in ["ring:64", "line:7", "ring:3"] {
+        assert!(one_axis(host), "{host}");
+    }
+    for host in ["torus:16x16", "mesh:64x2", "cube:1", "tleaf:8:1"] {
+        assert!(!one_axis(host), "{host}");
+    }
+    let restarts = |n, one_to_one| mapper::auto_restarts(n, (false, true), one_to_one, true);
+    assert_eq!(
+        restarts(mapper::TINY_GUEST + 1, false),
+        mapper::ONE_AXIS_SEARCHES
+    );
+    assert_eq!(
+        restarts(mapper::LARGE_GUEST, false),
+        mapper::ONE_AXIS_SEARCHES
+    );
+    assert_eq!(restarts(mapper::TINY_GUEST, false), mapper::TINY_SEARCHES);
+    assert_eq!(restarts(mapper::LARGE_GUEST + 1, false), 1);
+    assert_eq!(restarts(4200, true), 1);
+    for host in ["ring:256", "line:64"] {
+        let (note, _) = first_note("bintree:8192", host, 0);
+        assert!(
+            note.starts_with("dual recursive bipartitioning")
+                && note.contains("best of 4 searches"),
+            "{host}: {note}"
+        );
+        // Searches asked for are of both kinds as elsewhere: one alone
+        // partitions first.
+        let (one, _) = first_note("bintree:8192", host, 1);
+        assert!(
+            one.starts_with("partitioning and mapping the parts"),
+            "{host}: {one}"
+        );
+    }
 }
 
 /// The bipartitioning search beside a partitioning-first one onto a torus
