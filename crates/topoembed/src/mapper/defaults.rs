@@ -222,7 +222,7 @@ pub fn one_axis(host: &Spec) -> bool {
 /// Whether every search of several onto a ring or a line (`one_axis`)
 /// bipartitions a guest of `vertices` ([`ONE_AXIS_SEARCHES`]): above
 /// [`TINY_GUEST`] and up to [`LARGE_GUEST`] vertices.
-pub fn bipartitions_along_one_axis(one_axis: bool, vertices: usize) -> bool {
+fn bipartitions_along_one_axis(one_axis: bool, vertices: usize) -> bool {
     one_axis && vertices > TINY_GUEST && vertices <= LARGE_GUEST
 }
 

@@ -539,6 +539,9 @@ fn search(
     // Restart r searches with seed stream r; each is deterministic, and the
     // least hop-bytes wins (the first on ties): the same seed gives the
     // same placement on any number of threads.
+    // The host's kinds every search's choices read ([`partitions_first`]).
+    let hierarchy = host.is_hierarchy();
+    let kinds = (hierarchy, one_axis(host));
     let runs: Vec<Result<Run>> = (0..options.restarts as u64)
         .into_par_iter()
         .map(|r| {
@@ -546,8 +549,6 @@ fn search(
                 0 => options.seed,
                 _ => rng::Rng::new(options.seed, r).next_u64(),
             };
-            let hierarchy = dist.host().spec().is_hierarchy();
-            let kinds = (hierarchy, one_axis(dist.host().spec()));
             let two_phase = partitions_first(r, options.restarts, g.n(), kinds, p);
             // Above 10^5 vertices onto a machine that is not a hierarchy the
             // parts come from one coarsening of the guest ([`multilevel`]),
