@@ -96,7 +96,11 @@ pub struct MapArgs {
     /// less on two), and onto a hierarchy — tleaf, fat
     /// tree, dragonfly, hwloc, nodes — 1, the bipartitioning, which wins
     /// there; 1 above 100 000 (onto a host that is not a hierarchy,
-    /// multilevel: the guest coarsened once, refined level by level) — and
+    /// multilevel: the guest coarsened once, refined level by level), but 2
+    /// onto a ring or line up to 500 000, that one and a bipartitioning (mdual and
+    /// butterfly_14 onto rings and lines of 64 to 256 nodes: above Scotch
+    /// on 8 of 20 pair-seeds where the one was on 13, for 18 % more
+    /// time) — and
     /// there a grid found in the guest, on a ring, torus, mesh or cube
     /// host, has its closed form refined instead of a search, as has a grid
     /// of any size whose edges carry one volume and whose closed form cuts

@@ -102,10 +102,15 @@ const FAST_PASSES: usize = 2;
 /// would take 0.6 % off in 4.5 s (a quarter of the whole run).
 pub fn auto_passes(vertices: usize) -> usize {
     match vertices {
-        0..=500_000 => 8,
+        0..=HUGE_GUEST => 8,
         _ => 4,
     }
 }
+
+/// Guests above this many vertices get 4 passes ([`auto_passes`]) and one
+/// search onto a ring or a line ([`LARGE_ONE_AXIS_SEARCHES`]): a pass, or a
+/// bipartitioning, costs seconds there.
+pub const HUGE_GUEST: usize = 500_000;
 
 /// Guests above this many vertices get one search by default, and a closed
 /// form found for them is refined instead of searching from scratch.
@@ -173,7 +178,9 @@ pub const TINY_SEARCHES: usize = 8;
 ///
 /// Onto a ring or a line ([`one_axis`]), a guest between the two sizes
 /// gets [`ONE_AXIS_SEARCHES`], every one bipartitioning
-/// ([`bipartitions_along_one_axis`]).
+/// ([`bipartitions_along_one_axis`]), and a larger one up to
+/// [`HUGE_GUEST`] [`LARGE_ONE_AXIS_SEARCHES`], one of each kind, both
+/// refined by every phase ([`bipartitioning_refined_lightly`]).
 pub fn auto_restarts(
     vertices: usize,
     (hierarchy, one_axis): (bool, bool),
@@ -184,6 +191,9 @@ pub fn auto_restarts(
         _ if one_to_one && !hierarchy => 1,
         (0..=TINY_GUEST, _) => TINY_SEARCHES,
         _ if bipartitions_along_one_axis(one_axis, vertices) => ONE_AXIS_SEARCHES,
+        _ if one_axis && (LARGE_GUEST + 1..=HUGE_GUEST).contains(&vertices) => {
+            LARGE_ONE_AXIS_SEARCHES
+        }
         (0..=SMALL_GUEST, _) => 2,
         (0..=LARGE_GUEST, false) if pays => 2,
         _ => 1,
@@ -213,6 +223,32 @@ pub fn auto_restarts(
 /// four refined by pairs and move/swap alone: 0.9453x, above on 15, 22 %
 /// less time than by every phase.
 pub const ONE_AXIS_SEARCHES: usize = 4;
+
+/// Searches onto a ring or a line for a guest above [`LARGE_GUEST`]
+/// vertices and up to [`HUGE_GUEST`]: one of each kind, multilevel partitioning first (search 0,
+/// the lone search such a guest gets elsewhere) and a bipartitioning
+/// refined by every phase, the better kept — so never above the lone
+/// search of the same seed. Which wins is the graph's draw: mdual and
+/// butterfly_14 (2.5·10^5 vertices) onto line:64, line:128, line:256,
+/// ring:128 and ring:256, seeds 1–2, two threads, against the lone search
+/// (2026-12-06): hop-bytes 0.9910x Scotch's (`scotch_gmap -Cd -b0.03`) in
+/// geometric mean where it was 0.9993x, above it on 8 of the 20
+/// pair-seeds where on 13 (by at most 1.1 %: mdual onto line:64, seed 2,
+/// 116 134 → 113 035, Scotch 111 774), 18 % more CPU time; the
+/// bipartitioning refined by pairs and move/swap alone, 0.9953x and 11.
+/// Two bipartitionings alone did better there (0.9848x, 8 above, 8 % less
+/// CPU time than the lone search), but lost onto ring:64 and ring:1024 with
+/// a 2-D random geometric graph of 10^6 vertices (17 564 and 316 134
+/// against the lone search's 15 593 and 281 873; Scotch 22 009 and
+/// 426 549), whose compact parts lie well along a ring. Above
+/// [`HUGE_GUEST`] the bipartitioning costs twice the multilevel search
+/// (flows refine only its first splits there, `initial::LARGE`): that
+/// 10^6-vertex graph onto ring:64 took 5.4 s on two threads with both
+/// searches where it took 1.9 s with one, for the same placement; at
+/// 4.8·10^5 vertices (the same kind of graph onto ring:64, ring:256 and
+/// line:128) both searches took 1.6–1.9x the time and 6 % off one of the
+/// three pairs.
+pub const LARGE_ONE_AXIS_SEARCHES: usize = 2;
 
 /// Whether the host is a ring or a line (a grid of one axis).
 pub fn one_axis(host: &Spec) -> bool {
@@ -280,6 +316,22 @@ pub(super) fn partitions_first(
     let lone_on_hierarchy = restarts == 1 && hierarchy && vertices <= LARGE_GUEST;
     let along_one_axis = restarts > 1 && bipartitions_along_one_axis(one_axis, vertices);
     r % 2 == 0 && !lone_on_hierarchy && !along_one_axis && p <= MAX_PARTITIONED_HOSTS
+}
+
+/// Whether a bipartitioning search is refined by pairs and move/swap
+/// alone: beside partitioning first (search 0 of `restarts` partitions
+/// first, [`partitions_first`]) onto a machine that is not a hierarchy —
+/// but onto a ring or a line with a guest above [`LARGE_GUEST`] vertices
+/// ([`LARGE_ONE_AXIS_SEARCHES`]), where it wins as often as the other and
+/// every phase pays.
+pub(super) fn bipartitioning_refined_lightly(
+    restarts: usize,
+    vertices: usize,
+    (hierarchy, one_axis): (bool, bool),
+    p: u64,
+) -> bool {
+    let beside = partitions_first(0, restarts, vertices, (hierarchy, one_axis), p);
+    beside && !hierarchy && !(one_axis && vertices > LARGE_GUEST)
 }
 
 /// Why the closed form `start` (of hop-bytes `cost`) is refined instead
@@ -484,4 +536,35 @@ fn large_cut_by_levels(g: &WGraph, start: &Start) -> bool {
 fn uniform(g: &WGraph) -> bool {
     let even = |x: &[u64]| x.windows(2).all(|w| w[0] == w[1]);
     even(&g.ew) && even(&g.vw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bipartitioning search is refined lightly only beside
+    /// partitioning first onto a machine that is not a hierarchy, and not
+    /// onto a ring or a line above [`LARGE_GUEST`] vertices, where both
+    /// searches it gets are refined by every phase.
+    #[test]
+    fn a_large_guests_bipartitioning_onto_one_axis_is_refined_fully() {
+        let (torus, ring, tleaf) = ((false, false), (false, true), (true, false));
+        let large = LARGE_GUEST + 1;
+        let searches = |vertices, kinds| auto_restarts(vertices, kinds, false, true);
+        // Two searches of a large guest onto a ring: one of each kind.
+        assert_eq!(searches(large, ring), LARGE_ONE_AXIS_SEARCHES);
+        assert!(partitions_first(0, 2, large, ring, 256));
+        assert!(!partitions_first(1, 2, large, ring, 256));
+        assert!(!bipartitioning_refined_lightly(2, large, ring, 256));
+        // Beside partitioning first elsewhere (asked for), lightly.
+        assert!(bipartitioning_refined_lightly(2, large, torus, 256));
+        assert!(bipartitioning_refined_lightly(2, 3000, torus, 256));
+        // A tiny guest's eight searches onto a ring alternate, lightly.
+        assert!(bipartitioning_refined_lightly(8, 100, ring, 64));
+        // Onto a hierarchy, every phase.
+        assert!(!bipartitioning_refined_lightly(2, 3000, tleaf, 256));
+        // Between the sizes every search onto a ring bipartitions: none
+        // beside partitioning first.
+        assert!(!bipartitioning_refined_lightly(4, 3000, ring, 256));
+    }
 }

@@ -46,10 +46,10 @@ pub mod rng;
 mod start;
 
 pub use defaults::{
-    auto_passes, auto_restarts, bipartitioning_pays, one_axis, Preset, LARGE_GUEST,
-    ONE_AXIS_SEARCHES, SMALL_GUEST, TINY_GUEST, TINY_SEARCHES,
+    auto_passes, auto_restarts, bipartitioning_pays, one_axis, Preset, HUGE_GUEST, LARGE_GUEST,
+    LARGE_ONE_AXIS_SEARCHES, ONE_AXIS_SEARCHES, SMALL_GUEST, TINY_GUEST, TINY_SEARCHES,
 };
-use defaults::{partitions_first, refined_instead};
+use defaults::{bipartitioning_refined_lightly, partitions_first, refined_instead};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
 pub use phases::{Phase, PhaseLog};
@@ -609,12 +609,13 @@ fn search(
             let before = hop_bytes(g, dist, &hosts);
             let mut rng = rng::Rng::new(seed, u64::MAX);
             // Bipartitioning beside partitioning first onto a machine that
-            // is not a hierarchy is refined lightly, and so is one vertex
+            // is not a hierarchy is refined lightly (but a large guest's onto
+            // a ring or a line), and so is one vertex
             // per node laid out by partitioning first (see [`Phases::Light`]).
-            let beside = partitions_first(0, options.restarts, g.n(), kinds, p);
+            let light = bipartitioning_refined_lightly(options.restarts, g.n(), kinds, p);
             // (The fast preset leaves the V-cycle out.)
             let phases = match (two_phase, coarsened) {
-                (false, _) if beside && !hierarchy => Phases::Light,
+                (false, _) if light => Phases::Light,
                 (true, false) if one_to_one => Phases::Light,
                 (_, true) => Phases::AfterVcycle,
                 _ if options.preset == Preset::Fast => Phases::AfterVcycle,
@@ -715,7 +716,8 @@ enum Phases {
     /// Pairwise refinement and move/swap only: the bipartitioning search
     /// beside a partitioning-first one onto a machine that is not a
     /// hierarchy (onto one it is the stronger search — see
-    /// [`auto_restarts`] — and every phase pays: the small weighted
+    /// [`auto_restarts`] — and every phase pays, as onto a ring or a line
+    /// above 10^5 guest vertices, `LARGE_ONE_AXIS_SEARCHES`: the small weighted
     /// example onto tleaf:2x4x4 lost 0.08 % without them). Its placement
     /// weighs distance at every split, and the V-cycle and k-way FM —
     /// which take 10–20 % off a partitioning-first placement — took 0–2 %

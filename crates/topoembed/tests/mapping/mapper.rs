@@ -608,8 +608,9 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
 /// in four or so folds a ring badly, and partitioning first leaves the
 /// parts' order along the axis to chance: `ONE_AXIS_SEARCHES`); a tiny
 /// guest keeps its eight searches of both kinds, a one-to-one guest its one
-/// search and a large one its one; a grid with an axis of 2 beside its
-/// long one is not one axis.
+/// search, and a large one up to 5·10^5 vertices one of each kind
+/// (`LARGE_ONE_AXIS_SEARCHES`), a larger one one; a grid with an axis of 2 beside its long
+/// one is not one axis.
 #[test]
 fn rings_and_lines_get_four_bipartitionings() {
     let one_axis = |host: &str| mapper::one_axis(topology::parse(host).unwrap().spec());
@@ -620,16 +621,24 @@ fn rings_and_lines_get_four_bipartitionings() {
         assert!(!one_axis(host), "{host}");
     }
     let restarts = |n, one_to_one| mapper::auto_restarts(n, (false, true), one_to_one, true);
+    // (guest vertices, searches onto a ring)
+    let sizes = [
+        (mapper::TINY_GUEST, mapper::TINY_SEARCHES),
+        (mapper::TINY_GUEST + 1, mapper::ONE_AXIS_SEARCHES),
+        (mapper::LARGE_GUEST, mapper::ONE_AXIS_SEARCHES),
+        (mapper::LARGE_GUEST + 1, mapper::LARGE_ONE_AXIS_SEARCHES),
+        (mapper::HUGE_GUEST, mapper::LARGE_ONE_AXIS_SEARCHES),
+        (mapper::HUGE_GUEST + 1, 1),
+    ];
+    for (vertices, searches) in sizes {
+        assert_eq!(restarts(vertices, false), searches, "{vertices} vertices");
+    }
+    assert_eq!(mapper::LARGE_ONE_AXIS_SEARCHES, 2);
+    // Elsewhere a large guest gets one search.
     assert_eq!(
-        restarts(mapper::TINY_GUEST + 1, false),
-        mapper::ONE_AXIS_SEARCHES
+        mapper::auto_restarts(mapper::LARGE_GUEST + 1, (false, false), false, true),
+        1
     );
-    assert_eq!(
-        restarts(mapper::LARGE_GUEST, false),
-        mapper::ONE_AXIS_SEARCHES
-    );
-    assert_eq!(restarts(mapper::TINY_GUEST, false), mapper::TINY_SEARCHES);
-    assert_eq!(restarts(mapper::LARGE_GUEST + 1, false), 1);
     assert_eq!(restarts(4200, true), 1);
     for host in ["ring:256", "line:64"] {
         let (note, _) = first_note("bintree:8192", host, 0);
