@@ -608,9 +608,9 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
 /// in four or so folds a ring badly, and partitioning first leaves the
 /// parts' order along the axis to chance: `ONE_AXIS_SEARCHES`); a tiny
 /// guest keeps its eight searches of both kinds, a one-to-one guest its one
-/// search, and a large one up to 5·10^5 vertices one of each kind
-/// (`LARGE_ONE_AXIS_SEARCHES`), a larger one one; a grid with an axis of 2 beside its long
-/// one is not one axis.
+/// search, a large one up to 5·10^5 vertices one of each kind
+/// (`LARGE_ONE_AXIS_SEARCHES`) and a larger one a single search; a grid
+/// with an axis of 2 beside its long one is not one axis.
 #[test]
 fn rings_and_lines_get_four_bipartitionings() {
     let one_axis = |host: &str| mapper::one_axis(topology::parse(host).unwrap().spec());
