@@ -80,7 +80,7 @@ pub struct MapArgs {
     /// 0 (default): 8 for guests up to 2048 vertices (each takes
     /// milliseconds, and on a small guest one bisection's draw decides:
     /// KaHIP's 132-vertex weighted example onto cube:4 4 086 hop-bytes
-    /// where 2 gave 8 880); 2 up to 4096 vertices (one partitioning
+    /// where 2 gave 5 044); 2 up to 4096 vertices (one partitioning
     /// first, one bipartitioning guest and host together); up to 100 000
     /// vertices, 4 onto a ring or line, every one bipartitioning (each
     /// orders its parts along the axis as it cuts them: 4elt, copter2,
