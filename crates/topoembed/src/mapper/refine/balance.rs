@@ -123,10 +123,9 @@ fn packed_near(
     let n = g.n() as u64;
     let checked =
         n.saturating_mul(n).saturating_mul(hosts) <= PACKING_CHECK_WORK / CHECKED_NODES as u64;
-    let mut order: Vec<usize> = (0..g.n()).collect();
-    order.sort_by_key(|&v| (std::cmp::Reverse(g.vw[v]), v));
+    let order = heaviest_first(g);
     let mut load = vec![0u64; hosts as usize];
-    if checked && !first_fits(g, &order, &load, cap) {
+    if checked && !first_fits(g, &order, load.clone(), cap) {
         return None;
     }
     let mut packed = place.to_vec();
@@ -149,7 +148,7 @@ fn packed_near(
                 let leaves_room = |t: u64| {
                     let mut after = load.clone();
                     after[t as usize] += g.vw[v];
-                    first_fits(g, rest, &after, cap)
+                    first_fits(g, rest, after, cap)
                 };
                 let first = roomy.iter().copied().min()?;
                 roomy
@@ -166,33 +165,50 @@ fn packed_near(
     Some(packed)
 }
 
-/// Whether first-fit decreasing packs `order` (heaviest first) onto nodes
-/// already holding `load`.
-fn first_fits(g: &WGraph, order: &[usize], load: &[u64], cap: u64) -> bool {
-    let mut load = load.to_vec();
-    order.iter().all(|&v| {
-        let room = load.iter().position(|&l| l + g.vw[v] <= cap);
-        room.map(|t| load[t] += g.vw[v]).is_some()
-    })
+/// The vertices heaviest first (lowest number first on ties): the order
+/// both packings take them in.
+fn heaviest_first(g: &WGraph) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..g.n()).collect();
+    order.sort_by_key(|&v| (std::cmp::Reverse(g.vw[v]), v));
+    order
+}
+
+/// First fit of `order` onto nodes holding `load` (updated as it goes):
+/// each vertex onto the lowest-numbered node with room, handed to `put`;
+/// `Err(v)` for the first vertex that finds none.
+fn first_fit(
+    g: &WGraph,
+    order: &[usize],
+    load: &mut [u64],
+    cap: u64,
+    mut put: impl FnMut(usize, usize),
+) -> std::result::Result<(), usize> {
+    for &v in order {
+        let t = load.iter().position(|&l| l + g.vw[v] <= cap).ok_or(v)?;
+        load[t] += g.vw[v];
+        put(v, t);
+    }
+    Ok(())
+}
+
+/// Whether first fit packs `order` onto nodes already holding `load`.
+fn first_fits(g: &WGraph, order: &[usize], mut load: Vec<u64>, cap: u64) -> bool {
+    first_fit(g, order, &mut load, cap, |_, _| {}).is_ok()
 }
 
 /// First-fit decreasing over the host nodes in order.
 fn pack(g: &WGraph, place: &mut [u64], hosts: u64, cap: u64) -> Result<()> {
-    let mut order: Vec<usize> = (0..g.n()).collect();
-    order.sort_by_key(|&v| (std::cmp::Reverse(g.vw[v]), v));
     let mut load = vec![0u64; hosts as usize];
-    for v in order {
-        let Some(t) = (0..hosts as usize).find(|&t| load[t] + g.vw[v] <= cap) else {
-            return Err(Error::Mismatch(format!(
-                "the guest's loads do not fit {hosts} host nodes of capacity {cap} (first-fit \
-                 decreasing finds no room for a vertex of load {}); raise --imbalance",
-                g.vw[v]
-            )));
-        };
-        load[t] += g.vw[v];
-        place[v] = t as u64;
-    }
-    Ok(())
+    first_fit(g, &heaviest_first(g), &mut load, cap, |v, t| {
+        place[v] = t as u64
+    })
+    .map_err(|v| {
+        Error::Mismatch(format!(
+            "the guest's loads do not fit {hosts} host nodes of capacity {cap} (first-fit \
+             decreasing finds no room for a vertex of load {}); raise --imbalance",
+            g.vw[v]
+        ))
+    })
 }
 
 #[cfg(test)]
