@@ -52,6 +52,7 @@ pub use defaults::{
 use defaults::{bipartitioning_refined_lightly, partitions_first, refined_instead};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
 pub use graph::{WGraph, MAX_GUEST_NODES};
+use phases::{refine_placement, Phases, CLOSED_FORM_PHASES};
 pub use phases::{Phase, PhaseLog};
 
 use crate::error::{Error, Result};
@@ -63,16 +64,6 @@ pub use start::Start;
 
 /// Most host nodes the mapper places onto (it lists them).
 pub const MAX_HOST_NODES: u64 = 1 << 24;
-
-/// Passes of whole-part swaps after dual recursive bipartitioning.
-const PART_PASSES: usize = 8;
-
-/// Rounds of pairwise refinement after k-way FM ([`refine::pairs`]).
-/// Benchmark (34 pairs of `bench/mapper.sh`, 2 cores): one round took
-/// 1.1 % off the geometric mean (copter2 and 4elt onto tori 2–2.3 %,
-/// mdual 3 %, never worse) for about 10 % more time; three rounds little
-/// more.
-const PAIR_ROUNDS: usize = 1;
 
 /// Default imbalance: 3 % above the average load.
 pub const DEFAULT_IMBALANCE: f64 = 0.03;
@@ -431,7 +422,7 @@ fn map_on_pool(
 
 /// One search: its placement, hop-bytes before refinement, the gain, and
 /// which initial placement it began from.
-type Run = (Vec<u64>, u128, u128, &'static str, &'static str);
+type Run = (Vec<u64>, u128, u128, &'static str, String);
 
 /// A search's outcome: the placement, notes on what was weighed, and the
 /// name of the start kept (none: the search's own placement).
@@ -526,7 +517,7 @@ fn search(
                  (the closed form refined instead of a search from scratch, {why}; --restarts N searches; \
                  capacity {cap} load per host node, seed {}{})",
                 start.name,
-                CLOSED_FORM_PHASES.names(),
+                CLOSED_FORM_PHASES.names(dist.host().spec()),
                 options.seed,
                 options.preset.note()
             ),
@@ -624,7 +615,13 @@ fn search(
             let steps = (phases, before);
             let gained =
                 refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), steps);
-            Ok((hosts, before, gained, kind, phases.names()))
+            Ok((
+                hosts,
+                before,
+                gained,
+                kind,
+                phases.names(dist.host().spec()),
+            ))
         })
         .collect();
     let mut kept: Option<Run> = None;
@@ -678,7 +675,7 @@ fn search(
                 "kept {}: hop-bytes {cost}, {polished} after local search, {refined} refined \
                  ({}; the search's: {searched})",
                 start.name,
-                CLOSED_FORM_PHASES.names()
+                CLOSED_FORM_PHASES.names(dist.host().spec())
             ));
             return Ok((placed, notes, Some(start.name.clone())));
         }
@@ -688,108 +685,6 @@ fn search(
         ));
     }
     Ok((hosts, notes, None))
-}
-
-/// The refinement of a closed form refined instead of a search: every
-/// phase but the V-cycle. A closed form's boxes or slabs are already the
-/// blocks a V-cycle would move whole, and it took a third to two fifths of
-/// the time for what k-way FM and pairs then took off anyway. Benchmark (2
-/// threads, seed 1, 2026-12-02; against the whole refinement): the
-/// shuffled 100^3 7-point stencil onto torus:16x16x16 535 681 → 536 546
-/// hop-bytes in 14.6 → 7.7 s (one thread 23.8 → 13.9 s), onto
-/// mesh:16x16x16, cube:12, torus:8x8x8 and torus:32x32 +0.16, +0.28,
-/// −0.15 and −0.12 % in 17–38 % less time; the shuffled 1000x1000 5-point
-/// stencil onto torus:32x32 64 650 → 64 641 in 3.6 → 2.6 s, onto
-/// torus:16x16x16 +0.18 %, onto ring:256 the same; a shuffled 64^3 stencil
-/// onto torus:8x8x8, torus:16x16x16 and mesh:8x16x16 the same in 22–37 %
-/// less time; the small grids of `bench/mapper.sh` refined so the same.
-const CLOSED_FORM_PHASES: Phases = Phases::AfterVcycle;
-
-/// What [`refine_placement`] runs on a search's placement.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Phases {
-    /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap.
-    All,
-    /// The same without the V-cycle: the placement came up through one
-    /// ([`multilevel`]), or it is a closed form ([`CLOSED_FORM_PHASES`]).
-    AfterVcycle,
-    /// Pairwise refinement and move/swap only: the bipartitioning search
-    /// beside a partitioning-first one onto a machine that is not a
-    /// hierarchy (onto one it is the stronger search — see
-    /// [`auto_restarts`] — and every phase pays, as onto a ring or a line
-    /// above 10^5 guest vertices, `LARGE_ONE_AXIS_SEARCHES`: the small weighted
-    /// example onto tleaf:2x4x4 lost 0.08 % without them). Its placement
-    /// weighs distance at every split, and the V-cycle and k-way FM —
-    /// which take 10–20 % off a partitioning-first placement — took 0–2 %
-    /// off it, and on most pairs it lost anyway (delaunay_n15 onto torus:16x16: 14 567 → 14 375,
-    /// against 12 970; copter2: 137 272 → 134 461 in 0.55 s, against
-    /// 127 074). Benchmark (the 24 torus pairs of `bench/mapper.sh`, seeds
-    /// 1–3): hop-bytes 1.0000, 1.0008 and 1.0002 of refining it fully,
-    /// one-thread time 7–8 % less (copter2 14–18 %, butterfly_12 8–12 %),
-    /// two threads 7 % less.
-    ///
-    /// Also one guest vertex per host node laid out by partitioning first
-    /// (the parts are the vertices: an MPI job's ranks onto as many slots,
-    /// a quotient graph): the layout ends with whole-part swaps, here swaps
-    /// of single vertices, until a pass gains at most 0.1 %; at capacity 1
-    /// no vertex can move alone, and no two share a host node to be
-    /// coarsened together, so k-way FM and the V-cycle have nothing to do.
-    /// delaunay_n15 onto torus:32x32x32 (one thread): the search's part
-    /// swaps took 0.195 s of 2.9 s for 3 of 185 163 hop-bytes.
-    Light,
-}
-
-impl Phases {
-    /// The phases as the notes name them.
-    fn names(self) -> &'static str {
-        match self {
-            Phases::All => "part swaps, V-cycle, k-way FM, pairs, move/swap",
-            Phases::AfterVcycle => "part swaps, k-way FM, pairs, move/swap",
-            Phases::Light => "pairs, move/swap",
-        }
-    }
-}
-
-/// Refines `hosts` (of hop-bytes `before`) by `steps` ([`Phases`]), each
-/// logged as a phase of search `search` where `options` ask ([`phases`]);
-/// returns the hop-bytes they took off. Each phase is handed the hop-bytes
-/// it starts from (those before less the exact gains so far).
-fn refine_placement(
-    g: &WGraph,
-    dist: &HostDistance,
-    hosts: &mut [u64],
-    bounds: refine::Capacity,
-    options: &MapOptions,
-    (rng, search): (&mut rng::Rng, u64),
-    (steps, before): (Phases, u128),
-) -> u128 {
-    let light = steps == Phases::Light;
-    let log = options.phases;
-    let mut gained = 0;
-    if !light {
-        gained += phases::refinement(log, search, "part swaps", || {
-            refine::parts::swap(g, dist, hosts, PART_PASSES, Some(before), rng)
-        });
-    }
-    if steps == Phases::All {
-        gained += phases::refinement(log, search, "V-cycle", || {
-            refine::vcycle::refine(g, dist, hosts, bounds, Some(before - gained), rng)
-        });
-    }
-    if !light {
-        gained += phases::refinement(log, search, "k-way FM", || {
-            let known = Some(before - gained);
-            refine::kway::refine(g, dist, hosts, bounds, options.passes, known, rng)
-        });
-    }
-    gained += phases::refinement(log, search, "pairs (FM and flows)", || {
-        refine::pairs::refine(g, dist, hosts, bounds, PAIR_ROUNDS)
-    });
-    let known = (options.passes, Some(before - gained));
-    gained
-        + phases::refinement(log, search, "move/swap", || {
-            refine::local::improve(g, dist, hosts, bounds, known, rng, options.progress)
-        })
 }
 
 /// Whether `hosts` places every guest node on a host node below `p` and

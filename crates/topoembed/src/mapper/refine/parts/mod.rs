@@ -17,6 +17,9 @@ use crate::mapper::rng::Rng;
 use super::cost_table::{add_scaled, difference};
 use super::Known;
 
+mod order;
+pub use order::reorder;
+
 /// Host nodes of more neighbours than this contribute only themselves as
 /// candidates.
 const MAX_HOST_DEGREE: u64 = 64;
