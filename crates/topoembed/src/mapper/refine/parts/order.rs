@@ -188,6 +188,8 @@ impl Line {
     fn pass(&mut self, q: &Quotient) -> u128 {
         let p = self.axis.p;
         let mut gained = 0u128;
+        // (The sums' arrays, cleared for each run rather than allocated.)
+        let mut pieces = [Pieces::default(), Pieces::default()];
         for i in 0..p {
             for len in 1..=MAX_SEGMENT as i64 {
                 let mut best: Option<(Move, i64)> = None;
@@ -198,7 +200,7 @@ impl Line {
                     false => &[1, -1],
                 };
                 for &dir in dirs {
-                    if let Some(found) = self.best_move(q, i, dir, len) {
+                    if let Some(found) = self.best_move(q, (i, dir, len), &mut pieces) {
                         if best.map_or(true, |(b, _)| found.delta < b.delta) {
                             best = Some((found, dir));
                         }
@@ -217,7 +219,12 @@ impl Line {
     /// `dir`, carried on past the next `by` coordinates (which close up
     /// behind it), as it is or reversed; `None` where the run holds no
     /// part or cannot move.
-    fn best_move(&self, q: &Quotient, i: i64, dir: i64, len: i64) -> Option<Move> {
+    fn best_move(
+        &self,
+        q: &Quotient,
+        (i, dir, len): (i64, i64, i64),
+        pieces: &mut [Pieces; 2],
+    ) -> Option<Move> {
         let p = self.axis.p;
         let room = match (self.axis.wraps, dir) {
             // (Carried on by p − len: a rotation, no change.)
@@ -229,9 +236,11 @@ impl Line {
         if room < 1 {
             return None;
         }
-        let run: Vec<u32> = (0..len)
-            .map(|t| self.at[self.step(i, dir, t) as usize])
-            .collect();
+        let mut run = [NONE; MAX_SEGMENT];
+        for (t, k) in run.iter_mut().enumerate().take(len as usize) {
+            *k = self.at[self.step(i, dir, t as i64) as usize];
+        }
+        let run = &run[..len as usize];
         if run.iter().all(|&k| k == NONE) {
             return None;
         }
@@ -241,7 +250,7 @@ impl Line {
         // constant, one constant before its far end is passed and another
         // after ([`Pieces`]).
         let axis = self.axis;
-        let mut pieces = [Pieces::new(axis, room), Pieces::new(axis, room)];
+        pieces.iter_mut().for_each(|sums| sums.clear(axis, room));
         let mut before = 0i128;
         for (t, &k) in run.iter().enumerate() {
             if k == NONE {
@@ -271,7 +280,8 @@ impl Line {
                 }
             }
         }
-        let [mut kept, mut reversed] = pieces.map(|p| p.scan());
+        let [kept, reversed] = pieces;
+        let (mut kept, mut reversed) = (kept.scan(), reversed.scan());
         let mut best: Option<Move> = None;
         // Σ volume × change of length over the edges of the coordinates
         // passed (each moved back by len) to parts neither passed nor in
@@ -349,14 +359,31 @@ struct Pieces {
     step: Vec<i128>,
 }
 
+impl Default for Pieces {
+    fn default() -> Pieces {
+        Pieces::new(Axis { p: 4, wraps: false }, 0)
+    }
+}
+
 impl Pieces {
     fn new(axis: Axis, room: i64) -> Pieces {
-        let size = room as usize + 2;
-        Pieces {
+        let mut pieces = Pieces {
             axis,
             room,
-            jump: vec![0; size],
-            step: vec![0; size],
+            jump: Vec::new(),
+            step: Vec::new(),
+        };
+        pieces.clear(axis, room);
+        pieces
+    }
+
+    /// No pieces, for `by` in 1..=room onto `axis`.
+    fn clear(&mut self, axis: Axis, room: i64) {
+        let size = room as usize + 2;
+        (self.axis, self.room) = (axis, room);
+        for sums in [&mut self.jump, &mut self.step] {
+            sums.clear();
+            sums.resize(size, 0);
         }
     }
 
@@ -412,7 +439,7 @@ impl Pieces {
     }
 
     /// The sums for `by` = 1, 2, .., room.
-    fn scan(self) -> impl Iterator<Item = i128> {
+    fn scan(&self) -> impl Iterator<Item = i128> + '_ {
         let (mut sum, mut rise) = (0i128, 0i128);
         (1..=self.room as usize).map(move |by| {
             rise += self.step[by];
