@@ -133,7 +133,8 @@ const PAIR_ROUNDS: usize = 1;
 /// less time; the small grids of `bench/mapper.sh` refined so the same.
 pub(super) const CLOSED_FORM_PHASES: Phases = Phases::AfterVcycle;
 
-/// What [`refine_placement`] runs on a search's placement.
+/// What [`refine_placement`] runs on a search's placement (onto a ring or
+/// a line, after the parts' order, [`refine::parts::reorder`], whichever).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Phases {
     /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap.
