@@ -78,12 +78,12 @@ pub fn reorder(g: &WGraph, dist: &HostDistance, place: &mut [u64], known: Known)
             break;
         }
     }
-    // Where each node's starting contents went.
-    let mut to: Vec<u64> = vec![0; axis.p as usize];
-    for (x, &name) in line.names.iter().enumerate() {
-        to[name as usize] = x as u64;
-    }
     if gained > 0 {
+        // Where each node's starting contents went.
+        let mut to: Vec<u64> = vec![0; axis.p as usize];
+        for (x, &name) in line.names.iter().enumerate() {
+            to[name as usize] = x as u64;
+        }
         place.iter_mut().for_each(|h| *h = to[*h as usize]);
     }
     gained
@@ -190,15 +190,15 @@ impl Line {
         let mut gained = 0u128;
         // (The sums' arrays, cleared for each run rather than allocated.)
         let mut pieces = [Pieces::default(), Pieces::default()];
+        // Onto a ring a run moved back is a run moved on; a line's run
+        // moves either way.
+        let dirs: &[i64] = match self.axis.wraps {
+            true => &[1],
+            false => &[1, -1],
+        };
         for i in 0..p {
             for len in 1..=MAX_SEGMENT as i64 {
                 let mut best: Option<(Move, i64)> = None;
-                // Onto a ring a run moved back is a run moved on; a line's
-                // run moves either way.
-                let dirs: &[i64] = match self.axis.wraps {
-                    true => &[1],
-                    false => &[1, -1],
-                };
                 for &dir in dirs {
                     if let Some(found) = self.best_move(q, (i, dir, len), &mut pieces) {
                         if best.map_or(true, |(b, _)| found.delta < b.delta) {
