@@ -16,8 +16,8 @@ use super::defaults::{Preset, SMALL_GUEST};
 use super::distance::HostDistance;
 use super::domain::Domain;
 use super::graph::WGraph;
-use super::refine::flow;
 use super::refine::fm::{self, Balance};
+use super::refine::{flow, tree};
 use super::rng::Rng;
 use crate::progress::{self, Progress};
 use crate::spec::Spec;
@@ -81,6 +81,8 @@ pub fn place(
     // whole depth splits at once, in parallel, with the placements of the
     // one-at-a-time order (each split draws from its own domain's stream).
     let flat = is_flat(dist);
+    // A forest's splits are bisected exactly ([`tree`]).
+    let forest = tree::is_forest(g);
     while !queue.is_empty() {
         let batch: Vec<usize> = match flat {
             true => queue.drain(..).collect(),
@@ -101,7 +103,12 @@ pub fn place(
                     verts,
                     (&d1, &d2),
                     (cap, imbalance),
-                    (depth[i], Effort::first_at(depth[i], from_quarters), preset),
+                    (
+                        depth[i],
+                        Effort::first_at(depth[i], from_quarters),
+                        preset,
+                        forest,
+                    ),
                     &mut rng,
                 )
             };
@@ -186,7 +193,7 @@ fn split_vertices(
     verts: &[u32],
     halves: (&Domain, &Domain),
     (cap, imbalance): (u64, f64),
-    (depth, effort, preset): (u32, Effort, Preset),
+    (depth, effort, preset, forest): (u32, Effort, Preset, bool),
     rng: &mut Rng,
 ) -> Vec<u8> {
     // A glance's split only judges the one above it: FM alone (see
@@ -243,13 +250,14 @@ fn split_vertices(
         }
     );
     let quartered = quarters.is_some() && from_quarters && g.n() > QUARTERED_ABOVE;
+    let kind = (quartered, forest);
     if tries == 1 {
-        return bisect(&bip, bal, target, (flows, spend), quartered, rng);
+        return bisect(&bip, bal, target, (flows, spend), kind, rng);
     }
     let base = rng.next_u64();
     let tried = (0..tries).into_par_iter().map(|t| {
         let rng = &mut Rng::new(base, t);
-        let side = bisect(&bip, bal, target, (flows, spend), quartered, rng);
+        let side = bisect(&bip, bal, target, (flows, spend), kind, rng);
         let excess = bal.excess(bip.load0(&side));
         ((excess, fm::cost(&bip, &side, bal.d12), t), side)
     });
@@ -271,6 +279,7 @@ fn split_vertices(
         capacity: (cap, imbalance),
         depth,
         preset,
+        forest,
     };
     tried
         .map(|((excess, _, t), side)| {
@@ -295,6 +304,8 @@ struct Split<'a> {
     capacity: (u64, f64),
     depth: u32,
     preset: Preset,
+    /// Whether the guest is a forest ([`tree`]).
+    forest: bool,
 }
 
 /// A bisection `side` of a top-level split judged by what follows it: each
@@ -344,7 +355,7 @@ fn look_ahead(split: &Split, side: &[u8], mut rng: Rng) -> (u128, [Vec<u8>; 2]) 
                 &members[half],
                 (q1, q2),
                 split.capacity,
-                (split.depth + 1, Effort::Glance, split.preset),
+                (split.depth + 1, Effort::Glance, split.preset, split.forest),
                 &mut Rng::new(rng.next_u64(), half as u64),
             ),
         };
@@ -477,15 +488,27 @@ fn bisections_tried(
 /// Multilevel bisection: side 0 gets about `target` load within `bal`,
 /// refined by flows at the finest level where `flows`, the best of `tries`
 /// grown at the coarsest and `passes` FM passes at every finer level
-/// ([`spend`]).
+/// ([`spend`]); the coarsest judged by its quarters where `quartered`, and
+/// where the guest is a `forest`, exactly ([`tree`]).
 fn bisect(
     fine: &Bip,
     bal: Balance,
     target: u64,
     (flows, (tries, passes)): (bool, (u64, usize)),
-    quartered: bool,
+    (quartered, forest): (bool, bool),
     rng: &mut Rng,
 ) -> Vec<u8> {
+    // A forest too large for the exact bisection gets its best cut by one
+    // edge, kept where the multilevel bisection below does not beat it.
+    let found = match forest {
+        true => tree::bisect(fine, bal, target),
+        false => tree::Found::Nothing,
+    };
+    let one_cut = match found {
+        tree::Found::Least(side) => return side,
+        tree::Found::OneCut(side) => Some(side),
+        tree::Found::Nothing => None,
+    };
     let load = fine.g.total_load();
     let max_vertex = fine.g.vw.iter().copied().max().unwrap_or(1);
     let max_merge = max_vertex.max(load / 48);
@@ -544,7 +567,15 @@ fn bisect(
             flow::refine(fine, &mut side, bal, target);
         }
     }
-    side
+    match one_cut {
+        Some(cut) if judged(fine, &cut, bal) < judged(fine, &side, bal) => cut,
+        _ => side,
+    }
+}
+
+/// A bisection's excess over the balance, then its cost: the lesser wins.
+fn judged(b: &Bip, side: &[u8], bal: Balance) -> (u64, u128) {
+    (bal.excess(b.load0(side)), fm::cost(b, side, bal.d12))
 }
 
 /// How much of the imbalance one split may take: a split of a domain
@@ -678,6 +709,7 @@ mod tests {
             capacity: (cap, 0.03),
             depth: 0,
             preset: Preset::Default,
+            forest: false,
         };
         // Sides: the mesh's left columns, and a stripe pattern.
         for side in [
@@ -744,7 +776,12 @@ mod tests {
                         &verts,
                         (&d1, &d2),
                         (cap, 0.03),
-                        (0, Effort::LookingAhead { from_quarters }, Preset::Default),
+                        (
+                            0,
+                            Effort::LookingAhead { from_quarters },
+                            Preset::Default,
+                            false,
+                        ),
                         &mut Rng::new(3, 0),
                     )
                 })

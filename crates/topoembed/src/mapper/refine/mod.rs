@@ -13,6 +13,7 @@ mod metropolis;
 pub mod pairs;
 pub mod parts;
 mod queue;
+pub mod tree;
 pub mod vcycle;
 
 use std::sync::Mutex;

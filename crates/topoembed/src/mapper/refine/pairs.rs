@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::fm::{self, Balance};
-use super::{flow, Capacity};
+use super::{flow, tree, Capacity};
 use crate::mapper::coarsen::Bip;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
@@ -72,6 +72,7 @@ fn refine_with(
     // left (NOT_MOVED: none); the vertices so marked, to clear the marks.
     let mut moved_from = vec![NOT_MOVED; g.n()];
     let mut moved: Vec<u32> = Vec::new();
+    let forest = tree::is_forest(g);
     for _ in 0..rounds {
         let mut members: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
         for (v, &h) in place.iter().enumerate() {
@@ -86,7 +87,7 @@ fn refine_with(
                 .map(|&(a, b)| {
                     let verts = pair_vertices(&members, (a, b));
                     let (bip, side) = pair_problem(g, dist, (place, &position), (a, b), &verts);
-                    repartition(&bip, &side, cap, dist.d(a, b))
+                    repartition(&bip, &side, cap, (dist.d(a, b), forest))
                 })
                 .collect();
             for (&(a, b), proposal) in group.iter().zip(proposals) {
@@ -284,20 +285,39 @@ fn pair_problem(
     (bip, side)
 }
 
-/// A cheaper bipartition of `bip` than `side` (FM, flows, FM again), both
-/// nodes within `cap` (or no further outside than now), and how much
-/// cheaper; none when none is found.
-fn repartition(bip: &Bip, side: &[u8], cap: Capacity, d12: u64) -> Option<(Vec<u8>, u128)> {
+/// A cheaper bipartition of `bip` than `side` (FM, flows, FM again; the
+/// least where the guest is a `forest`,
+/// [`tree`]), both nodes within `cap` (or no further outside than now),
+/// and how much cheaper; none when none is found.
+fn repartition(
+    bip: &Bip,
+    side: &[u8],
+    cap: Capacity,
+    (d12, forest): (u64, bool),
+) -> Option<(Vec<u8>, u128)> {
     let total = bip.g.total_load();
     let load0 = bip.load0(side);
     let lo = cap.lo.max(total.saturating_sub(cap.hi)).min(load0);
     let hi = cap.hi.min(total.saturating_sub(cap.lo)).max(load0);
     let bal = Balance { lo, hi, d12 };
-    let mut new = side.to_vec();
-    fm::refine(bip, &mut new, bal, PASSES);
-    if flow::refine(bip, &mut new, bal, load0) > 0 {
-        fm::refine(bip, &mut new, bal, PASSES);
-    }
+    // Two nodes' vertices that induce a forest (a tree's parts) are
+    // bipartitioned exactly ([`tree`]); FM moves one vertex at a time where
+    // a subtree has to cross.
+    let exact = match forest {
+        true => tree::bisect(bip, bal, load0),
+        false => tree::Found::Nothing,
+    };
+    let new = match exact {
+        tree::Found::Least(new) => new,
+        _ => {
+            let mut new = side.to_vec();
+            fm::refine(bip, &mut new, bal, PASSES);
+            if flow::refine(bip, &mut new, bal, load0) > 0 {
+                fm::refine(bip, &mut new, bal, PASSES);
+            }
+            new
+        }
+    };
     let (before, after) = (fm::cost(bip, side, d12), fm::cost(bip, &new, d12));
     (after < before && bal.excess(bip.load0(&new)) == 0).then(|| (new, before - after))
 }
