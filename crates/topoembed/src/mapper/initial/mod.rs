@@ -250,7 +250,19 @@ fn split_vertices(
         }
     );
     let quartered = quarters.is_some() && from_quarters && g.n() > QUARTERED_ABOVE;
-    let kind = (quartered, forest);
+    // A forest's split is bisected exactly, once for all the tries ([`tree`]);
+    // one too large for that gets its best cut by one edge, kept where a
+    // multilevel bisection does not beat it.
+    let found = match forest {
+        true => tree::bisect(&bip, bal, target),
+        false => tree::Found::Nothing,
+    };
+    let one_cut = match found {
+        tree::Found::Least(side) => return side,
+        tree::Found::OneCut(side) => Some(side),
+        tree::Found::Nothing => None,
+    };
+    let kind = (quartered, one_cut.as_deref());
     if tries == 1 {
         return bisect(&bip, bal, target, (flows, spend), kind, rng);
     }
@@ -488,27 +500,17 @@ fn bisections_tried(
 /// Multilevel bisection: side 0 gets about `target` load within `bal`,
 /// refined by flows at the finest level where `flows`, the best of `tries`
 /// grown at the coarsest and `passes` FM passes at every finer level
-/// ([`spend`]); the coarsest judged by its quarters where `quartered`, and
-/// where the guest is a `forest`, exactly ([`tree`]).
+/// ([`spend`]); the coarsest judged by its quarters where `quartered`;
+/// `one_cut` (a large tree's best cut by one edge, [`tree`]) kept where it
+/// costs less.
 fn bisect(
     fine: &Bip,
     bal: Balance,
     target: u64,
     (flows, (tries, passes)): (bool, (u64, usize)),
-    (quartered, forest): (bool, bool),
+    (quartered, one_cut): (bool, Option<&[u8]>),
     rng: &mut Rng,
 ) -> Vec<u8> {
-    // A forest too large for the exact bisection gets its best cut by one
-    // edge, kept where the multilevel bisection below does not beat it.
-    let found = match forest {
-        true => tree::bisect(fine, bal, target),
-        false => tree::Found::Nothing,
-    };
-    let one_cut = match found {
-        tree::Found::Least(side) => return side,
-        tree::Found::OneCut(side) => Some(side),
-        tree::Found::Nothing => None,
-    };
     let load = fine.g.total_load();
     let max_vertex = fine.g.vw.iter().copied().max().unwrap_or(1);
     let max_merge = max_vertex.max(load / 48);
@@ -568,7 +570,7 @@ fn bisect(
         }
     }
     match one_cut {
-        Some(cut) if judged(fine, &cut, bal) < judged(fine, &side, bal) => cut,
+        Some(cut) if judged(fine, cut, bal) < judged(fine, &side, bal) => cut.to_vec(),
         _ => side,
     }
 }
