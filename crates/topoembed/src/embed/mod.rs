@@ -12,6 +12,7 @@ mod identity;
 pub mod mapped;
 pub mod mesh_to_cube;
 mod nested;
+mod product;
 mod standard;
 mod structured;
 pub mod tree;

@@ -258,11 +258,13 @@ fn a_grid_onto_a_torus_of_fewer_axes_is_weighed_in_columns() {
 /// torus:8x16, 6 400 (before 7 424; Scotch 9 339), and onto torus:8x8x2,
 /// whose axis of 2 is one link, as onto two axes, an axis split to take
 /// the link: 5 376 (before 6 400; Scotch 6 020); 16^3 onto torus:16x8x2
-/// 5 120 (before 6 144; Scotch 5 440).
+/// 5 120 (before 6 144; Scotch 5 440). Onto torus:16x16 the product
+/// placement does better since (`embed/product.rs`): two axes as a
+/// mesh:16x16 onto one ring:16, the third onto the other, 6 576.
 #[test]
 fn a_grid_of_three_axes_folds_onto_a_torus_of_two_in_its_cheapest_boxes() {
     for (sides, host, most) in [
-        ([16, 16, 16], "torus:16x16", 6_656),
+        ([16, 16, 16], "torus:16x16", 6_576),
         ([16, 16, 16], "torus:8x8", 3_072),
         ([16, 16, 32], "torus:8x16", 6_400),
         ([16, 16, 32], "torus:8x8x2", 5_376),
@@ -279,7 +281,7 @@ fn a_grid_of_three_axes_folds_onto_a_torus_of_two_in_its_cheapest_boxes() {
             host.spec()
         );
         assert!(
-            noted(&placed, "weighed by the edges cut"),
+            noted(&placed, "weighed by the edges cut") || noted(&placed, "axes' product"),
             "{:?}",
             placed.notes()
         );
