@@ -172,6 +172,7 @@ pub(super) fn product_starts(
             balance::restore(g, &dist, &mut hosts, host.node_count(), cap).ok()?;
             Some(Start {
                 weighed_only: true,
+                irregular: true,
                 ..Start::new(name(grid, plan, &axes), hosts, true)
             })
         })

@@ -39,6 +39,11 @@ pub struct Start {
     /// after the search, never refined instead of it by the rules that
     /// trust a closed form's cut ([`super::defaults`]'s `refined_instead`).
     pub weighed_only: bool,
+    /// Pieces that are not boxes (a product's sectors,
+    /// `embed/product.rs`): FM and flows gain little on them where they
+    /// gain much on a box cut's slabs, so the best start of boxes is
+    /// weighed beside it.
+    pub irregular: bool,
 }
 
 impl Start {
@@ -56,6 +61,7 @@ impl Start {
             by_levels: false,
             even_levels: false,
             weighed_only: false,
+            irregular: false,
         }
     }
 
