@@ -193,7 +193,13 @@ fn the_best_start_of_boxes_is_weighed_beside_a_product() {
     let (hop_bytes, most) = measure(guest.as_ref(), host.as_ref(), placed.hosts());
     assert!(most <= placed.capacity());
     let notes = placed.notes().join("\n");
-    assert!(notes.contains("weighed mesh:32x16x16 by its axes' product"), "{notes}");
-    assert!(notes.contains("kept mesh:32x16x16 in balanced slabs"), "{notes}");
+    assert!(
+        notes.contains("weighed mesh:32x16x16 by its axes' product"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("kept mesh:32x16x16 in balanced slabs"),
+        "{notes}"
+    );
     assert!(hop_bytes <= 4_513, "{hop_bytes}: {notes}");
 }
