@@ -22,6 +22,10 @@
 //!   least hop-bytes ([`super::box_cuts::folded`]), each placed as it was
 //!   weighed (these only weighed after the search, never refined instead
 //!   of it).
+//! * Onto a grid host of fewer axes, or a ring, the grid is also placed as
+//!   a product ([`super::product`]): groups of its axes searched onto the
+//!   host's axes (a mesh round its middle onto a ring), weighed after the
+//!   search.
 //! * Where no even cut fits the capacity (100^3 onto 16^3 nodes: boxes of
 //!   6 or 7 per side hold 216 to 343 nodes, the capacity is 252), the grid
 //!   is cut by balanced planes instead: sorted along the first axis and cut
