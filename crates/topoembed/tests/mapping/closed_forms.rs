@@ -149,6 +149,17 @@ fn small_grids_refine_a_closed_form_of_one_hop_edges() {
     assert!(!note.contains("the closed form refined"), "{note}");
 }
 
+/// `guest` mapped onto `host` by default: its notes and hop-bytes, the
+/// capacity checked.
+fn mapped_by_default(guest: &str, host: &str) -> (Vec<String>, u128) {
+    let guest = topology::parse(guest).unwrap();
+    let host = topology::parse(host).unwrap();
+    let placed = mapped::map(guest.as_ref(), host.as_ref(), &MapOptions::default()).unwrap();
+    let (hop_bytes, most) = measure(guest.as_ref(), host.as_ref(), placed.hosts());
+    assert!(most <= placed.capacity());
+    (placed.notes().to_vec(), hop_bytes)
+}
+
 /// A mesh onto a ring: its slabs strung along the ring cut only edges one
 /// hop long, but pieces meeting round its middle cut fewer, so the slabs
 /// are weighed after the search, not refined instead of it. mesh:30x30
@@ -157,27 +168,18 @@ fn small_grids_refine_a_closed_form_of_one_hop_edges() {
 /// (Scotch 116). A torus folds round no middle: its slabs are refined.
 #[test]
 fn a_mesh_onto_a_ring_is_searched_round_its_middle() {
-    let mesh = topology::parse("mesh:30x30").unwrap();
     for (host, slabs) in [("ring:7", 6 * 30), ("ring:5", 4 * 30)] {
-        let host = topology::parse(host).unwrap();
-        let placed = mapped::map(mesh.as_ref(), host.as_ref(), &MapOptions::default()).unwrap();
-        let (hop_bytes, most) = measure(mesh.as_ref(), host.as_ref(), placed.hosts());
-        assert!(most <= placed.capacity());
-        let note = &placed.notes()[0];
+        let (notes, hop_bytes) = mapped_by_default("mesh:30x30", host);
+        let note = &notes[0];
         assert!(!note.contains("the closed form refined"), "{note}");
         assert!(
             hop_bytes * 4 < slabs * 3,
             "{hop_bytes} against {slabs}: {note}"
         );
     }
-    let torus = topology::parse("torus:30x30").unwrap();
-    let ring = topology::parse("ring:5").unwrap();
-    let placed = mapped::map(torus.as_ref(), ring.as_ref(), &MapOptions::default()).unwrap();
-    assert!(placed.notes()[0].contains("the closed form refined"));
-    assert_eq!(
-        measure(torus.as_ref(), ring.as_ref(), placed.hosts()).0,
-        5 * 30
-    );
+    let (notes, hop_bytes) = mapped_by_default("torus:30x30", "ring:5");
+    assert!(notes[0].contains("the closed form refined"));
+    assert_eq!(hop_bytes, 5 * 30);
 }
 
 /// A product's sectors are not boxes: FM and flows gain little on them,
@@ -187,12 +189,8 @@ fn a_mesh_onto_a_ring_is_searched_round_its_middle() {
 /// refine to 4 513 (seed 1), and those are kept.
 #[test]
 fn the_best_start_of_boxes_is_weighed_beside_a_product() {
-    let guest = topology::parse("mesh:32x16x16").unwrap();
-    let host = topology::parse("torus:6x10").unwrap();
-    let placed = mapped::map(guest.as_ref(), host.as_ref(), &MapOptions::default()).unwrap();
-    let (hop_bytes, most) = measure(guest.as_ref(), host.as_ref(), placed.hosts());
-    assert!(most <= placed.capacity());
-    let notes = placed.notes().join("\n");
+    let (notes, hop_bytes) = mapped_by_default("mesh:32x16x16", "torus:6x10");
+    let notes = notes.join("\n");
     assert!(
         notes.contains("weighed mesh:32x16x16 by its axes' product"),
         "{notes}"

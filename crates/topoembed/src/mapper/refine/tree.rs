@@ -415,6 +415,11 @@ mod tests {
     }
 
     /// `g` with no outside neighbours.
+    /// The working graph of `spec`.
+    fn graph_of(spec: &str) -> WGraph {
+        WGraph::from_topology(topology::parse(spec).unwrap().as_ref()).unwrap()
+    }
+
     fn alone(g: WGraph) -> Bip {
         let ext = vec![[0, 0]; g.n()];
         Bip { g, ext }
@@ -437,8 +442,7 @@ mod tests {
     /// bintree:1024's over seeds where one always does).
     #[test]
     fn a_binary_tree_is_halved_by_one_edge() {
-        let tree = topology::parse("bintree:512").unwrap();
-        let b = alone(WGraph::from_topology(tree.as_ref()).unwrap());
+        let b = alone(graph_of("bintree:512"));
         let bal = Balance {
             lo: 505,
             hi: 517,
@@ -458,8 +462,7 @@ mod tests {
     /// root to side 0, that subtree is the side cut off.
     #[test]
     fn a_large_tree_gets_its_best_single_cut() {
-        let tree = topology::parse("bintree:4096").unwrap();
-        let g = WGraph::from_topology(tree.as_ref()).unwrap();
+        let g = graph_of("bintree:4096");
         let n = g.n();
         let bal = Balance {
             lo: 4000,
@@ -511,17 +514,14 @@ mod tests {
         );
         assert!(!of(3, &[(0, 1, 1), (0, 1, 2)]));
         assert!(!of(3, &[(1, 1, 1)]));
-        let tree = topology::parse("bintree:64").unwrap();
-        assert!(is_forest(&WGraph::from_topology(tree.as_ref()).unwrap()));
-        let mesh = topology::parse("mesh:3x3").unwrap();
-        assert!(!is_forest(&WGraph::from_topology(mesh.as_ref()).unwrap()));
+        assert!(is_forest(&graph_of("bintree:64")));
+        assert!(!is_forest(&graph_of("mesh:3x3")));
     }
 
     /// A graph with a cycle is left to the multilevel bisection.
     #[test]
     fn a_cycle_is_not_a_forest() {
-        let ring = topology::parse("ring:8").unwrap();
-        let b = alone(WGraph::from_topology(ring.as_ref()).unwrap());
+        let b = alone(graph_of("ring:8"));
         let bal = Balance {
             lo: 4,
             hi: 4,
