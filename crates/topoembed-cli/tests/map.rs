@@ -365,6 +365,30 @@ fn bad_map_requests_exit_2() {
     }
 }
 
+/// A graph file of no vertices (a METIS header `0 0`, a Scotch header
+/// promising 0) is refused where it is read, exit 2, by `map` and
+/// `metrics` alike: before, `map` looped in its V-cycle until memory ran out.
+#[test]
+fn graph_files_of_no_vertices_exit_2() {
+    let dir = temp_dir("map-empty");
+    let metis = dir.join("empty.graph");
+    let scotch = dir.join("empty.grf");
+    std::fs::write(&metis, "0 0\n").unwrap();
+    std::fs::write(&scotch, "0\n0\t0\n0\t000\n").unwrap();
+    for file in [&metis, &scotch] {
+        let guest = format!("graph:{}", file.display());
+        for command in ["map", "metrics"] {
+            let args = [command, guest.as_str(), "torus:4x4"];
+            assert_bad_input(&args);
+            let (_, _, err) = run(&args);
+            assert!(
+                err.contains("0 vertices: a graph needs 1 to"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+}
+
 /// A run's recorded traffic, 4 ranks (Open MPI monitoring's files; the
 /// preload library's recording of bench/apps/halo.c on a 2x2 grid), mapped
 /// onto 2 nodes of 2 slots, written for every launcher: each file puts

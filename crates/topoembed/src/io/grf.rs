@@ -106,6 +106,9 @@ fn parse_header(t: &mut Tokens) -> Result<Header> {
         )));
     }
     let n = t.number("the vertex count", MAX_VERTICES)?;
+    if n == 0 {
+        return Err(t.error(&format!("0 vertices: a graph needs 1 to {MAX_VERTICES}")));
+    }
     let arcs = t.number("the arc count (twice the edge count)", u64::MAX)?;
     if arcs % 2 == 1 {
         return Err(t.error(&format!(

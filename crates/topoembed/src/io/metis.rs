@@ -98,6 +98,12 @@ pub fn parse_metis(path: &Path, text: &str) -> Result<MetisGraph> {
             format!("{n} vertices is more than a stored graph holds"),
         ));
     }
+    if n == 0 {
+        return Err(at(
+            header_line,
+            format!("0 vertices: a graph needs 1 to {MAX_VERTICES}"),
+        ));
+    }
     let fmt = head.get(2).copied().unwrap_or(0);
     let digits = [fmt / 100, fmt / 10 % 10, fmt % 10];
     if fmt > 111 || digits.iter().any(|&d| d > 1) {

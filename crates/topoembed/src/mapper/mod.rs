@@ -300,6 +300,11 @@ fn map_on_pool(
             options.imbalance
         )));
     }
+    if g.n() == 0 {
+        return Err(Error::Mismatch(
+            "the guest has no nodes: there is nothing to place".into(),
+        ));
+    }
     let p = host.node_count();
     if p > MAX_HOST_NODES {
         return Err(Error::Parameter(format!(
@@ -815,5 +820,21 @@ mod tests {
                 assert_eq!(guest, "mesh:24x20", "one to one has an inverse");
             }
         }
+    }
+
+    /// A guest of no nodes is an error, not a search (the V-cycle of an
+    /// empty graph never ended).
+    #[test]
+    fn a_guest_of_no_nodes_is_refused() {
+        let empty = WGraph {
+            xadj: vec![0],
+            adj: Vec::new(),
+            ew: Vec::new(),
+            vw: Vec::new(),
+        };
+        let host = topology::parse("torus:4x4").unwrap();
+        let err = map_graph(&empty, host.as_ref(), &MapOptions::default(), &[]).unwrap_err();
+        assert!(matches!(err, Error::Mismatch(_)), "{err}");
+        assert!(err.to_string().contains("no nodes"), "{err}");
     }
 }
