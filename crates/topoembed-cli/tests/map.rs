@@ -389,6 +389,32 @@ fn graph_files_of_no_vertices_exit_2() {
     }
 }
 
+/// A stored host whose nodes cannot all reach each other is refused, and so
+/// is one whose path costs overflow (a link of cost 2^64 − 1), each saying
+/// which: before, the overflow read as "not connected".
+#[test]
+fn disconnected_and_overflowing_host_graphs_exit_2() {
+    let dir = temp_dir("map-hosts");
+    let apart = dir.join("apart.graph");
+    let dear = dir.join("dear.graph");
+    std::fs::write(&apart, "4 1\n2\n1\n\n\n").unwrap();
+    std::fs::write(
+        &dear,
+        "3 2 1\n2 1\n1 1 3 18446744073709551615\n2 18446744073709551615\n",
+    )
+    .unwrap();
+    for (file, says) in [
+        (&apart, "is not connected: no path from host node 0 to 2"),
+        (&dear, "host node 0 to 2 costs 2^64 or more"),
+    ] {
+        let host = format!("graph:{}", file.display());
+        let args = ["map", "ring:3", host.as_str()];
+        assert_bad_input(&args);
+        let (_, _, err) = run(&args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 /// A run's recorded traffic, 4 ranks (Open MPI monitoring's files; the
 /// preload library's recording of bench/apps/halo.c on a 2x2 grid), mapped
 /// onto 2 nodes of 2 slots, written for every launcher: each file puts

@@ -204,6 +204,13 @@ impl<'a> HostDistance<'a> {
         for (s, row) in rows.iter().enumerate() {
             for t in 0..n {
                 let Some(d) = row.cost(t) else {
+                    if row.reached(t) {
+                        return Err(Error::Parameter(format!(
+                            "{}: host node {s} to {t} costs 2^64 or more; the mapper's distance \
+                             table holds costs up to 65535",
+                            host.spec()
+                        )));
+                    }
                     return Err(Error::Mismatch(format!(
                         "{} is not connected: no path from host node {s} to {t}",
                         host.spec()

@@ -41,6 +41,16 @@ impl Paths {
         }
     }
 
+    /// Whether `v` is reached at all, though the cost of the way there may
+    /// overflow (links of costs near 2^64 summed): [`Paths::cost`] is then
+    /// `None` for a node that is connected.
+    pub fn reached(&self, v: u64) -> bool {
+        match self {
+            Paths::Hops(d) => d[v as usize] != u32::MAX,
+            Paths::Costs(d) => d[v as usize].1 != u32::MAX,
+        }
+    }
+
     /// The largest cost from the source; `u64::MAX` when a node is
     /// unreachable (as [`Topology::distance`] says of such a pair).
     pub fn eccentricity(&self) -> u64 {
