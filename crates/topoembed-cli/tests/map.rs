@@ -359,10 +359,15 @@ fn bad_map_requests_exit_2() {
             "possible values: default, fast",
         ),
     ] {
-        assert_bad_input(&args);
-        let (_, _, err) = run(&args);
-        assert!(err.contains(says), "{args:?}: {err}");
+        refused_saying(&args, says);
     }
+}
+
+/// Exit 2 for `args`, and a message on stderr that says `says`.
+fn refused_saying(args: &[&str], says: &str) {
+    assert_bad_input(args);
+    let (_, _, err) = run(args);
+    assert!(err.contains(says), "{args:?}: {err}");
 }
 
 /// A graph file of no vertices (a METIS header `0 0`, a Scotch header
@@ -378,12 +383,9 @@ fn graph_files_of_no_vertices_exit_2() {
     for file in [&metis, &scotch] {
         let guest = format!("graph:{}", file.display());
         for command in ["map", "metrics"] {
-            let args = [command, guest.as_str(), "torus:4x4"];
-            assert_bad_input(&args);
-            let (_, _, err) = run(&args);
-            assert!(
-                err.contains("0 vertices: a graph needs 1 to"),
-                "{args:?}: {err}"
+            refused_saying(
+                &[command, guest.as_str(), "torus:4x4"],
+                "0 vertices: a graph needs 1 to",
             );
         }
     }
@@ -408,10 +410,7 @@ fn disconnected_and_overflowing_host_graphs_exit_2() {
         (&dear, "host node 0 to 2 costs 2^64 or more"),
     ] {
         let host = format!("graph:{}", file.display());
-        let args = ["map", "ring:3", host.as_str()];
-        assert_bad_input(&args);
-        let (_, _, err) = run(&args);
-        assert!(err.contains(says), "{args:?}: {err}");
+        refused_saying(&["map", "ring:3", host.as_str()], says);
     }
 }
 
