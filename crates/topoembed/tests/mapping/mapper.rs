@@ -742,6 +742,42 @@ fn small_grids_come_back_optimal() {
     }
 }
 
+/// A guest of fewer nodes than the host, one a node, is searched as it is,
+/// not among empty parts: grids that fit inside the host come back at one
+/// hop an edge, the bound (mesh:10x10 onto torus:16x16 came back at 288
+/// for 180), a ring of 10 closes inside torus:4x4x4; no host node holds
+/// two. Onto a hierarchy the guest stays in one branch (mesh:4x4 onto
+/// tleaf:4x8:10,1: 16 nodes inside one of the 8-node groups is impossible,
+/// so two groups, 4 edges between them at most at 10 + 1 each).
+#[test]
+fn small_guests_onto_larger_hosts_meet_one_hop_an_edge() {
+    for (guest, host, bound) in [
+        ("mesh:3x3", "torus:8x8", 12),
+        ("mesh:5x5", "torus:16x16", 40),
+        ("mesh:7x9", "torus:16x16", 110),
+        ("mesh:4x4x4", "torus:8x8x8", 144),
+        ("ring:10", "torus:4x4x4", 10),
+        ("mesh:3x3", "cube:6", 12),
+        ("mesh:4x4", "tleaf:4x8:10,1", 24 + 4 * 10),
+    ] {
+        let g = topology::parse(guest).unwrap();
+        let h = topology::parse(host).unwrap();
+        let p = mapper::map(g.as_ref(), h.as_ref(), &MapOptions::default()).unwrap();
+        let w = WGraph::from_topology(g.as_ref()).unwrap();
+        let dist = HostDistance::new(h.as_ref()).unwrap();
+        let cost = mapper::hop_bytes(&w, &dist, p.hosts());
+        assert!(cost <= bound, "{guest} -> {host}: {cost} above {bound}");
+        let mut held = vec![0u32; h.node_count() as usize];
+        for &x in p.hosts() {
+            held[x as usize] += 1;
+        }
+        assert!(
+            held.iter().all(|&k| k <= 1),
+            "{guest} -> {host}: two on a node"
+        );
+    }
+}
+
 #[test]
 fn impossible_loads_and_bad_options_are_refused() {
     let guest = random_graph(4, &[(0, 1, 1), (1, 2, 1), (2, 3, 1)], &[1, 1, 1, 40]);
