@@ -308,7 +308,7 @@ fn bipartitioned_and_annealed(
 /// laid out as they are both meet the bound of one hop an edge (180, 760).
 /// Onto a hierarchy the isolated parts stay: bipartitioning, whose split
 /// is proportional, keeps the guest in one branch only beside them
-/// (mesh:6x6 onto tleaf:4x8x8:100,10,1 410 hop-bytes, 1 660 without them).
+/// (mesh:6x6 onto tleaf:4x8x8:100,10,1: 250 hop-bytes, 1 660 without them).
 fn quotient_size(g: &WGraph, parts: &[u64], dist: &HostDistance, p: u64) -> u64 {
     let used = parts.iter().max().map_or(0, |&m| m + 1);
     match (g.n() as u64) < p && !dist.host().spec().is_hierarchy() {
