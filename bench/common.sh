@@ -22,6 +22,22 @@ expan() {
   gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'
 }
 
+# Hop-bytes of a Scotch mapping onto HOST (its TARGET.tgt export): gmtst's
+# CommExpan where the mapping uses every target node; where it leaves some
+# empty (a guest smaller than the host) gmtst's figure is not the
+# hop-bytes (a two-node guest on nodes 0 and t of torus:8x8 scores 1 for
+# every t), and `topoembed metrics --mapping` scores it instead.
+# score BIN GRAPH.grf TARGET.tgt HOST MAPPING.map
+score() {
+  local used
+  used=$(gmtst "$2" "$3" "$5" | sed -n 's/^M\tProcessors \([0-9]*\)\/\([0-9]*\).*/\1 \2/p')
+  if [ -n "$used" ] && [ "${used% *}" = "${used#* }" ]; then
+    expan "$2" "$3" "$5"
+  else
+    "$1" metrics "graph:$2" "$4" --mapping "$5" | awk '/hop-bytes/ { print $2; exit }'
+  fi
+}
+
 # The stored benchmark graphs: ../shared/graphs' two and libmetis-doc's 4elt
 # and copter2 where installed. stored_graphs SHARED_DIR
 stored_graphs() {

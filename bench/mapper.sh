@@ -4,7 +4,8 @@
 # why it is given):
 # every graph converted once to Scotch's format (gcv -ic), every host
 # exported once as a Scotch target, both mappings scored by Scotch's own
-# gmtst (CommExpan total = hop-bytes) and wall time taken as the median of
+# gmtst (CommExpan total = hop-bytes; `topoembed metrics --mapping` where a
+# mapping leaves host nodes empty, bench/common.sh's score) and wall time taken as the median of
 # RUNS runs. Prints a Markdown table (ratio < 1: topoembed's hop-bytes lower)
 # and a line of totals: the geometric mean of the ratios, the pairs above
 # Scotch, the summed times beside Scotch's and the pairs where one thread is
@@ -103,10 +104,10 @@ row() {
   # The same seed gives the same placement on any number of threads.
   cmp -s "$work/t1.map" "$work/t.map" || { echo "$name -> $host: one thread and $(nproc) placed differently" >&2; exit 1; }
   # Scotch's better mapping of its two (they have been the same).
-  hs=$(expan "$grf" "$tgt" "$work/s.map")
-  hs1=$(expan "$grf" "$tgt" "$work/s1.map")
+  hs=$(score "$bin" "$grf" "$tgt" "$host" "$work/s.map")
+  hs1=$(score "$bin" "$grf" "$tgt" "$host" "$work/s1.map")
   [ "$hs1" -lt "$hs" ] && hs=$hs1
-  ht=$(expan "$grf" "$tgt" "$work/t.map")
+  ht=$(score "$bin" "$grf" "$tgt" "$host" "$work/t.map")
   ratio=$(echo "scale=3; $ht / $hs" | bc)
   local t_scotch_one t_scotch_all t_one t_all
   t_scotch_one=$(printf '%s\n' "${ts1[@]}" | median)
@@ -129,7 +130,7 @@ for p in json.load(sys.stdin)["phases"]:
     local seeded=""
     for seed in $SEEDS; do
       "$bin" map "graph:$grf" "$host" --preset "$PRESET" --seed "$seed" --format scotch-map > "$work/ts.map"
-      seeded="$seeded $(expan "$grf" "$tgt" "$work/ts.map")"
+      seeded="$seeded $(score "$bin" "$grf" "$tgt" "$host" "$work/ts.map")"
     done
     echo "$name $host $hs$seeded" >> "$work/seeds"
   fi
