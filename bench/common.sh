@@ -29,10 +29,11 @@ expan() {
 # every t), and `topoembed metrics --mapping` scores it instead.
 # score BIN GRAPH.grf TARGET.tgt HOST MAPPING.map
 score() {
-  local used
-  used=$(gmtst "$2" "$3" "$5" | sed -n 's/^M\tProcessors \([0-9]*\)\/\([0-9]*\).*/\1 \2/p')
+  local view used
+  view=$(gmtst "$2" "$3" "$5")
+  used=$(sed -n 's/^M\tProcessors \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' <<< "$view")
   if [ -n "$used" ] && [ "${used% *}" = "${used#* }" ]; then
-    expan "$2" "$3" "$5"
+    sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p' <<< "$view"
   else
     "$1" metrics "graph:$2" "$4" --mapping "$5" | awk '/hop-bytes/ { print $2; exit }'
   fi

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::common;
 
-use common::{assert_bad_input, json, ok, run, temp_dir};
+use common::{assert_bad_input, json, ok, run, temp_dir, TempDir};
 
 /// The weighted example graph of the library's tests (132 vertices, loads
 /// and volumes).
@@ -375,13 +375,11 @@ fn refused_saying(args: &[&str], says: &str) {
 /// `metrics` alike: before, `map` looped in its V-cycle until memory ran out.
 #[test]
 fn graph_files_of_no_vertices_exit_2() {
-    let dir = temp_dir("map-empty");
-    let metis = dir.join("empty.graph");
-    let scotch = dir.join("empty.grf");
-    std::fs::write(&metis, "0 0\n").unwrap();
-    std::fs::write(&scotch, "0\n0\t0\n0\t000\n").unwrap();
-    for file in [&metis, &scotch] {
-        let guest = format!("graph:{}", file.display());
+    let (_dir, files) = graph_files(
+        "map-empty",
+        &[("empty.graph", "0 0\n"), ("empty.grf", "0\n0\t0\n0\t000\n")],
+    );
+    for guest in &files {
         for command in ["map", "metrics"] {
             refused_saying(
                 &[command, guest.as_str(), "torus:4x4"],
@@ -396,22 +394,38 @@ fn graph_files_of_no_vertices_exit_2() {
 /// which: before, the overflow read as "not connected".
 #[test]
 fn disconnected_and_overflowing_host_graphs_exit_2() {
-    let dir = temp_dir("map-hosts");
-    let apart = dir.join("apart.graph");
-    let dear = dir.join("dear.graph");
-    std::fs::write(&apart, "4 1\n2\n1\n\n\n").unwrap();
-    std::fs::write(
-        &dear,
-        "3 2 1\n2 1\n1 1 3 18446744073709551615\n2 18446744073709551615\n",
-    )
-    .unwrap();
-    for (file, says) in [
-        (&apart, "is not connected: no path from host node 0 to 2"),
-        (&dear, "host node 0 to 2 costs 2^64 or more"),
-    ] {
-        let host = format!("graph:{}", file.display());
+    let (_dir, hosts) = graph_files(
+        "map-hosts",
+        &[
+            ("apart.graph", "4 1\n2\n1\n\n\n"),
+            (
+                "dear.graph",
+                "3 2 1\n2 1\n1 1 3 18446744073709551615\n2 18446744073709551615\n",
+            ),
+        ],
+    );
+    let says = [
+        "is not connected: no path from host node 0 to 2",
+        "host node 0 to 2 costs 2^64 or more",
+    ];
+    for (host, says) in hosts.iter().zip(says) {
         refused_saying(&["map", "ring:3", host.as_str()], says);
     }
+}
+
+/// Each `(name, text)` written into a fresh directory `dir` (kept while the
+/// returned guard lives), named as a spec: `graph:PATH`.
+fn graph_files(dir: &str, files: &[(&str, &str)]) -> (TempDir, Vec<String>) {
+    let dir = temp_dir(dir);
+    let specs = files
+        .iter()
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            format!("graph:{}", path.display())
+        })
+        .collect();
+    (dir, specs)
 }
 
 /// A run's recorded traffic, 4 ranks (Open MPI monitoring's files; the

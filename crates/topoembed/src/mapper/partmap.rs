@@ -135,7 +135,9 @@ pub fn place(
 }
 
 /// The first half of [`place`]: `g` cut into `p` parts (part per vertex),
-/// none above `cap` load where loads allow, bisected at `preset`'s budget.
+/// none above `cap` load where loads allow, bisected at `preset`'s budget
+/// (into `g.n()` parts, one a vertex, where no more vertices than nodes
+/// fit one a node).
 pub fn partition(
     g: &WGraph,
     p: u64,
