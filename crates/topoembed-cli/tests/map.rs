@@ -720,3 +720,46 @@ fn bad_summaries_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A grid smaller than its host that fits inside it (a sub-grid of a grid,
+/// a sub-cube of a hypercube by Gray codes) is placed there one hop an
+/// edge, the bound, at once — from its spec or from a graph file of it —
+/// and where a search meets the bound, the searches after it are dropped
+/// with the same placement on one thread and on two.
+#[test]
+fn small_grids_inside_larger_hosts_meet_the_bound_at_once() {
+    let dir = temp_dir("map-inside");
+    let file = dir.join("mesh20x20.grf");
+    std::fs::write(&file, ok(&["export", "mesh:20x20", "--format", "grf"])).unwrap();
+    let file = format!("graph:{}", file.display());
+    for (guest, host, bound) in [
+        ("mesh:20x20", "cube:10", "760"),
+        (file.as_str(), "torus:32x32", "760"),
+        ("torus:4x8", "cube:7", "64"),
+        ("mesh:4x4x4", "torus:8x8x8", "144"),
+    ] {
+        let out = ok(&["map", guest, host, "--no-traffic"]);
+        let said =
+            format!("every edge one hop long, optimal (hop-bytes {bound}, the total volume)");
+        assert!(out.contains(&said), "{guest} onto {host}: {out}");
+        let hop_bytes = json(&["map", guest, host, "--no-traffic", "--format", "json"])["metrics"]
+            ["hop_bytes"]
+            .as_u64();
+        assert_eq!(hop_bytes.map(|h| h.to_string()).as_deref(), Some(bound));
+    }
+    // A ring of 10 has no closed form inside torus:4x4x4, but every search
+    // finds a cycle of one hop an edge: the first ends the others.
+    let placed = |threads: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_topoembed"))
+            .args(["map", "ring:10", "torus:4x4x4", "--format", "json"])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (numbers(&out["map"]), out["metrics"]["hop_bytes"].as_u64())
+    };
+    assert_eq!(placed("1"), placed("2"));
+    assert_eq!(placed("1").1, Some(10));
+    let out = ok(&["map", "ring:10", "torus:4x4x4", "--no-traffic"]);
+    assert!(out.contains("search 1 of 8 met the bound"), "{out}");
+}

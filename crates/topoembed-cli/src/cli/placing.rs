@@ -111,7 +111,10 @@ pub struct MapArgs {
     /// 100 000 vertices, but a 27-point stencil's); 1 for one guest node of load 1 per host
     /// node onto a host that is not a hierarchy (partitioning first, which
     /// wins there: MPI ranks onto their slots, quotient graphs); any N >= 1
-    /// runs N searches.
+    /// runs N searches. With at most one guest node per host node, none
+    /// where a closed form puts every edge one hop long (a grid inside a
+    /// larger grid or cube: optimal), and none after the first search to
+    /// meet that bound.
     #[arg(long, default_value_t = 0)]
     pub restarts: usize,
     /// The machine's slots for a launch format (rankfile, seq,

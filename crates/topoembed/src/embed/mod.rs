@@ -9,6 +9,7 @@ mod byweight;
 mod gray;
 pub mod grid;
 mod identity;
+mod inside;
 pub mod mapped;
 pub mod mesh_to_cube;
 mod nested;

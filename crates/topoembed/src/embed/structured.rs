@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use super::box_cuts::{box_grid, cut_across, cuts_evenly, folded, largest_box};
 use super::product::product_starts;
-use super::{applicable_as_starts, nested, Embedding};
+use super::{applicable_as_starts, inside, nested, Embedding};
 use crate::mapper::recognize::{self, Grid};
 use crate::mapper::{Start, WGraph};
 use crate::spec::Spec;
@@ -78,6 +78,9 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
         ));
     }
     let p = host.node_count();
+    if (g.n() as u64) < p {
+        starts.extend(inside::start(&grid, host.spec()));
+    }
     if (g.n() as u64) > p {
         // Every guest node's grid coordinates, once for all cuts.
         let coords: Vec<u64> = grid

@@ -61,6 +61,7 @@ use crate::topology::Topology;
 use rayon::prelude::*;
 pub use renumber::Renumbering;
 pub use start::Start;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Most host nodes the mapper places onto (it lists them).
 pub const MAX_HOST_NODES: u64 = 1 << 24;
@@ -475,9 +476,11 @@ fn search(
             best_of_boxes = Some((cost, start));
         }
     }
-    // One guest node per host node: no edge is shorter than one hop, so a
-    // start with every edge one hop long is optimal and ends the search.
-    let one_to_one = one_per_node(g, p, cap);
+    // At most one guest node per host node (a capacity of 1, every load at
+    // least 1; as many host nodes as guest nodes or more): no edge is
+    // shorter than one hop, so a start with every edge one hop long is
+    // optimal and ends the search.
+    let one_to_one = cap == 1 && g.vw.iter().all(|&w| w >= 1);
     let floor: u128 = g.ew.iter().map(|&w| u128::from(w)).sum::<u128>() / 2;
     if let Some((cost, start)) = best {
         if one_to_one && cost == floor {
@@ -542,9 +545,17 @@ fn search(
     // The host's kinds every search's choices read ([`partitions_first`]).
     let hierarchy = host.is_hierarchy();
     let kinds = (hierarchy, one_axis(host));
-    let runs: Vec<Result<Run>> = (0..options.restarts as u64)
+    // The first search to meet the floor (every edge one hop long, at most
+    // one guest node per host node) wins, as no later one can beat it and
+    // the first of equal minima is kept: later searches are then skipped.
+    // Whichever thread runs which, the search kept is the same.
+    let met = AtomicU64::new(u64::MAX);
+    let runs: Vec<Result<Option<Run>>> = (0..options.restarts as u64)
         .into_par_iter()
         .map(|r| {
+            if met.load(Relaxed) < r {
+                return Ok(None);
+            }
             let seed = match r {
                 0 => options.seed,
                 _ => rng::Rng::new(options.seed, r).next_u64(),
@@ -624,31 +635,40 @@ fn search(
             let steps = (phases, before);
             let gained =
                 refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), steps);
-            Ok((
+            if one_to_one && before - gained == floor {
+                met.fetch_min(r, Relaxed);
+            }
+            Ok(Some((
                 hosts,
                 before,
                 gained,
                 kind,
                 phases.names(dist.host().spec()),
-            ))
+            )))
         })
         .collect();
     let mut kept: Option<Run> = None;
     for run in runs {
-        let run = run?;
+        let Some(run) = run? else { continue };
         if kept.as_ref().map_or(true, |k| run.1 - run.2 < k.1 - k.2) {
             kept = Some(run);
         }
     }
     let (hosts, before, gained, kind, phases) = kept.expect("at least one restart");
+    let first_met = met.into_inner();
     notes.insert(
         0,
         format!(
             "{kind} gave hop-bytes {before}; refinement ({phases}) took {gained} off \
              ({}; capacity {cap} load per host node, seed {}{})",
-            match options.restarts {
-                1 => "one search".to_string(),
-                r => format!("best of {r} searches"),
+            match (options.restarts, first_met) {
+                (1, _) => "one search".to_string(),
+                (r, u64::MAX) => format!("best of {r} searches"),
+                (r, first) => format!(
+                    "search {} of {r} met the bound, every edge one hop long, and the later ones \
+                     were dropped",
+                    first + 1
+                ),
             },
             options.seed,
             options.preset.note()
