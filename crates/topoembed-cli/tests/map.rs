@@ -763,3 +763,19 @@ fn small_grids_inside_larger_hosts_meet_the_bound_at_once() {
     let out = ok(&["map", "ring:10", "torus:4x4x4", "--no-traffic"]);
     assert!(out.contains("search 1 of 8 met the bound"), "{out}");
 }
+
+/// A grid smaller than a cube that does not fit inside it is searched, not
+/// folded by a many-to-one method that leaves nodes empty (refined, that
+/// fold came out above Scotch: mesh:10x10 onto cube:7 279 hop-bytes,
+/// mesh:6x6x6 onto cube:8 971, where `scotch_gmap -Cd -b0.03` gives 262
+/// and 944).
+#[test]
+fn small_grids_that_do_not_fit_a_cube_are_searched() {
+    for (guest, host, scotch) in [("mesh:10x10", "cube:7", 262), ("mesh:6x6x6", "cube:8", 944)] {
+        let out = json(&["map", guest, host, "--no-traffic", "--format", "json"]);
+        let hop_bytes = out["metrics"]["hop_bytes"].as_u64().unwrap();
+        assert!(hop_bytes < scotch, "{guest} onto {host}: {hop_bytes}");
+        let text = ok(&["map", guest, host, "--no-traffic"]);
+        assert!(!text.contains("refined instead"), "{text}");
+    }
+}
