@@ -480,10 +480,10 @@ fn search(
     // least 1; as many host nodes as guest nodes or more): no edge is
     // shorter than one hop, so a start with every edge one hop long is
     // optimal and ends the search.
-    let one_to_one = cap == 1 && g.vw.iter().all(|&w| w >= 1);
+    let apart = cap == 1 && g.vw.iter().all(|&w| w >= 1);
     let floor: u128 = g.ew.iter().map(|&w| u128::from(w)).sum::<u128>() / 2;
     if let Some((cost, start)) = best {
-        if one_to_one && cost == floor {
+        if apart && cost == floor {
             notes.push(format!(
                 "{}: every edge one hop long, optimal (hop-bytes {cost}, the total volume)",
                 start.name
@@ -627,7 +627,7 @@ fn search(
             // (The fast preset leaves the V-cycle out.)
             let phases = match (two_phase, coarsened) {
                 (false, _) if light => Phases::Light,
-                (true, false) if one_to_one => Phases::Light,
+                (true, false) if one_per_node(g, p, cap) => Phases::Light,
                 (_, true) => Phases::AfterVcycle,
                 _ if options.preset == Preset::Fast => Phases::AfterVcycle,
                 _ => Phases::All,
@@ -635,7 +635,7 @@ fn search(
             let steps = (phases, before);
             let gained =
                 refine_placement(g, dist, &mut hosts, bounds, options, (&mut rng, r), steps);
-            if one_to_one && before - gained == floor {
+            if apart && before - gained == floor {
                 met.fetch_min(r, Relaxed);
             }
             Ok(Some((
