@@ -19,7 +19,12 @@ median_of_lines() {
 # Hop-bytes of a Scotch mapping as Scotch's gmtst scores it (CommExpan total):
 # expan GRAPH.grf TARGET.tgt MAPPING.map
 expan() {
-  gmtst "$1" "$2" "$3" | sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'
+  gmtst "$1" "$2" "$3" | commexpan
+}
+
+# The CommExpan total of gmtst's report on standard input.
+commexpan() {
+  sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p'
 }
 
 # Hop-bytes of a Scotch mapping onto HOST (its TARGET.tgt export): gmtst's
@@ -33,7 +38,7 @@ score() {
   view=$(gmtst "$2" "$3" "$5")
   used=$(sed -n 's/^M\tProcessors \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' <<< "$view")
   if [ -n "$used" ] && [ "${used% *}" = "${used#* }" ]; then
-    sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p' <<< "$view"
+    commexpan <<< "$view"
   else
     "$1" metrics "graph:$2" "$4" --mapping "$5" | awk '/hop-bytes/ { print $2; exit }'
   fi

@@ -14,15 +14,16 @@
 
 use rayon::prelude::*;
 
+use crate::bits::{btog, ceil_log2};
 use crate::mapper::recognize::Grid;
 use crate::mapper::Start;
 use crate::spec::Spec;
-use crate::topology;
+use crate::topology::Topology;
 
-/// The start placing `grid` inside `host` with every edge one hop long,
-/// or `None` where the host is not a grid or a cube, the guest has no
+/// The start placing `grid` (built as the topology `shape`) inside `host`
+/// with every edge one hop long, or `None` where the host is not a grid or a cube, the guest has no
 /// fewer nodes than it, or no such placement is found.
-pub fn start(grid: &Grid, host: &Spec) -> Option<Start> {
+pub fn start(grid: &Grid, shape: &dyn Topology, host: &Spec) -> Option<Start> {
     let guest_nodes: u64 = grid.sides.iter().product();
     let host_nodes = host.node_count()?;
     if guest_nodes >= host_nodes {
@@ -35,7 +36,6 @@ pub fn start(grid: &Grid, host: &Spec) -> Option<Start> {
             in_grid(grid, sides, &wraps)?
         }
     };
-    let shape = topology::build(&grid.spec()).ok()?;
     let hosts = grid
         .node
         .par_iter()
@@ -153,7 +153,7 @@ fn in_cube(grid: &Grid, dim: u32) -> Option<Placed> {
     let bits: Vec<u64> = grid
         .sides
         .iter()
-        .map(|&side| u64::from(64 - (side - 1).leading_zeros()))
+        .map(|&side| u64::from(ceil_log2(side)))
         .collect();
     if bits.iter().sum::<u64>() > u64::from(dim) {
         return None;
@@ -168,7 +168,7 @@ fn in_cube(grid: &Grid, dim: u32) -> Option<Placed> {
         coords
             .iter()
             .zip(&offsets)
-            .map(|(&c, &offset)| (c ^ (c >> 1)) << offset)
+            .map(|(&c, &offset)| btog(c) << offset)
             .sum()
     }))
 }
@@ -176,6 +176,7 @@ fn in_cube(grid: &Grid, dim: u32) -> Option<Placed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology;
     use proptest::prelude::*;
 
     /// Every edge of the grid guest `spec` one hop apart on `host`, no two
@@ -188,7 +189,8 @@ mod tests {
     /// [`one_hop_everywhere`] on parsed specs.
     fn one_hop_on(guest: &Spec, host: &Spec) -> Option<bool> {
         let grid = Grid::of_spec(guest).unwrap();
-        let start = start(&grid, host)?;
+        let shape = topology::build(&grid.spec()).unwrap();
+        let start = start(&grid, shape.as_ref(), host)?;
         let (g, h) = (
             topology::build(guest).unwrap(),
             topology::build(host).unwrap(),

@@ -79,7 +79,7 @@ pub fn starts(guest: &dyn Topology, g: &WGraph, host: &dyn Topology, cap: u64) -
     }
     let p = host.node_count();
     if (g.n() as u64) < p {
-        starts.extend(inside::start(&grid, host.spec()));
+        starts.extend(inside::start(&grid, shape.as_ref(), host.spec()));
     }
     if (g.n() as u64) > p {
         // Every guest node's grid coordinates, once for all cuts.
