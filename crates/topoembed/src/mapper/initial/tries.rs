@@ -149,9 +149,12 @@ const FEW_PARTS: u64 = 64;
 /// → 0.8759x Scotch's in geometric mean, above it on 19 → 8 of the 180
 /// runs, 28.9 → 37.9 s a seed (Scotch 12.8 s); onto cube:5, mesh:6x6,
 /// torus:4x8, mesh:7x7, torus:6x8, ring:32 and line:48, 0.8970x →
-/// 0.8711x, above on 9 → 10 of 105 (butterfly_12 and copter2 by at most
-/// 3 %), 25.5 → 37.8 s (Scotch 8.6 s). Three tries: 0.8650x on the first
-/// set in 47.5 s a seed, four 0.8647x in 63 s.
+/// 0.8713x, above on 9 of 105 before and after (butterfly_12 and copter2
+/// by at most 3 %), 25.5 → 38.4 s (Scotch 8.6 s). Three tries: 0.8650x on
+/// the first set in 47.5 s a seed, four 0.8647x in 63 s; four with the
+/// first split onto a grid judged by its quarters, and a bipartitioning
+/// beside partitioning first, 0.8542x in 103 s.
+/// `bench/mapper-results.md` (2026-12-06, late night) has the table.
 const FEW_PARTS_TRIES: u64 = 2;
 
 /// Levels of splits, from the top, at which partitioning first into
