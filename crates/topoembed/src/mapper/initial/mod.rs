@@ -223,28 +223,17 @@ fn split_vertices(
         hi,
         d12: d1.distance2(d2, dist).max(1),
     };
-    let hierarchy = dist.host().spec().is_hierarchy();
     let tries = match effort {
         Effort::Glance => AHEAD_TRIES,
         _ => bisections_tried(dist, (d1, d2), (depth, g.n()), preset),
     };
     let spend = spend(preset);
-    // A top-level split whose halves split at the top level again (tleaf
-    // 4x8x8's first: 2 | 2 of the 4 top groups) is judged by the cut of
-    // all of them: each try's halves are split at a glance (one bisection
-    // each), and the try whose quarters cost least is kept (see
-    // `look_ahead`); each try's coarsest bisection is judged by its
-    // quarters too (see `coarsest::best_of`).
-    // (The halves' own halves are only asked for where that can be.)
-    let top_again = |q: &(Domain, Domain)| q.0.distance2(&q.1, dist) >= top_cost(dist);
-    let look = matches!(effort, Effort::LookingAhead { .. });
-    let quarters = match look && hierarchy && tries == TOP_TRIES {
-        true => match (d1.split(dist), d2.split(dist)) {
-            (Some(q1), Some(q2)) if top_again(&q1) && top_again(&q2) => Some([q1, q2]),
-            _ => None,
-        },
-        false => None,
-    };
+    // A first split that looks ahead is judged by the cut of its quarters:
+    // each try's halves are split at a glance (one bisection each), and the
+    // try whose quarters cost least is kept (see `look_ahead`); each try's
+    // coarsest bisection is judged by its quarters too where asked (see
+    // `coarsest::best_of`).
+    let quarters = quarters(dist, (d1, d2), effort, tries);
     let from_quarters = matches!(
         effort,
         Effort::LookingAhead {
@@ -303,6 +292,50 @@ fn split_vertices(
         .min_by_key(|(key, _)| *key)
         .map(|(_, side)| side)
         .expect("at least one try")
+}
+
+/// The halves' own halves by which a split of a domain into `halves`,
+/// searched with `effort` by `tries` bisections, is judged ([`look_ahead`]),
+/// where it looks ahead: the first split of a hierarchy at its top level,
+/// tried [`TOP_TRIES`] times, whose halves split at the top level again
+/// (tleaf 4x8x8's first: 2 | 2 of the 4 top groups), and the first split of
+/// partitioning first (a one-level tleaf, every split at its top level)
+/// where it is tried more than once. `None` elsewhere, or where a half is
+/// one node.
+///
+/// Partitioning first: the cheapest bisection can be the one whose halves
+/// split worst. butterfly_12 on seed 2 cut its exact 4 096-edge bisection
+/// (one bit of the column), and its halves then cut 11 971 edges into 32
+/// parts where seed 1's first cut of 4 114 led to 8 931; onto torus:16x16
+/// 73 222 hop-bytes against Scotch's 69 678. Benchmark (2026-12-06, the
+/// 5 unstructured graphs of `bench/mapper.sh` — 4elt, delaunay_n15,
+/// rgg_n_2_15_s0, butterfly_12, copter2 — two threads, against no
+/// look-ahead there): onto the set's 4 hosts, seeds 1–6, the geometric
+/// mean −0.2 % (seeds 1–3 +0.01 %, 4–6 −0.35 %), above Scotch on 2 → 0 of
+/// the 90 pair-seeds onto its tori (butterfly_12 onto torus:16x16 on seed
+/// 2 68 606, copter2 onto torus:8x8x4 on seed 5 110 851 → 103 366, Scotch
+/// 110 462; seed 1 67 804 → 68 402 the other way); onto 27 hosts of 3 to 256 nodes (rings, lines, meshes,
+/// tori, cubes), seeds 1–3 or 1–2, above Scotch on 26 → 16 of 365
+/// pair-seeds (butterfly_12 on seed 2 below it onto all 2-D hosts of 64 to
+/// 256 nodes now), the geometric mean within ±0.25 % on each of the three
+/// sets; the time within the noise on one thread (four half-size
+/// bisections more, no flows).
+fn quarters(
+    dist: &HostDistance,
+    (d1, d2): (&Domain, &Domain),
+    effort: Effort,
+    tries: u64,
+) -> Option<[(Domain, Domain); 2]> {
+    let look = matches!(effort, Effort::LookingAhead { .. });
+    let tried = tries == TOP_TRIES || (is_flat(dist) && tries > 1);
+    if !(look && dist.host().spec().is_hierarchy() && tried) {
+        return None;
+    }
+    let top_again = |q: &(Domain, Domain)| q.0.distance2(&q.1, dist) >= top_cost(dist);
+    match (d1.split(dist), d2.split(dist)) {
+        (Some(q1), Some(q2)) if top_again(&q1) && top_again(&q2) => Some([q1, q2]),
+        _ => None,
+    }
 }
 
 /// One split of [`place`] as [`look_ahead`] reads it.
@@ -562,6 +595,43 @@ const LARGE_FLOW_LEVELS: u32 = 2;
 mod tests {
     use super::*;
     use crate::topology::{self, Tleaf};
+
+    /// The first split looks ahead onto a hierarchy at its top level tried
+    /// TOP_TRIES times with halves split at the top again, and in
+    /// partitioning first (a one-level tleaf) where tried more than once;
+    /// not onto a grid, not below the first split, not with one try, not
+    /// where a half is one node.
+    #[test]
+    fn first_splits_look_ahead_where_tried_at_the_top() {
+        let looks = |spec: &str, effort: Effort, tries: u64| {
+            let host = topology::parse(spec).unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            let nodes = (0..host.node_count()).collect();
+            let (d1, d2) = Domain::new(&dist, nodes).split(&dist).unwrap();
+            quarters(&dist, (&d1, &d2), effort, tries).map(|q| {
+                q.iter()
+                    .map(|(a, b)| a.nodes.len() + b.nodes.len())
+                    .collect::<Vec<_>>()
+            })
+        };
+        let first = Effort::LookingAhead {
+            from_quarters: false,
+        };
+        assert_eq!(looks("tleaf:8:1", first, 2), Some(vec![4, 4]));
+        assert_eq!(looks("tleaf:9:1", first, 2), Some(vec![4, 5]));
+        assert_eq!(
+            looks("tleaf:4x8x8:100,10,1", first, TOP_TRIES),
+            Some(vec![128, 128])
+        );
+        assert_eq!(looks("tleaf:8:1", first, 1), None);
+        assert_eq!(looks("tleaf:8:1", Effort::Usual, 2), None);
+        assert_eq!(looks("tleaf:2:1", first, 2), None);
+        assert_eq!(looks("tleaf:3:1", first, 2), None);
+        // The halves of tleaf:2x8's top split are whole top groups.
+        assert_eq!(looks("tleaf:2x8:10,1", first, TOP_TRIES), None);
+        assert_eq!(looks("torus:4x4", first, 2), None);
+        assert_eq!(looks("mesh:3x3", first, 2), None);
+    }
 
     /// The look-ahead's cost is the four-way cut it leads to, counted
     /// independently: every edge between two quarters times twice the host
