@@ -132,7 +132,8 @@ const FLAT_FIRST_TRIES: u64 = 2;
 
 /// Most parts into which partitioning first tries [`FLAT_FIRST_TRIES`]
 /// bisections at the first two levels of splits, not the first alone, and,
-/// for a guest of at most [`LARGE`] vertices, at every level ([`few_parts`]).
+/// for a guest above [`SMALL_GUEST`] and up to [`LARGE`] vertices, at every
+/// level ([`few_parts`]).
 const FEW_PARTS: u64 = 64;
 
 /// Bisections tried at every split of a guest above [`SMALL_GUEST`] and up
