@@ -87,7 +87,10 @@ pub struct MapArgs {
     /// butterfly_12, delaunay_n15 and rgg_n_2_15_s0 onto rings and lines
     /// of 64 to 256 nodes 1.1 % lower in geometric mean, above Scotch on 9
     /// of 60 pair-seeds where 2 searches of both kinds were on 22, for
-    /// 13 % more time), 2 onto a host graph, and onto a torus, mesh
+    /// 13 % more time), 2 onto a host graph, onto a torus, mesh or cube
+    /// of at most 9 nodes (whether the parts meet as its nodes do is each
+    /// search's draw: above Scotch on 17 of 140 runs onto seven such hosts
+    /// where one search was on 25), and onto a torus, mesh
     /// or cube when a grid is found in the guest (the bipartitioning folds
     /// a guest onto a host of fewer axes: a 24^3 stencil onto torus:16x16
     /// 12 % lower, delaunay_n15 onto ring:64 12 %), else 1, partitioning

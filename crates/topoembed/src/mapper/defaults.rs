@@ -153,7 +153,8 @@ pub const TINY_SEARCHES: usize = 8;
 /// vertices (one partitioning first, one bipartitioning guest and host
 /// together: each wins on some graphs), and onto a machine that is not a
 /// hierarchy up to [`LARGE_GUEST`] where the bipartitioning pays
-/// ([`bipartitioning_pays`]: a grid found in the guest, or a host that is
+/// ([`bipartitioning_pays`]: a grid found in the guest, a host of at most
+/// [`TINY_HOST`] nodes, or a host that is
 /// not a torus, mesh or cube of two axes or more); 1 otherwise
 /// (partitioning first), and above.
 ///
@@ -289,14 +290,40 @@ fn bipartitions_along_one_axis(one_axis: bool, vertices: usize) -> bool {
 /// on 4 of 4 — +0.08 % on average over all 131, in 18 % less
 /// time on one thread and 18–31 % less on two, where the lone search's own
 /// parallel phases take the second core the other search held. A host
-/// graph (a stored machine, not measured so) keeps both.
-pub fn bipartitioning_pays(host: &Spec, grid: bool) -> bool {
+/// graph (a stored machine, not measured so) keeps both, as does a host of
+/// at most [`TINY_HOST`] nodes.
+pub fn bipartitioning_pays(host: &Spec, nodes: u64, grid: bool) -> bool {
     let several_axes = match host {
         Spec::Cube(d) => *d >= 2,
         _ => host.sides().is_some_and(|sides| sides.len() >= 2),
     };
-    grid || !several_axes
+    grid || !several_axes || nodes <= TINY_HOST
 }
+
+/// Most nodes of a torus, mesh or cube onto which a guest gets both
+/// searches, partitioning first and the bipartitioning beside it
+/// ([`bipartitioning_pays`]). Into so few parts whether they meet as the
+/// host's nodes do is each search's draw: partitioning first cuts each
+/// half again on its own, so the two cuts meet the first at different
+/// points and a part touches its diagonal neighbour (4elt onto mesh:2x2 —
+/// a ring of 4 — came out at 500–503 hop-bytes on 3 of 4 seeds, Scotch 460,
+/// where onto ring:4, searched by bipartitionings, at 416–469), and
+/// delaunay_n15's 9 parts onto mesh:3x3 a 3x3 grid of parts (1 256) on
+/// some seeds of either kind and not on others (1 611, 1 722; Scotch
+/// 1 406). Benchmark (2026-12-07, 4elt, delaunay_n15, rgg_n_2_15_s0,
+/// butterfly_12 and copter2 onto mesh:2x2, mesh:2x3, mesh:2x4, torus:2x4,
+/// mesh:3x3, torus:3x3 and cube:3, seeds 1–4, one thread, against
+/// partitioning first alone): hop-bytes 0.9011x → 0.8821x Scotch's
+/// (`scotch_gmap -Cd -b0.03`) in geometric mean, above it on 25 → 17 of
+/// the 140 runs, at most 1.146x → 1.077x (delaunay_n15 onto mesh:3x3), in
+/// 15.8 → 24.2 s a seed (Scotch 7.0 s; on two threads 10.8 → 14.8 s, above
+/// 10 → 6 of 70 on seeds 1–2). Two bipartitionings instead: 0.8830x, 20
+/// above, 26.7 s; four (as onto a ring): 0.8661x, 11 above, 48.0 s; up to
+/// 16 nodes (mesh:3x4, torus:3x5, mesh:4x4 and cube:4 too; the 12 hosts
+/// of 3 to 27 nodes on which two bisections a split were measured,
+/// `initial`'s `FEW_PARTS_TRIES`, seeds 1–3): above Scotch on 5 → 4 of
+/// 180 runs for 34 % more time, where up to 9 nodes took 14 %.
+pub const TINY_HOST: u64 = 9;
 
 /// Whether search `r` of `restarts` partitions first and maps the parts
 /// second ([`super::partmap`]) rather than bipartitioning guest and host together

@@ -47,7 +47,7 @@ mod start;
 
 pub use defaults::{
     auto_passes, auto_restarts, bipartitioning_pays, one_axis, Preset, HUGE_GUEST, LARGE_GUEST,
-    LARGE_ONE_AXIS_SEARCHES, ONE_AXIS_SEARCHES, SMALL_GUEST, TINY_GUEST, TINY_SEARCHES,
+    LARGE_ONE_AXIS_SEARCHES, ONE_AXIS_SEARCHES, SMALL_GUEST, TINY_GUEST, TINY_HOST, TINY_SEARCHES,
 };
 use defaults::{bipartitioning_refined_lightly, partitions_first, refined_instead};
 pub use distance::{HostDistance, MAX_TABLE_NODES};
@@ -333,7 +333,7 @@ fn map_on_pool(
             g.n(),
             (host.spec().is_hierarchy(), one_axis(host.spec())),
             one_per_node(g, p, cap),
-            bipartitioning_pays(host.spec(), starts.iter().any(|s| s.closed_form)),
+            bipartitioning_pays(host.spec(), p, starts.iter().any(|s| s.closed_form)),
         ),
         r => r,
     };

@@ -564,7 +564,8 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
         2
     );
     let pays = |host: &str, grid: bool| {
-        mapper::bipartitioning_pays(topology::parse(host).unwrap().spec(), grid)
+        let host = topology::parse(host).unwrap();
+        mapper::bipartitioning_pays(host.spec(), host.node_count(), grid)
     };
     for host in [
         "torus:16x16",
@@ -579,6 +580,18 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
     for host in ["ring:64", "line:32", "cube:1"] {
         assert!(pays(host, false), "{host}");
     }
+    // Onto a host of at most TINY_HOST nodes whether the parts meet as its
+    // nodes do is each search's draw: both run.
+    for host in ["mesh:2x2", "mesh:3x3", "torus:3x3", "cube:3", "torus:2x4"] {
+        assert!(pays(host, false), "{host}");
+    }
+    for host in ["mesh:2x5", "mesh:3x4", "cube:4"] {
+        assert!(!pays(host, false), "{host}");
+    }
+    let (tiny, _) = first_note("bintree:8192", "mesh:3x3", 0);
+    assert!(tiny.contains("best of 2 searches"), "{tiny}");
+    let (twelve, _) = first_note("bintree:8192", "mesh:3x4", 0);
+    assert!(twelve.contains("one search"), "{twelve}");
     assert!(pays("graph:tests/data/two_nodes.txt", false));
     for host in ["torus:16x16", "mesh:8x8x4"] {
         let (note, hosts) = first_note("bintree:8192", host, 0);
