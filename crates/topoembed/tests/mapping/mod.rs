@@ -5,6 +5,7 @@ mod graph_files;
 mod mapper;
 mod profiles;
 mod recorded;
+mod searches;
 mod trees;
 mod virtual_topology;
 mod weighted;
