@@ -24,7 +24,7 @@ use crate::progress::{self, Progress};
 mod coarsest;
 mod tries;
 
-use tries::{bisections_tried, is_flat, top_cost, AHEAD_TRIES, TOP_TRIES};
+use tries::{bisections_tried, is_flat, top_cost, AHEAD_TRIES};
 
 /// Coarsest size of a bisection's hierarchy.
 const COARSEST: usize = 96;
@@ -297,7 +297,7 @@ fn split_vertices(
 /// The halves' own halves by which a split of a domain into `halves`,
 /// searched with `effort` by `tries` bisections, is judged ([`look_ahead`]),
 /// where it looks ahead: the first split of a hierarchy at its top level,
-/// tried [`TOP_TRIES`] times, whose halves split at the top level again
+/// tried [`tries::TOP_TRIES`] times, whose halves split at the top level again
 /// (tleaf 4x8x8's first: 2 | 2 of the 4 top groups), and the first split of
 /// partitioning first (a one-level tleaf, every split at its top level)
 /// where it is tried more than once. `None` elsewhere, or where a half is
@@ -327,11 +327,17 @@ fn quarters(
     tries: u64,
 ) -> Option<[(Domain, Domain); 2]> {
     let look = matches!(effort, Effort::LookingAhead { .. });
-    let tried = tries == TOP_TRIES || (is_flat(dist) && tries > 1);
+    let top_level = |q: (&Domain, &Domain)| q.0.distance2(q.1, dist) >= top_cost(dist);
+    // (A hierarchy's top-level split is the one `bisections_tried` tries
+    // TOP_TRIES times.)
+    let tried = match is_flat(dist) {
+        true => tries > 1,
+        false => top_level((d1, d2)),
+    };
     if !(look && dist.host().spec().is_hierarchy() && tried) {
         return None;
     }
-    let top_again = |q: &(Domain, Domain)| q.0.distance2(&q.1, dist) >= top_cost(dist);
+    let top_again = |q: &(Domain, Domain)| top_level((&q.0, &q.1));
     match (d1.split(dist), d2.split(dist)) {
         (Some(q1), Some(q2)) if top_again(&q1) && top_again(&q2) => Some([q1, q2]),
         _ => None,
@@ -593,6 +599,7 @@ const LARGE_FLOW_LEVELS: u32 = 2;
 
 #[cfg(test)]
 mod tests {
+    use super::tries::TOP_TRIES;
     use super::*;
     use crate::topology::{self, Tleaf};
 
