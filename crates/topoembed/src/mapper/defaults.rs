@@ -490,9 +490,11 @@ fn stencil_refined(g: &WGraph, non_expanding: bool, host: &Spec) -> bool {
 /// all: the 128x128 5- and 9-point stencils onto torus:8x8x8 0.43 → 0.02 s
 /// and 0.59 → 0.06 s at the same hop-bytes, a 20x20x30 7-point one onto
 /// torus:4x4x4x4 10 926 → 10 141 hop-bytes in 0.08 s for 0.38 s. A grid of
-/// as many axes as the host, or more, is not folded so (the shuffled 24^3
-/// stencil onto torus:16x16: the search 15 935, the closed form 17 856
-/// after local search), and is only weighed. Nor is a guest of fewer nodes
+/// as many axes as the host, or more, is not folded so: onto a torus or
+/// mesh of two axes such a grid's closed forms are weighed without a
+/// search where [`unsearched`] says so (the shuffled 24^3 stencil onto
+/// torus:16x16: balanced slabs 15 552, the search 15 935), and else after
+/// it. Nor is a guest of fewer nodes
 /// than the host: its fold onto a cube is a many-to-one method's (reshape),
 /// which leaves nodes empty where the search spreads the grid over them —
 /// refined, mesh:20x20 onto cube:9 1 226 hop-bytes, mesh:10x10 onto cube:7
@@ -506,6 +508,59 @@ fn folded_onto_more_axes(g: &WGraph, grid_axes: usize, host: &Spec) -> bool {
         && grid_axes < host_axes(host)
         && uniform(g)
 }
+
+/// Why the search is left out for a closed form `start`, weighed alone as
+/// it would be after a search (local search, then refined where it beats
+/// the search — here always), or `None` where the search runs: a grid of
+/// even volumes folded onto a torus or mesh of two axes
+/// ([`folded_onto_fewer_axes`]), where the search rarely won and took most
+/// of the time.
+pub(super) fn unsearched(g: &WGraph, start: &Start, host: &Spec) -> Option<String> {
+    (!start.under_diagonals && folded_onto_fewer_axes(g, start.grid_axes, host)).then(|| {
+        format!(
+            "as for every grid of even volumes and more axes onto a torus or mesh of two, \
+             {FOLDED_FROM_NODES} to {FOLDED_UP_TO} nodes, {FOLDED_PER_NODE} of its nodes or more \
+             a host node"
+        )
+    })
+}
+
+/// Whether a closed form of a grid of more axes than `host`, a torus or
+/// mesh of two axes of [`FOLDED_FROM_NODES`] to [`FOLDED_UP_TO`] nodes, is
+/// refined instead of a search: where every edge and node of `g` carries
+/// one volume and load and each host node gets [`FOLDED_PER_NODE`] of its
+/// nodes or more. Such a grid's closed forms — balanced slabs of a box of
+/// more axes folded two axes onto one, or its axes' product — won the
+/// searches' race by a median 21 %. Benchmark (2026-12-07, two threads,
+/// seeds 1–3; 7-point stencils, shuffled, of 20^3, 24^3, 28^3, 30^3,
+/// 40^3, 16x16x32, 24x24x48, 36x36x18, 48x48x12, 20x20x40, 32x32x8 and
+/// 8x8x64 onto torus:16x16, torus:12x12, torus:8x16, mesh:16x16,
+/// torus:32x16, mesh:12x12, torus:10x14 and torus:24x20, 288 runs): the
+/// closed form, weighed after the searches, below them on 286 (by 1.9 %
+/// at least) and above on 2 (36x36x18 onto torus:8x16 on seed 2 15 830
+/// against 15 539; onto mesh:16x16 on seed 3 23 042 against 22 961), the
+/// searches 244 s in all. With fewer nodes a host node the search shapes
+/// the parts better than slabs and staircases: 12^3 to 18^3 onto the same
+/// hosts lost to it on 35 of 144 runs, by up to 59 % (12^3 onto
+/// torus:32x16, 3.4 nodes a host node), by 0.3–2.1 % at 24 to 28 (16^3
+/// onto mesh:12x12, 16x16x24 onto torus:16x16); onto torus:8x8 (20^3, 30^3)
+/// and torus:32x32 (16^3 to 30^3, seeds 1–2) it won every run.
+fn folded_onto_fewer_axes(g: &WGraph, grid_axes: usize, host: &Spec) -> bool {
+    let nodes = host.node_count().unwrap_or(0);
+    host_axes(host) == 2
+        && grid_axes > 2
+        && (FOLDED_FROM_NODES..=FOLDED_UP_TO).contains(&nodes)
+        && g.n() as u64 >= FOLDED_PER_NODE * nodes
+        && uniform(g)
+}
+
+/// Most host nodes onto which a grid of more axes is folded by its closed
+/// form instead of searched ([`folded_onto_fewer_axes`]).
+const FOLDED_UP_TO: u64 = 512;
+
+/// Fewest guest nodes a host node onto which a grid of more axes is folded
+/// by its closed form instead of searched ([`folded_onto_fewer_axes`]).
+const FOLDED_PER_NODE: u64 = 32;
 
 /// The axes of more than one node of a grid-shaped `host` (a cube's
 /// dimension; 0 for any other).

@@ -536,6 +536,24 @@ fn search(
         );
         return Ok((hosts, notes, Some(start.name.clone())));
     }
+    // A grid folded onto a 2-D host, where the closed forms beat the search
+    // (`defaults::unsearched`): weighed alone, as after a search.
+    let unsearched = closed_form_best
+        .filter(|_| refine_start && host_is_grid)
+        .and_then(|(_, s)| defaults::unsearched(g, s, host));
+    if let Some(why) = unsearched {
+        notes.push(format!(
+            "no search ({why}; --restarts N searches; capacity {cap} load per host node, seed {}{})",
+            options.seed,
+            options.preset.note()
+        ));
+        let boxes = (best, best_of_boxes);
+        if let Some((placed, name)) =
+            phases::weigh(g, dist, boxes, None, bounds, options, &mut notes)
+        {
+            return Ok((placed, notes, Some(name)));
+        }
+    }
     // A grid found (a closed form built) bisects along its axes; any other guest
     // starts a hierarchy's first split from its quarters (`initial::QUARTERED_ABOVE`).
     let grid_found = starts.iter().any(|start| start.closed_form);
@@ -674,73 +692,12 @@ fn search(
             options.preset.note()
         ),
     );
-    let searched = before - gained;
-    // The best start, and where its pieces are not boxes the best start
-    // of boxes beside it: FM and flows gain little on a product's
-    // sectors and much on balanced slabs (the shuffled 16x16x32 stencil
-    // onto torus:6x10: the product 4 724 → 4 623 refined, its balanced
-    // slabs 4 918 → 4 521).
-    let weighed = match (best, best_of_boxes) {
-        (Some(best), Some(boxes)) if best.1.irregular => vec![best, boxes],
-        (Some(best), _) => vec![best],
-        (None, _) => Vec::new(),
-    };
-    // Each start below the search: (refined hop-bytes, placement, start,
-    // its hop-bytes as it came and after local search).
-    let mut below = Vec::new();
-    for (i, (cost, start)) in weighed.into_iter().enumerate() {
-        // (A start of boxes draws the streams it drew alone.)
-        let salt = if start.irregular { 2 } else { 0 };
-        let mut placed = start.hosts.clone();
-        let mut rng = rng::Rng::new(options.seed, u64::MAX - 1 - salt);
-        let phase = [
-            "move/swap of the best start",
-            "move/swap of the best start of boxes",
-        ][i];
-        let polished = cost
-            - phases::refinement(options.phases, 0, phase, || {
-                let known = (options.passes, Some(cost));
-                refine::local::improve(g, dist, &mut placed, bounds, known, &mut rng, None)
-            });
-        if polished >= searched {
-            notes.push(format!(
-                "weighed {}: hop-bytes {polished} after local search, not below the search's {searched}",
-                start.name
-            ));
-            continue;
-        }
-        // Below the search: refined as a closed form refined instead of
-        // it is (balanced slabs are a local optimum of move/swap, not of
-        // FM and flows: the shuffled 16x16x32 stencil's folded onto
-        // torus:12x12 8 972 → 8 233, the 20^3 one's onto torus:8x16
-        // 7 686 → 7 606; Scotch 8 784 and 7 620).
-        let mut rng = rng::Rng::new(options.seed, u64::MAX - 2 - salt);
-        let refined = polished
-            - refine_placement(
-                g,
-                dist,
-                &mut placed,
-                bounds,
-                options,
-                (&mut rng, 0),
-                (CLOSED_FORM_PHASES, polished),
-            );
-        below.push((refined, placed, start, cost, polished));
-    }
-    // The least refined, the first on ties.
-    let kept = (0..below.len()).min_by_key(|&i| below[i].0);
-    for (i, (refined, _, start, cost, polished)) in below.iter().enumerate() {
-        notes.push(format!(
-            "{} {}: hop-bytes {cost}, {polished} after local search, {refined} refined \
-             ({}; the search's: {searched})",
-            if Some(i) == kept { "kept" } else { "weighed" },
-            start.name,
-            CLOSED_FORM_PHASES.names(dist.host().spec())
-        ));
-    }
-    if let Some(i) = kept {
-        let (_, placed, start, _, _) = below.swap_remove(i);
-        return Ok((placed, notes, Some(start.name.clone())));
+    let searched = Some(before - gained);
+    let boxes = (best, best_of_boxes);
+    if let Some((placed, name)) =
+        phases::weigh(g, dist, boxes, searched, bounds, options, &mut notes)
+    {
+        return Ok((placed, notes, Some(name)));
     }
     Ok((hosts, notes, None))
 }

@@ -13,7 +13,8 @@ use super::defaults;
 use super::distance::HostDistance;
 use super::graph::WGraph;
 use super::refine;
-use super::rng::Rng;
+use super::rng::{self, Rng};
+use super::start::Start;
 use super::MapOptions;
 use crate::spec::Spec;
 
@@ -229,6 +230,92 @@ pub(super) fn refine_placement(
         + refinement(log, search, "move/swap", || {
             refine::local::improve(g, dist, hosts, bounds, known, rng, options.progress)
         })
+}
+
+/// A start and its hop-bytes, if any.
+pub(super) type Scored<'a> = Option<(u128, &'a Start)>;
+
+/// Weighs the best start (of hop-bytes and start, `best`) against a search
+/// that reached `searched` hop-bytes (`None`: none ran, and every start is
+/// below it), and where its pieces are not boxes the best start of boxes
+/// (`best_of_boxes`) beside it: FM and flows gain little on a product's
+/// sectors and much on balanced slabs (the shuffled 16x16x32 stencil onto
+/// torus:6x10: the product 4 724 → 4 623 refined, its balanced slabs
+/// 4 918 → 4 521). Each is polished by move/swap; one below the search is
+/// then refined as a closed form refined instead of it is (balanced slabs
+/// are a local optimum of move/swap, not of FM and flows: the shuffled
+/// 16x16x32 stencil's folded onto torus:12x12 8 972 → 8 233, the 20^3
+/// one's onto torus:8x16 7 686 → 7 606; Scotch 8 784 and 7 620). Returns
+/// the least refined below the search (the first on ties) and its name,
+/// and notes what each gave.
+pub(super) fn weigh(
+    g: &WGraph,
+    dist: &HostDistance,
+    (best, best_of_boxes): (Scored, Scored),
+    searched: Option<u128>,
+    bounds: refine::Capacity,
+    options: &MapOptions,
+    notes: &mut Vec<String>,
+) -> Option<(Vec<u64>, String)> {
+    let weighed = match (best, best_of_boxes) {
+        (Some(best), Some(boxes)) if best.1.irregular => vec![best, boxes],
+        (Some(best), _) => vec![best],
+        (None, _) => Vec::new(),
+    };
+    let search = match searched {
+        Some(searched) => format!("the search's: {searched}"),
+        None => "no search".to_string(),
+    };
+    // Each start below the search: (refined hop-bytes, placement, start,
+    // its hop-bytes as it came and after local search).
+    let mut below = Vec::new();
+    for (i, (cost, start)) in weighed.into_iter().enumerate() {
+        // (A start of boxes draws the streams it drew alone.)
+        let salt = if start.irregular { 2 } else { 0 };
+        let mut placed = start.hosts.clone();
+        let mut rng = rng::Rng::new(options.seed, u64::MAX - 1 - salt);
+        let phase = [
+            "move/swap of the best start",
+            "move/swap of the best start of boxes",
+        ][i];
+        let polished = cost
+            - refinement(options.phases, 0, phase, || {
+                let known = (options.passes, Some(cost));
+                refine::local::improve(g, dist, &mut placed, bounds, known, &mut rng, None)
+            });
+        if let Some(searched) = searched.filter(|&s| polished >= s) {
+            notes.push(format!(
+                "weighed {}: hop-bytes {polished} after local search, not below the search's {searched}",
+                start.name
+            ));
+            continue;
+        }
+        let mut rng = rng::Rng::new(options.seed, u64::MAX - 2 - salt);
+        let refined = polished
+            - refine_placement(
+                g,
+                dist,
+                &mut placed,
+                bounds,
+                options,
+                (&mut rng, 0),
+                (CLOSED_FORM_PHASES, polished),
+            );
+        below.push((refined, placed, start, cost, polished));
+    }
+    // The least refined, the first on ties.
+    let kept = (0..below.len()).min_by_key(|&i| below[i].0);
+    for (i, (refined, _, start, cost, polished)) in below.iter().enumerate() {
+        notes.push(format!(
+            "{} {}: hop-bytes {cost}, {polished} after local search, {refined} refined \
+             ({}; {search})",
+            if Some(i) == kept { "kept" } else { "weighed" },
+            start.name,
+            CLOSED_FORM_PHASES.names(dist.host().spec())
+        ));
+    }
+    let (_, placed, start, _, _) = below.swap_remove(kept?);
+    Some((placed, start.name.clone()))
 }
 
 #[cfg(test)]

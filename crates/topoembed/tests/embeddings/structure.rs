@@ -255,6 +255,45 @@ fn a_grid_of_fewer_axes_is_folded_onto_a_larger_host() {
     );
 }
 
+/// A shuffled 24^3 stencil onto torus:16x16 (54 of its nodes a host
+/// node): its closed forms (balanced slabs folded onto two axes) are
+/// weighed alone, as after a search, which is left out
+/// (`defaults::unsearched`) — the same placement as when searches are
+/// asked for and the closed form beats them (15 552 hop-bytes, the search
+/// 15 935). With fewer nodes a host node (16x16x24, 24), onto 1 024 nodes
+/// (torus:32x32) and onto 64 (torus:8x8) the search runs.
+#[test]
+fn a_grid_of_more_axes_is_weighed_alone_onto_two() {
+    let noted_unsearched = |sides: &[u64], host: &str, restarts: usize| {
+        let (n, edges) = grid_edges(sides, &vec![false; sides.len()]);
+        let guest = shuffled(n, &edges, 4);
+        let host = topology::parse(host).unwrap();
+        let options = MapOptions {
+            restarts,
+            ..MapOptions::default()
+        };
+        let placed = mapped::map(&guest, host.as_ref(), &options).unwrap();
+        let cost = hop_bytes(&guest, host.as_ref(), placed.hosts());
+        (cost, noted(&placed, "no search"), placed.hosts().to_vec())
+    };
+    let (alone, unsearched, hosts) = noted_unsearched(&[24, 24, 24], "torus:16x16", 0);
+    assert!(unsearched, "the closed forms are weighed alone");
+    assert_eq!(alone, 15552);
+    // Searches asked for (--restarts 2) run, and the closed form, weighed
+    // after them as before, is kept: the same placement.
+    let (searched, with_search, searched_hosts) = noted_unsearched(&[24, 24, 24], "torus:16x16", 2);
+    assert!(!with_search);
+    assert_eq!((searched, &searched_hosts), (alone, &hosts));
+    for (sides, host) in [
+        (&[16u64, 16, 24][..], "torus:16x16"),
+        (&[24, 24, 24], "torus:32x32"),
+        (&[24, 24, 24], "torus:8x8"),
+    ] {
+        let (_, unsearched, _) = noted_unsearched(sides, host, 0);
+        assert!(!unsearched, "{sides:?} onto {host} is searched");
+    }
+}
+
 /// A shuffled 64x64 mesh onto tleaf:16x16:10,1 (leaves parting at the top
 /// 11 apart, in a group 1): cut by the host's levels into 4x4 boxes of
 /// 16x16 (6 planes of 64 edges at 11) and each of those into 4x4 of 4x4
