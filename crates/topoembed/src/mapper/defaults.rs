@@ -525,9 +525,9 @@ pub(super) fn unsearched(g: &WGraph, start: &Start, host: &Spec) -> Option<Strin
     })
 }
 
-/// Whether a closed form of a grid of more axes than `host`, a torus or
-/// mesh of two axes of [`FOLDED_FROM_NODES`] to [`FOLDED_UP_TO`] nodes, is
-/// refined instead of a search: where every edge and node of `g` carries
+/// Whether the closed forms of a grid of more axes than `host`, a torus
+/// or mesh of two axes of [`FOLDED_FROM_NODES`] to [`FOLDED_UP_TO`] nodes,
+/// are weighed without a search ([`unsearched`]): where every edge and node of `g` carries
 /// one volume and load and each host node gets [`FOLDED_PER_NODE`] of its
 /// nodes or more. Such a grid's closed forms — balanced slabs of a box of
 /// more axes folded two axes onto one, or its axes' product — won the
@@ -554,12 +554,12 @@ fn folded_onto_fewer_axes(g: &WGraph, grid_axes: usize, host: &Spec) -> bool {
         && uniform(g)
 }
 
-/// Most host nodes onto which a grid of more axes is folded by its closed
-/// form instead of searched ([`folded_onto_fewer_axes`]).
+/// Most host nodes onto which a grid of more axes is placed from its
+/// closed forms without a search ([`folded_onto_fewer_axes`]).
 const FOLDED_UP_TO: u64 = 512;
 
-/// Fewest guest nodes a host node onto which a grid of more axes is folded
-/// by its closed form instead of searched ([`folded_onto_fewer_axes`]).
+/// Fewest guest nodes a host node for a grid of more axes to be placed
+/// from its closed forms without a search ([`folded_onto_fewer_axes`]).
 const FOLDED_PER_NODE: u64 = 32;
 
 /// The axes of more than one node of a grid-shaped `host` (a cube's
