@@ -13,7 +13,7 @@ use super::defaults;
 use super::distance::HostDistance;
 use super::graph::WGraph;
 use super::refine;
-use super::rng::{self, Rng};
+use super::rng::Rng;
 use super::start::Start;
 use super::MapOptions;
 use crate::spec::Spec;
@@ -273,7 +273,7 @@ pub(super) fn weigh(
         // (A start of boxes draws the streams it drew alone.)
         let salt = if start.irregular { 2 } else { 0 };
         let mut placed = start.hosts.clone();
-        let mut rng = rng::Rng::new(options.seed, u64::MAX - 1 - salt);
+        let mut rng = Rng::new(options.seed, u64::MAX - 1 - salt);
         let phase = [
             "move/swap of the best start",
             "move/swap of the best start of boxes",
@@ -290,7 +290,7 @@ pub(super) fn weigh(
             ));
             continue;
         }
-        let mut rng = rng::Rng::new(options.seed, u64::MAX - 2 - salt);
+        let mut rng = Rng::new(options.seed, u64::MAX - 2 - salt);
         let refined = polished
             - refine_placement(
                 g,
