@@ -84,7 +84,8 @@ pub enum Command {
     /// partition then anneal the parts onto the host, or dual recursive
     /// bipartitioning; above 10^5 vertices one coarsening refined level by
     /// level; then k-way FM, FM and flows on every two neighbouring host
-    /// nodes, and move/swap local search), least
+    /// nodes — onto a tleaf also on every two groups of its leaves, level by
+    /// level — and move/swap local search), least
     /// hop-bytes (Σ volume x host distance) first, no host node above
     /// ⌈(1 + imbalance) x total load / host nodes⌉ (exactly one per node when
     /// the counts are equal and loads are 1). Prints the placement's metrics

@@ -15,7 +15,8 @@
 //! * [`refine`]: FM on each bisection ([`refine::fm`]); on the placement,
 //!   whole-part swaps, a V-cycle, localized k-way FM ([`refine::kway`]),
 //!   FM and flows on every two neighbouring host nodes' vertices
-//!   ([`refine::pairs`]) and move/swap local search ([`refine::local`]),
+//!   ([`refine::pairs`]; onto a tleaf also on every two groups of leaves at
+//!   each level, [`refine::pairs::levels`]) and move/swap local search ([`refine::local`]),
 //!   all with exact distances.
 //!
 //! * [`recognize`]: structure finding — a guest that is a grid or a cube

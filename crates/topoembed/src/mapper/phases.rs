@@ -138,7 +138,9 @@ pub(super) const CLOSED_FORM_PHASES: Phases = Phases::AfterVcycle;
 /// a line, after the parts' order, [`refine::parts::reorder`], whichever).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Phases {
-    /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap.
+    /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap
+    /// (onto a tleaf of two levels or more, its levels' pairs of groups
+    /// after the V-cycle, [`refine::pairs::levels`]).
     All,
     /// The same without the V-cycle: the placement came up through one
     /// ([`super::multilevel`]), or it is a closed form ([`CLOSED_FORM_PHASES`]).
@@ -173,10 +175,13 @@ impl Phases {
     /// The phases as the notes name them, onto `host` (onto a ring or a
     /// line every kind begins with the parts' order, [`refine::parts::reorder`]).
     pub(super) fn names(self, host: &Spec) -> String {
-        let names = match self {
-            Phases::All => "part swaps, V-cycle, k-way FM, pairs, move/swap",
-            Phases::AfterVcycle => "part swaps, k-way FM, pairs, move/swap",
-            Phases::Light => "pairs, move/swap",
+        let levels = matches!(host, Spec::Tleaf(sizes, _) if sizes.len() > 1);
+        let names = match (self, levels) {
+            (Phases::All, false) => "part swaps, V-cycle, k-way FM, pairs, move/swap",
+            (Phases::All, true) => "part swaps, V-cycle, levels, k-way FM, pairs, move/swap",
+            (Phases::AfterVcycle, false) => "part swaps, k-way FM, pairs, move/swap",
+            (Phases::AfterVcycle, true) => "part swaps, levels, k-way FM, pairs, move/swap",
+            (Phases::Light, _) => "pairs, move/swap",
         };
         match defaults::one_axis(host) {
             true => format!("part order, {names}"),
@@ -214,6 +219,22 @@ pub(super) fn refine_placement(
     if steps == Phases::All {
         gained += refinement(log, search, "V-cycle", || {
             refine::vcycle::refine(g, dist, hosts, bounds, Some(before - gained), rng)
+        });
+    }
+    // Onto a tleaf the pairs below are two leaves of one parent; the
+    // borders between its sockets, nodes and racks are refined here, level
+    // by level (`refine::pairs::levels`). Benchmark (2026-12-07; 4elt,
+    // delaunay_n15, rgg_n_2_15_s0, butterfly_12 and copter2 onto
+    // tleaf:4x8x8:100,10,1, 2x8x4:100,10,1, 4x4x4:100,10,1, 4x4:10,1,
+    // 8x4:10,1 and 16x16:10,1, seeds 1–2, two threads): 0.9114x → 0.9064x
+    // Scotch's hop-bytes in geometric mean, 49 of the 60 lower and none
+    // higher (rgg_n_2_15_s0 onto tleaf:2x8x4 −7.3 %), above Scotch on 7 → 6
+    // (butterfly_12, whose top-level cut the bisections draw at 4 030–4 096
+    // edges where Scotch's is 4 028–4 048); on one thread (seed 1)
+    // 26.2–26.8 → 29.7 s over the 30 pairs.
+    if !light && refine::pairs::levels::applies(dist) {
+        gained += refinement(log, search, "levels (pairs of groups)", || {
+            refine::pairs::levels::refine(g, dist, hosts, bounds)
         });
     }
     if !light {

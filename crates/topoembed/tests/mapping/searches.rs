@@ -291,7 +291,8 @@ fn rings_and_lines_get_four_bipartitionings() {
 /// is refined by pairs and move/swap only (its placement weighs distance
 /// split by split; the V-cycle and k-way FM pay on the other's); onto a
 /// hierarchy, alone or beside the other, by every phase, as is
-/// partitioning first.
+/// partitioning first — onto a tleaf of several levels the levels' pairs
+/// of groups among them.
 #[test]
 fn bipartitioning_beside_partitioning_is_refined_lightly() {
     let first_note = |host: &str, restarts: usize| first_note("mesh:8x8x8", host, restarts).0;
@@ -309,10 +310,11 @@ fn bipartitioning_beside_partitioning_is_refined_lightly() {
         note.starts_with("partitioning and mapping the parts") && note.contains(every),
         "{note}"
     );
+    let every_on_levels = "refinement (part swaps, V-cycle, levels, k-way FM, pairs, move/swap)";
     for restarts in [1, 2] {
         let note = first_note("tleaf:4x4x4:100,10,1", restarts);
         assert!(
-            note.starts_with("dual recursive bipartitioning") && note.contains(every),
+            note.starts_with("dual recursive bipartitioning") && note.contains(every_on_levels),
             "{restarts}: {note}"
         );
     }

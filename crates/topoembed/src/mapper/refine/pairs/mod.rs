@@ -8,7 +8,9 @@
 //! the two. A bipartition's cost is then the exact hop-bytes of every edge
 //! that touches the pair, so a cheaper one lowers the placement's
 //! hop-bytes by as much. Flows re-cut a border that single-vertex moves
-//! cannot improve one step at a time.
+//! cannot improve one step at a time. Onto a hierarchy the nearest nodes
+//! are two leaves of one parent; [`levels`] refines the borders between
+//! its groups.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -18,6 +20,8 @@ use super::{flow, tree, Capacity};
 use crate::mapper::coarsen::Bip;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
+
+pub mod levels;
 
 /// Two host nodes, the smaller first.
 type Pair = (u64, u64);
