@@ -140,7 +140,8 @@ pub(super) const CLOSED_FORM_PHASES: Phases = Phases::AfterVcycle;
 pub(super) enum Phases {
     /// Part swaps, a V-cycle, k-way FM, pairwise refinement and move/swap
     /// (onto a tleaf of two levels or more, its levels' pairs of groups
-    /// after the V-cycle, [`refine::pairs::levels`]).
+    /// after the V-cycle, [`refine::pairs::levels`]; not after a closed
+    /// form, which [`Phases::AfterVcycle`] refines).
     All,
     /// The same without the V-cycle: the placement came up through one
     /// ([`super::multilevel`]), or it is a closed form ([`CLOSED_FORM_PHASES`]).
@@ -179,8 +180,7 @@ impl Phases {
         let names = match (self, levels) {
             (Phases::All, false) => "part swaps, V-cycle, k-way FM, pairs, move/swap",
             (Phases::All, true) => "part swaps, V-cycle, levels, k-way FM, pairs, move/swap",
-            (Phases::AfterVcycle, false) => "part swaps, k-way FM, pairs, move/swap",
-            (Phases::AfterVcycle, true) => "part swaps, levels, k-way FM, pairs, move/swap",
+            (Phases::AfterVcycle, _) => "part swaps, k-way FM, pairs, move/swap",
             (Phases::Light, _) => "pairs, move/swap",
         };
         match defaults::one_axis(host) {
@@ -231,8 +231,11 @@ pub(super) fn refine_placement(
     // higher (rgg_n_2_15_s0 onto tleaf:2x8x4 −7.3 %), above Scotch on 7 → 6
     // (butterfly_12, whose top-level cut the bisections draw at 4 030–4 096
     // edges where Scotch's is 4 028–4 048); on one thread (seed 1)
-    // 26.2–26.8 → 29.7 s over the 30 pairs.
-    if !light && refine::pairs::levels::applies(dist) {
+    // 26.2–26.8 → 29.7 s over the 30 pairs. A closed form onto a tleaf is
+    // cut by its levels already: there it took 0 off (mesh:1000x1000 onto
+    // tleaf:16x16x16:100,10,1, 0.39 s; the set's three stencils onto
+    // tleaf:4x8x8), and it runs after a search only.
+    if steps == Phases::All && refine::pairs::levels::applies(dist) {
         gained += refinement(log, search, "levels (pairs of groups)", || {
             refine::pairs::levels::refine(g, dist, hosts, bounds)
         });
