@@ -176,8 +176,7 @@ impl Phases {
     /// The phases as the notes name them, onto `host` (onto a ring or a
     /// line every kind begins with the parts' order, [`refine::parts::reorder`]).
     pub(super) fn names(self, host: &Spec) -> String {
-        let levels = matches!(host, Spec::Tleaf(sizes, _) if sizes.len() > 1);
-        let names = match (self, levels) {
+        let names = match (self, refine::pairs::levels::applies(host)) {
             (Phases::All, false) => "part swaps, V-cycle, k-way FM, pairs, move/swap",
             (Phases::All, true) => "part swaps, V-cycle, levels, k-way FM, pairs, move/swap",
             (Phases::AfterVcycle, _) => "part swaps, k-way FM, pairs, move/swap",
@@ -235,7 +234,7 @@ pub(super) fn refine_placement(
     // cut by its levels already: there it took 0 off (mesh:1000x1000 onto
     // tleaf:16x16x16:100,10,1, 0.39 s; the set's three stencils onto
     // tleaf:4x8x8), and it runs after a search only.
-    if steps == Phases::All && refine::pairs::levels::applies(dist) {
+    if steps == Phases::All && refine::pairs::levels::applies(dist.host().spec()) {
         gained += refinement(log, search, "levels (pairs of groups)", || {
             refine::pairs::levels::refine(g, dist, hosts, bounds)
         });

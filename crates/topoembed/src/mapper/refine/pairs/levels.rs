@@ -25,10 +25,10 @@ use crate::topology::Tleaf;
 /// best leaf of its group again with every neighbour known.
 const SETTLE_PASSES: usize = 2;
 
-/// Whether [`refine`] has levels to refine on `dist`'s host: a tleaf of
-/// two levels or more.
-pub fn applies(dist: &HostDistance) -> bool {
-    matches!(dist.host().spec(), Spec::Tleaf(sizes, _) if sizes.len() > 1)
+/// Whether [`refine`] has levels to refine on `host`: a tleaf of two
+/// levels or more.
+pub fn applies(host: &Spec) -> bool {
+    matches!(host, Spec::Tleaf(sizes, _) if sizes.len() > 1)
 }
 
 /// Refines `place` on a tleaf host level by level, top first (see the
@@ -42,7 +42,7 @@ pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: Capacity)
     let mut now = before;
     for level in 1..sizes.len() {
         let leaves: u64 = sizes[level..].iter().product();
-        let Some(moved) = refine_groups(g, (sizes, costs), level, place, cap) else {
+        let Some(moved) = refine_groups(g, (sizes, costs), (level, leaves), place, cap) else {
             continue;
         };
         let mut trial = place.to_vec();
@@ -58,7 +58,7 @@ pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: Capacity)
     before - now
 }
 
-/// The groups of `level` (the leaves under one node of it) refined pair by
+/// The groups of `level` (its `leaves` leaves under one node of it) refined pair by
 /// pair ([`super::refine`]) on the tleaf of the levels above: a group's
 /// capacity is its leaves', and two groups part at the distance their
 /// leaves part at (the levels below add their costs to the last). Returns
@@ -67,11 +67,10 @@ pub fn refine(g: &WGraph, dist: &HostDistance, place: &mut [u64], cap: Capacity)
 fn refine_groups(
     g: &WGraph,
     (sizes, costs): (&[u64], &[u64]),
-    level: usize,
+    (level, leaves): (usize, u64),
     place: &[u64],
     cap: Capacity,
 ) -> Option<Vec<(usize, u64)>> {
-    let leaves: u64 = sizes[level..].iter().product();
     let mut above = costs[..level].to_vec();
     above[level - 1] += costs[level..].iter().sum::<u64>();
     let groups = Tleaf::new(&sizes[..level], &above);
@@ -182,7 +181,7 @@ mod tests {
         let g = WGraph::from_topology(topology::parse("mesh:8x4").unwrap().as_ref()).unwrap();
         let host = topology::parse("tleaf:2x2:10,1").unwrap();
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        assert!(applies(&dist));
+        assert!(applies(host.spec()));
         // mesh:8x4 numbers x fastest: column x of vertex v is v % 8.
         let mut place: Vec<u64> = (0..32u64).map(|v| (v % 8) / 2).collect();
         for row in [0, 2] {
@@ -205,7 +204,7 @@ mod tests {
         for spec in ["tleaf:16:1", "torus:4x4", "ring:8"] {
             let host = topology::parse(spec).unwrap();
             let dist = HostDistance::new(host.as_ref()).unwrap();
-            assert!(!applies(&dist), "{spec}");
+            assert!(!applies(host.spec()), "{spec}");
             let g = WGraph::from_topology(topology::parse("mesh:4x4").unwrap().as_ref()).unwrap();
             let mut place: Vec<u64> = (0..16u64).rev().collect();
             let cap = Capacity { lo: 0, hi: 1 };
@@ -231,14 +230,10 @@ mod tests {
             let host = topology::parse(host).unwrap();
             let dist = HostDistance::new(host.as_ref()).unwrap();
             let p = host.node_count() as usize;
-            let mut order: Vec<usize> = (0..n).collect();
-            let mut rng = Rng::new(seed, 0);
-            for i in (1..n).rev() {
-                order.swap(i, rng.below(i + 1));
-            }
+            let order = Rng::new(seed, 0).permutation(n);
             let mut place = vec![0u64; n];
             for (k, &v) in order.iter().enumerate() {
-                place[v] = (k % p) as u64;
+                place[v as usize] = (k % p) as u64;
             }
             let cap = Capacity { lo: 0, hi: n.div_ceil(p) as u64 + 1 };
             let before = hop_bytes(&g, &dist, &place);
