@@ -82,12 +82,14 @@ pub struct MapArgs {
     /// KaHIP's 132-vertex weighted example onto cube:4 4 086 hop-bytes
     /// where 2 gave 5 044); 2 up to 4096 vertices (one partitioning
     /// first, one bipartitioning guest and host together); up to 100 000
-    /// vertices, 4 onto a ring or line, every one bipartitioning (each
-    /// orders its parts along the axis as it cuts them: 4elt, copter2,
-    /// butterfly_12, delaunay_n15 and rgg_n_2_15_s0 onto rings and lines
-    /// of 64 to 256 nodes 1.1 % lower in geometric mean, above Scotch on 9
-    /// of 60 pair-seeds where 2 searches of both kinds were on 22, for
-    /// 13 % more time), 2 onto a host graph, onto a torus, mesh or cube
+    /// vertices, 2 onto a ring or line, both bipartitioning (each orders
+    /// its parts along the axis as it cuts them, and every split is also
+    /// searched with its vertices' pull toward their neighbours doubled,
+    /// the cheaper kept: 4elt, copter2, butterfly_12, delaunay_n15 and
+    /// rgg_n_2_15_s0 onto rings and lines of 64 to 256 nodes 2.3 % lower
+    /// in geometric mean than the four searches without it before, above
+    /// Scotch on 12 of 80 pair-seeds where those were on 16, in 25 % less
+    /// time), 2 onto a host graph, onto a torus, mesh or cube
     /// of at most 9 nodes (whether the parts meet as its nodes do is each
     /// search's draw: above Scotch on 17 of 140 runs onto seven such hosts
     /// where one search was on 25), and onto a torus, mesh

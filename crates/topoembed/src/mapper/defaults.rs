@@ -223,7 +223,22 @@ pub fn auto_restarts(
 /// 22 % more time; one and two: 0.9437x, above on 17, 3 % less. The
 /// four refined by pairs and move/swap alone: 0.9453x, above on 15, 22 %
 /// less time than by every phase.
-pub const ONE_AXIS_SEARCHES: usize = 4;
+///
+/// The bad folds are splits that do not line up with their neighbours, a
+/// near tie of a split's own costs; every split onto one axis is now also
+/// searched with its external costs doubled (`initial::pulled`), and two
+/// searches are enough. Benchmark (2026-12-07; the five graphs onto
+/// ring:64, 96, 128, 200, 256 and line:64, 128, 256, seeds 1–2, two
+/// threads): four searches without the doubled try 0.9265x Scotch's,
+/// above it on 16 of the 80 pair-seeds, 52.0 s; two with it 0.9052x,
+/// above on 12, at most 1.135x, 39.1 s; four with it 0.8999x, above on
+/// 10, at most 1.092x, 76.7 s — half a percent for twice the time. One
+/// thread, seed 1: 0.9285x → 0.9073x, 50.2 → 37.8 s. Two still fold a
+/// ring badly now and then: 4elt onto ring:128 over seeds 1–4 20 267,
+/// 18 322, 23 278 and 18 297 (four with the try 19 664, 18 322, 18 410 and
+/// 18 019; four without it 18 972, 18 193, 18 881 and 18 414; Scotch
+/// 18 012).
+pub const ONE_AXIS_SEARCHES: usize = 2;
 
 /// Searches onto a ring or a line for a guest above [`LARGE_GUEST`]
 /// vertices and up to [`HUGE_GUEST`]: one of each kind, multilevel partitioning first (search 0,

@@ -184,12 +184,12 @@ fn a_mesh_onto_a_ring_is_searched_round_its_middle() {
 
 /// A product's sectors are not boxes: FM and flows gain little on them,
 /// so the best start of boxes is weighed beside the product and the
-/// better kept. mesh:32x16x16 onto torus:6x10: the product comes at 4 724
-/// hop-bytes and refines to 4 620; balanced slabs come at 4 918 and
-/// refine to 4 513 (seed 1), and those are kept.
+/// better kept. mesh:32x16x16 onto torus:6x14: the product comes at 6 276
+/// hop-bytes and refines to 5 946; balanced slabs come at 6 304 and
+/// refine to 5 745 (seed 1), and those are kept.
 #[test]
 fn the_best_start_of_boxes_is_weighed_beside_a_product() {
-    let (notes, hop_bytes) = mapped_by_default("mesh:32x16x16", "torus:6x10");
+    let (notes, hop_bytes) = mapped_by_default("mesh:32x16x16", "torus:6x14");
     let notes = notes.join("\n");
     assert!(
         notes.contains("weighed mesh:32x16x16 by its axes' product"),
@@ -199,5 +199,5 @@ fn the_best_start_of_boxes_is_weighed_beside_a_product() {
         notes.contains("kept mesh:32x16x16 in balanced slabs"),
         "{notes}"
     );
-    assert!(hop_bytes <= 4_513, "{hop_bytes}: {notes}");
+    assert!(hop_bytes <= 5_745, "{hop_bytes}: {notes}");
 }

@@ -230,19 +230,20 @@ fn mid_sized_guests_without_a_grid_get_one_search_onto_tori() {
         assert!(raw.contains("one search"), "{host}: {raw}");
     }
     let (note, _) = first_note("bintree:8192", "ring:256", 0);
-    assert!(note.contains("best of 4 searches"), "{note}");
+    let searches = format!("best of {} searches", mapper::ONE_AXIS_SEARCHES);
+    assert!(note.contains(&searches), "{note}");
 }
 
 /// Onto a ring or a line a guest above 2048 vertices and up to 10^5 gets
-/// four searches, every one bipartitioning guest and host together (one
-/// in four or so folds a ring badly, and partitioning first leaves the
+/// two searches, both bipartitioning guest and host together (one alone
+/// folds a ring badly now and then, and partitioning first leaves the
 /// parts' order along the axis to chance: `ONE_AXIS_SEARCHES`); a tiny
 /// guest keeps its eight searches of both kinds, a one-to-one guest its one
 /// search, a large one up to 5·10^5 vertices one of each kind
 /// (`LARGE_ONE_AXIS_SEARCHES`) and a larger one a single search; a grid
 /// with an axis of 2 beside its long one is not one axis.
 #[test]
-fn rings_and_lines_get_four_bipartitionings() {
+fn rings_and_lines_get_two_bipartitionings() {
     let one_axis = |host: &str| mapper::one_axis(topology::parse(host).unwrap().spec());
     for host in ["ring:64", "line:7", "ring:3"] {
         assert!(one_axis(host), "{host}");
@@ -263,7 +264,10 @@ fn rings_and_lines_get_four_bipartitionings() {
     for (vertices, searches) in sizes {
         assert_eq!(restarts(vertices, false), searches, "{vertices} vertices");
     }
-    assert_eq!(mapper::LARGE_ONE_AXIS_SEARCHES, 2);
+    assert_eq!(
+        (mapper::ONE_AXIS_SEARCHES, mapper::LARGE_ONE_AXIS_SEARCHES),
+        (2, 2)
+    );
     // Elsewhere a large guest gets one search.
     assert_eq!(
         mapper::auto_restarts(mapper::LARGE_GUEST + 1, (false, false), false, true),
@@ -274,7 +278,7 @@ fn rings_and_lines_get_four_bipartitionings() {
         let (note, _) = first_note("bintree:8192", host, 0);
         assert!(
             note.starts_with("dual recursive bipartitioning")
-                && note.contains("best of 4 searches"),
+                && note.contains(&format!("best of {} searches", mapper::ONE_AXIS_SEARCHES)),
             "{host}: {note}"
         );
         // Searches asked for are of both kinds as elsewhere: one alone
