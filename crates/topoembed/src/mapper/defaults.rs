@@ -207,8 +207,9 @@ pub fn auto_restarts(
 /// it decides, and partitioning first cuts compact parts whose layout along
 /// the axis the annealing leaves to chance; each bipartitioning orders its
 /// halves as it cuts them, in a third to a half of the time, but one in
-/// four or so folds a ring badly (4elt onto ring:128 24 130 on seed 1,
-/// Scotch 18 012), so four are run. Benchmark (2026-12-06, 4elt, copter2,
+/// four or so folded a ring badly (4elt onto ring:128 24 130 on seed 1,
+/// Scotch 18 012), so four were run until 2026-12-07 (below: two since).
+/// Benchmark (2026-12-06, 4elt, copter2,
 /// butterfly_12, delaunay_n15 and rgg_n_2_15_s0 onto ring:64, line:64,
 /// ring:128, ring:256, line:128 and line:256, seeds 1–2, against one
 /// search of each kind): hop-bytes 0.9392x Scotch's in geometric mean
