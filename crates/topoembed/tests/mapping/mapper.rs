@@ -146,7 +146,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
     /// Batched k-way FM and local search (searches of a batch on the
     /// placement as the batch found it, committed in order): exact gains,
-    /// the capacity kept, and the same placement on one thread or three.
+    /// the capacity kept, and the same placement on one thread or three,
+    /// whichever vertices a commit locks.
     #[test]
     fn batched_refinement_is_exact_on_any_thread_count(
         nodes in 2u64..120,
@@ -154,7 +155,9 @@ proptest! {
         start in prop::collection::vec(0u64..16, 120),
         batch in 1usize..40,
         seed in 0u64..1000,
+        kept in any::<bool>(),
     ) {
+        let lock = if kept { refine::kway::Lock::KeptMoves } else { refine::kway::Lock::Chains };
         let guest = random_graph(nodes, &raw, &[1; 120]);
         let host = topology::parse("torus:4x4").unwrap();
         let g = WGraph::from_topology(&guest).unwrap();
@@ -168,7 +171,7 @@ proptest! {
             pool.install(|| {
                 let mut place = first.clone();
                 let mut rng = Rng::new(seed, 0);
-                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, (4, batch), None, &mut rng);
+                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, (4, batch, lock), None, &mut rng);
                 let after_fm = place.clone();
                 let local = refine::local::improve_in_batches(&g, &dist, &mut place, bounds, (4, batch), None, &mut rng);
                 (fm, after_fm, local, place)

@@ -36,6 +36,51 @@ use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Po
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
+/// A search does not start from a seed whose best move loses more than
+/// this share of the seed's volume at the host's least distance (a vertex
+/// with most of its volume at home: moving it lengthens more edges than it
+/// shortens): most border vertices of a part are, their searches rarely
+/// commit, and a rolled-back chain still fences off the vertices it moved
+/// ([`Lock::Chains`]) from the searches after it. Benchmark (two threads, seeds 1–2): 4elt, delaunay_n15,
+/// rgg_n_2_15_s0, butterfly_12 and copter2 onto torus:16x16, 8x8x4,
+/// 8x8x8, 4x4x4, mesh:16x16, cube:8 and tleaf:4x8x8:100,10,1 0.8766x →
+/// 0.8747x Scotch's hop-bytes (copter2 −0.6 %), onto five rings and lines
+/// 0.9048x → 0.9045x, in about the same time; mdual, butterfly_14 and a
+/// random geometric graph of 2^17 vertices onto six hosts the same
+/// hop-bytes (0.8507x → 0.8513x) in 18 % less time, most of the searches
+/// of their batches skipped.
+const SEED_FLOOR: f64 = 0.3;
+
+/// Which vertices a committed search leaves locked for the rest of its
+/// pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// Every vertex the search moved, kept or rolled back (as Mt-KaHyPar's
+    /// localized FM claims the vertices a search touched): a pass's
+    /// searches then cover its border once, each in a region of its own.
+    Chains,
+    /// Only the moves kept: a search that rolls back leaves its vertices
+    /// to the searches after it, so every border vertex seeds one. More
+    /// searches run and more of them gain: at mdual's coarse levels onto
+    /// torus:8x8x8 a pass took 3–6x the hop-bytes off that one locking
+    /// whole chains did (its level of 21 487 vertices: 7 381 in the first
+    /// pass where whole chains took 1 218), for about twice the time
+    /// (the coarse levels of large guests: [`super::vcycle`]).
+    KeptMoves,
+}
+
+impl Lock {
+    /// Logs into `changed` the vertices a commit of `chain` that kept the
+    /// moves `kept` (vertex, host node it left) locked: what a copy of the
+    /// placement catches up on.
+    fn log(self, changed: &mut Vec<u32>, chain: &Chain, kept: &[(usize, u64)]) {
+        match self {
+            Lock::Chains => changed.extend(chain.moves.iter().map(|&(v, _)| v)),
+            Lock::KeptMoves => changed.extend(kept.iter().map(|&(v, _)| v as u32)),
+        }
+    }
+}
+
 /// Most moves of one search.
 const MAX_CHAIN: usize = 512;
 /// Pieces a batch's searches are cut into per thread. Every piece takes a
@@ -64,17 +109,25 @@ pub fn refine(
     rng: &mut Rng,
 ) -> u128 {
     let batch = super::batch_size(g.n(), g.n());
-    refine_in_batches(g, dist, place, cap, (passes, batch), known, rng)
+    refine_in_batches(
+        g,
+        dist,
+        place,
+        cap,
+        (passes, batch, Lock::Chains),
+        known,
+        rng,
+    )
 }
 
 /// [`refine`] with `batch` searches per batch (at least 1) whatever the
-/// graph's size.
+/// graph's size, a committed search locking `lock`.
 pub fn refine_in_batches(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    (passes, batch): (usize, usize),
+    (passes, batch, lock): (usize, usize, Lock),
     known: Known,
     rng: &mut Rng,
 ) -> u128 {
@@ -99,6 +152,7 @@ pub fn refine_in_batches(
     // ([`Scratch::catch_up`]), on the thread that takes it.
     let mut changed: Vec<u32> = Vec::new();
     let mut undo: Vec<(usize, u64)> = Vec::new();
+    let unit = least_distance(dist);
     for pass in 1..=passes as u32 {
         let mut gained = 0u128;
         let order = rng.permutation(n);
@@ -109,7 +163,13 @@ pub fn refine_in_batches(
         };
         scan.seeds(&mut seeds, &locked, &border, g, pass);
         while !seeds.is_empty() {
-            let frozen = Frozen { g, dist, cap, pass };
+            let frozen = Frozen {
+                g,
+                dist,
+                cap,
+                pass,
+                unit,
+            };
             let lease = || {
                 let mut lease =
                     Lease::take(&pool, || Scratch::new(place, &load, &locked, changed.len()));
@@ -144,8 +204,8 @@ pub fn refine_in_batches(
                     undo: &mut undo,
                 };
                 for chain in &chains {
-                    gained += live.commit(chain) as u128;
-                    changed.extend(chain.moves.iter().map(|&(v, _)| v));
+                    gained += live.commit(chain, lock) as u128;
+                    lock.log(&mut changed, chain, live.undo);
                     // The moves kept: their vertices and neighbours may have
                     // crossed onto or off the border.
                     for &(v, _) in live.undo.iter() {
@@ -232,6 +292,24 @@ struct Frozen<'a> {
     dist: &'a HostDistance<'a>,
     cap: Capacity,
     pass: u32,
+    /// The host's least distance ([`least_distance`]).
+    unit: u64,
+}
+
+/// The distance from host node 0 to the nearest other node (1 where the
+/// host has one node), which is one of its neighbours where distances are
+/// shortest paths: the least distance between two host nodes on a host
+/// that looks alike from every node (grids, tleafs), and on any host the
+/// scale of [`SEED_FLOOR`].
+fn least_distance(dist: &HostDistance) -> u64 {
+    let host = dist.host();
+    host.neighbors(0)
+        .into_iter()
+        .filter(|&b| b != 0)
+        .map(|b| dist.d(0, b))
+        .min()
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// One search's moves: (vertex, host node it went to), in order; the
@@ -301,6 +379,19 @@ impl Scratch {
         self.heap.clear();
         self.log.clear();
         self.push_best(f, s);
+        // The seed floor: a vertex whose best move loses more than
+        // SEED_FLOOR of its volume at one least distance starts nothing.
+        let volume: u64 = f.g.edges(s).map(|(_, w)| w).sum();
+        let floor = SEED_FLOOR * volume as f64 * f.unit as f64;
+        if let Some((gain, _, _)) = self.heap.peek_key() {
+            if (gain as f64) < -floor {
+                self.heap.clear();
+                return Chain {
+                    moves: Vec::new(),
+                    best: 0,
+                };
+            }
+        }
         let (mut sum, mut best, mut best_len, mut since) = (0i128, 0i128, 0usize, 0usize);
         // Locked vertices are never queued: every vertex popped is free.
         while let Some(((gain, _, t), v)) = self.heap.pop() {
@@ -440,7 +531,7 @@ impl Live<'_> {
     /// now stands (gains recomputed; a vertex already moved this pass, or a
     /// move the capacity no longer allows, ends it); locks every vertex the
     /// search moved. Returns the gain (≥ 0).
-    fn commit(&mut self, chain: &Chain) -> i128 {
+    fn commit(&mut self, chain: &Chain, lock: Lock) -> i128 {
         let mut undo = std::mem::take(self.undo);
         undo.clear();
         let (mut sum, mut best, mut best_len) = (0i128, 0i128, 0usize);
@@ -472,9 +563,16 @@ impl Live<'_> {
         while undo.len() > best_len {
             let (v, from) = undo.pop().expect("undo longer than best_len");
             self.apply(v, from);
+            // Free again (it was not locked this pass, or the chain would
+            // have stopped before it).
+            if lock == Lock::KeptMoves {
+                self.locked[v] = 0;
+            }
         }
-        for &(v, _) in &chain.moves {
-            self.locked[v as usize] = self.pass;
+        if lock == Lock::Chains {
+            for &(v, _) in &chain.moves {
+                self.locked[v as usize] = self.pass;
+            }
         }
         *self.undo = undo;
         best
@@ -512,6 +610,7 @@ mod tests {
                 dist: &dist,
                 cap: Capacity { lo, hi: 10 },
                 pass: 1,
+                unit: 1,
             };
             let mut scratch = Scratch::new(&place, &load, &locked, 0);
             for v in 0..32 {
@@ -529,19 +628,88 @@ mod tests {
         assert_eq!(queued(7), border);
     }
 
+    /// The seed floor: a vertex whose best move loses more than
+    /// [`SEED_FLOOR`] of its volume at the host's least distance starts no
+    /// search; one whose best move loses less starts one; and the floor
+    /// scales with the least distance (blocks of 4 of a path of 16 onto
+    /// torus:2x2, vertex 3 holding 5 of its 6 volume at home: its best
+    /// move loses 4).
+    #[test]
+    fn seeds_below_the_floor_start_nothing() {
+        let g = bip(16, &[(3, 0, 2), (3, 1, 2)], &[1], &[[0, 0]]).g;
+        let host = topology::parse("torus:2x2").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let place: Vec<u64> = (0..16).map(|v| v / 4).collect();
+        let load = vec![4u64; 4];
+        let locked = vec![0u32; 16];
+        let chain_from = |s: usize, unit: u64| {
+            let frozen = Frozen {
+                g: &g,
+                dist: &dist,
+                cap: Capacity { lo: 3, hi: 5 },
+                pass: 1,
+                unit,
+            };
+            Scratch::new(&place, &load, &locked, 0)
+                .grow(&frozen, s)
+                .moves
+        };
+        assert!(chain_from(3, 1).is_empty(), "4 lost of 6 volume: no search");
+        assert!(
+            !chain_from(4, 1).is_empty(),
+            "a move that loses nothing starts one"
+        );
+        assert!(
+            !chain_from(3, 4).is_empty(),
+            "at 4 a hop the floor is 7.2: vertex 3 starts one"
+        );
+    }
+
+    /// The least distance is the least between any two distinct host
+    /// nodes on hosts that look alike from every node.
+    #[test]
+    fn the_least_distance_is_the_nearest_pair() {
+        for spec in [
+            "torus:4x4",
+            "line:5",
+            "tleaf:4x4:10,5",
+            "tleaf:2x3x2:7,3,2",
+            "cube:3",
+        ] {
+            let host = topology::parse(spec).unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            let p = host.node_count();
+            let brute = (0..p)
+                .flat_map(|a| (0..p).filter(move |&b| b != a).map(move |b| (a, b)))
+                .map(|(a, b)| dist.d(a, b))
+                .min()
+                .unwrap();
+            assert_eq!(least_distance(&dist), brute, "{spec}");
+        }
+    }
+
     /// What makes the batches thread-independent: a search leaves its copy
     /// as it found it, and after a commit the copy caught up is the live
     /// placement again — however many batches it missed — so any copy
-    /// serves any search of the next batch.
+    /// serves any search of the next batch; whichever [`Lock`], the copies
+    /// lock what the live placement locked, and with [`Lock::KeptMoves`]
+    /// that is only vertices that moved.
     #[test]
     fn copies_come_back_clean_and_catch_up() {
+        for lock in [Lock::Chains, Lock::KeptMoves] {
+            copies_catch_up_under(lock);
+        }
+    }
+
+    fn copies_catch_up_under(lock: Lock) {
         let extra: Vec<(usize, usize, u64)> = (0..60)
             .map(|i| (i * 7, i * 13 + 5, 1 + i as u64 % 4))
             .collect();
         let g = bip(96, &extra, &[1], &[[0, 0]]).g;
         let host = topology::parse("torus:4x4").unwrap();
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let mut place: Vec<u64> = (0..96).map(|v| (v * 5 % 16) as u64).collect();
+        let start: Vec<u64> = (0..96).map(|v| (v * 5 % 16) as u64).collect();
+        let mut place = start.clone();
         let mut load = vec![0u64; 16];
         for (v, &h) in place.iter().enumerate() {
             load[h as usize] += g.vw[v];
@@ -553,14 +721,21 @@ mod tests {
         // on all of them at once when it is next taken.
         let mut late = Scratch::new(&place, &load, &locked, 0);
         let mut changed: Vec<u32> = Vec::new();
+        let mut undo: Vec<(usize, u64)> = Vec::new();
         let frozen = Frozen {
             g: &g,
             dist: &dist,
             cap,
             pass: 1,
+            unit: 1,
         };
         let mut gained = 0;
+        let mut moved_in_chains = 0;
         for (i, s) in [3usize, 40, 77, 12, 55].into_iter().enumerate() {
+            // A pass seeds no vertex locked in it.
+            if locked[s] == 1 {
+                continue;
+            }
             let before = scratch.place.clone();
             let chain = scratch.grow(&frozen, s);
             assert_eq!(
@@ -568,6 +743,7 @@ mod tests {
                 "search from {s} left its copy changed"
             );
             assert_eq!(scratch.load, load);
+            moved_in_chains += chain.moves.len();
             let mut live = Live {
                 g: &g,
                 dist: &dist,
@@ -576,17 +752,17 @@ mod tests {
                 load: &mut load,
                 locked: &mut locked,
                 pass: 1,
-                undo: &mut Vec::new(),
+                undo: &mut undo,
             };
             let old = crate::mapper::hop_bytes(&g, &dist, live.place);
-            let gain = live.commit(&chain);
+            let gain = live.commit(&chain, lock);
             assert!(gain >= 0);
+            lock.log(&mut changed, &chain, live.undo);
             assert_eq!(
                 old - gain as u128,
                 crate::mapper::hop_bytes(&g, &dist, &place)
             );
             gained += gain;
-            changed.extend(chain.moves.iter().map(|&(v, _)| v));
             scratch.catch_up(&g, &changed, &place, 1);
             let mut copies = vec![&scratch];
             if i % 2 == 1 {
@@ -598,7 +774,7 @@ mod tests {
                 let on: Vec<u64> = copy.place.iter().map(|&h| u64::from(h)).collect();
                 assert_eq!(on, place);
                 assert_eq!(copy.load, load);
-                assert_eq!(copy.locked, locked);
+                assert_eq!(copy.locked, locked, "{lock:?}");
             }
         }
         assert!(
@@ -609,5 +785,19 @@ mod tests {
             gained > 0,
             "a scrambled placement gives FM something to gain"
         );
+        let locked_now = locked.iter().filter(|&&l| l == 1).count();
+        match lock {
+            Lock::Chains => assert!(locked_now > 0),
+            Lock::KeptMoves => {
+                assert!(
+                    (0..96).all(|v| locked[v] != 1 || place[v] != start[v]),
+                    "a vertex locked that did not move"
+                );
+                assert!(
+                    locked_now < moved_in_chains,
+                    "the rolled-back moves were freed ({locked_now} of {moved_in_chains} locked)"
+                );
+            }
+        }
     }
 }

@@ -102,6 +102,11 @@ impl<K: Ord + Copy> VertexHeap<K> {
         }
     }
 
+    /// The largest key, the vertex's that [`Self::pop`] would take out.
+    pub fn peek_key(&self) -> Option<K> {
+        self.heap.first().map(|&(key, _)| key)
+    }
+
     /// Takes out the vertex of the largest key.
     pub fn pop(&mut self) -> Option<(K, u32)> {
         let top = *self.heap.first()?;

@@ -11,6 +11,7 @@ use crate::mapper::coarsen::coarsen_graph;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
+use crate::mapper::LARGE_GUEST;
 
 use super::{kway, local, Capacity, Known};
 
@@ -54,6 +55,27 @@ pub fn refine(
     gained
 }
 
+/// What a committed k-way FM search locks at the coarse levels of a guest
+/// of `guest` vertices ([`kway::Lock`]): above [`LARGE_GUEST`] only the
+/// moves it keeps, so that every border vertex of a level seeds a search
+/// (the searches a rolled-back chain fenced off were where the gains
+/// were), below it the whole chain. Benchmark (two threads, seed 1;
+/// mdual, butterfly_14 and a shuffled random geometric graph of 2^17
+/// vertices onto torus:16x16, torus:8x8x8, ring:128, tleaf:4x8x8:100,10,1,
+/// mesh:32x16 and cube:8): 0.8513x Scotch's hop-bytes in 25.0 s with
+/// whole chains locked, 0.8420x in 29.7 s with the moves kept (before
+/// [`kway`]'s seed floor: 0.8507x in 30.5 s) — mdual onto torus:8x8x8
+/// 80 546 → 77 586, onto cube:8 56 060 → 53 917. Below it the moves kept
+/// took 0.2 % more off 4elt, delaunay_n15, rgg_n_2_15_s0, butterfly_12 and
+/// copter2 onto seven tori, meshes, cubes and a tleaf (seeds 1–2), none
+/// onto rings and lines, for 10–18 % more time.
+fn coarse_lock(guest: usize) -> kway::Lock {
+    match guest {
+        0..=LARGE_GUEST => kway::Lock::Chains,
+        _ => kway::Lock::KeptMoves,
+    }
+}
+
 /// The way up of a multilevel scheme: `hosts` places the coarsest of
 /// `levels` (coarse graph, each finer vertex's coarse vertex; finest
 /// first) at hop-bytes `known` where the caller has them; each level,
@@ -75,10 +97,11 @@ pub fn uncoarsen(
     while let Some((graph, map)) = levels.pop() {
         let batch = super::batch_size(guest, graph.n());
         let current = super::start_hop_bytes(&graph, dist, &hosts, known);
-        let passes = (PASSES, batch);
+        let plan = (PASSES, batch, coarse_lock(guest));
         let by_fm =
-            kway::refine_in_batches(&graph, dist, &mut hosts, cap, passes, Some(current), rng);
+            kway::refine_in_batches(&graph, dist, &mut hosts, cap, plan, Some(current), rng);
         let after_fm = Some(current - by_fm);
+        let passes = (PASSES, batch);
         let by_moves =
             local::improve_in_batches(&graph, dist, &mut hosts, cap, passes, after_fm, rng);
         gained += by_fm + by_moves;
