@@ -8,7 +8,10 @@
 //! then rolls back to the best point of the chain. Gains cost O(degree ×
 //! targets) and use exact host distances (wrap-around and tleaf costs in
 //! every gain). Every move keeps the capacity, so every prefix of a chain
-//! is a feasible placement.
+//! is a feasible placement. A seed whose best move loses most of its
+//! volume starts no search ([`SEED_FLOOR`]), and a committed search locks
+//! its vertices for the rest of the pass, all it moved or only the moves
+//! it kept ([`Lock`]).
 //!
 //! Searches run in batches, in parallel, as Mt-KaHyPar's do: every search
 //! of a batch starts from the placement as the batch found it (moves live
@@ -41,7 +44,8 @@ const FRUITLESS: usize = 16;
 /// with most of its volume at home: moving it lengthens more edges than it
 /// shortens): most border vertices of a part are, their searches rarely
 /// commit, and a rolled-back chain still fences off the vertices it moved
-/// ([`Lock::Chains`]) from the searches after it. Benchmark (two threads, seeds 1–2): 4elt, delaunay_n15,
+/// ([`Lock::Chains`]) from the searches after it. Benchmark (two threads,
+/// seeds 1–2): 4elt, delaunay_n15,
 /// rgg_n_2_15_s0, butterfly_12 and copter2 onto torus:16x16, 8x8x4,
 /// 8x8x8, 4x4x4, mesh:16x16, cube:8 and tleaf:4x8x8:100,10,1 0.8766x →
 /// 0.8747x Scotch's hop-bytes (copter2 −0.6 %), onto five rings and lines
@@ -55,8 +59,7 @@ const SEED_FLOOR: f64 = 0.3;
 /// pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lock {
-    /// Every vertex the search moved, kept or rolled back (as Mt-KaHyPar's
-    /// localized FM claims the vertices a search touched): a pass's
+    /// Every vertex the search moved, kept or rolled back: a pass's
     /// searches then cover its border once, each in a region of its own.
     Chains,
     /// Only the moves kept: a search that rolls back leaves its vertices
@@ -529,8 +532,8 @@ struct Live<'a> {
 impl Live<'_> {
     /// Commits the best prefix of `chain`'s gainful part as the placement
     /// now stands (gains recomputed; a vertex already moved this pass, or a
-    /// move the capacity no longer allows, ends it); locks every vertex the
-    /// search moved. Returns the gain (≥ 0).
+    /// move the capacity no longer allows, ends it); locks the vertices
+    /// `lock` says. Returns the gain (≥ 0).
     fn commit(&mut self, chain: &Chain, lock: Lock) -> i128 {
         let mut undo = std::mem::take(self.undo);
         undo.clear();
