@@ -530,7 +530,7 @@ fn map_graph<'py>(
         }
     };
     let preset = topoembed::mapper::Preset::named(preset)
-        .ok_or_else(|| PyValueError::new_err(format!("preset '{preset}': default or fast")))?;
+        .ok_or_else(|| PyValueError::new_err(format!("preset '{preset}': default, fast or strong")))?;
     let options = options(0.0, 1.0, traffic)?;
     let (g, h) = (guest.get(), host.get());
     let (hosts, measured, others, capacity, seconds, chosen) = py

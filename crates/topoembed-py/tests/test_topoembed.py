@@ -212,7 +212,11 @@ def test_map_graph_fast_preset_equals_cli(cli, tmp_path):
     assert fast["map"].tolist() == expected["map"]
     assert fast["preset"] == expected["preset"] == "fast"
     assert np.bincount(fast["map"].astype(np.int64)).max() <= fast["capacity"]
-    with pytest.raises(ValueError, match="default or fast"):
+    strong = topoembed.map_graph(matrix, "torus:4x4", seed=2, preset="strong")
+    expected = cli("map", f"graph:{path}", "torus:4x4", "--seed", "2", "--preset", "strong")
+    assert strong["map"].tolist() == expected["map"]
+    assert strong["preset"] == "strong"
+    with pytest.raises(ValueError, match="default, fast or strong"):
         topoembed.map_graph(matrix, "torus:4x4", preset="quick")
 
 

@@ -13,8 +13,8 @@
 //!   consecutive host nodes, K to a node. Default 1: world rank r on host
 //!   node r.
 //! * `TOPOEMBED_PRESET=fast`: the mapper's fast preset (`map --preset
-//!   fast`: about 40 % less time for about 3 % more hop-bytes); default:
-//!   the default preset.
+//!   fast`: about 40 % less time for about 3 % more hop-bytes), or
+//!   `strong` (`map --preset strong`); default: the default preset.
 //! * `TOPOEMBED_REPORT=1`: rank 0 of each reordered communicator prints one
 //!   line per intercepted call (guest, host, method, hop-bytes and largest
 //!   dilation before and after).
@@ -60,12 +60,14 @@ impl Settings {
         )
     }
 
-    /// The mapper's preset named by `TOPOEMBED_PRESET` (`default` or
-    /// `fast`; unset: the default).
+    /// The mapper's preset named by `TOPOEMBED_PRESET` (`default`, `fast`
+    /// or `strong`; unset: the default).
     pub fn with_preset(mut self, name: Option<&str>) -> Result<Settings> {
         let name = name.map_or("default", str::trim);
         self.preset = Preset::named(name).ok_or_else(|| {
-            Error::Parameter(format!("TOPOEMBED_PRESET={name}: give default or fast"))
+            Error::Parameter(format!(
+                "TOPOEMBED_PRESET={name}: give default, fast or strong"
+            ))
         })?;
         Ok(self)
     }

@@ -143,7 +143,7 @@ proptest! {
         b in 1u32..4,
         split in 0u32..6,
         wrap in any::<bool>(),
-        preset in prop::sample::select(vec![Preset::Default, Preset::Fast]),
+        preset in prop::sample::select(Preset::ALL.to_vec()),
     ) {
         let host = build(&Spec::Torus(vec![1 << a, 1 << b]));
         let n = 1u64 << (a + b);
@@ -180,14 +180,16 @@ fn settings_and_placement_files() {
             .to_string();
         assert!(e.contains("TOPOEMBED_PER_NODE"), "{e}");
     }
-    // TOPOEMBED_PRESET: default when unset, fast by name, anything else refused.
+    // TOPOEMBED_PRESET: default when unset, fast and strong by name, anything else refused.
     assert_eq!(s.preset, Preset::Default);
     let fast = s.clone().with_preset(Some(" fast ")).unwrap();
     assert_eq!(fast.preset, Preset::Fast);
     assert_eq!(fast.with_preset(None).unwrap().preset, Preset::Default);
+    let strong = s.clone().with_preset(Some("strong")).unwrap();
+    assert_eq!(strong.preset, Preset::Strong);
     let e = s.with_preset(Some("quick")).unwrap_err().to_string();
     assert!(
-        e.contains("TOPOEMBED_PRESET=quick: give default or fast"),
+        e.contains("TOPOEMBED_PRESET=quick: give default, fast or strong"),
         "{e}"
     );
     // Placement files: topoembed::io::parse_placement's tests; here the file's name.

@@ -13,7 +13,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use topoembed::mapper::refine::{kway, local, vcycle, Capacity};
 use topoembed::mapper::rng::Rng;
-use topoembed::mapper::{self, HostDistance, WGraph};
+use topoembed::mapper::{self, HostDistance, Preset, WGraph};
 use topoembed::topology;
 
 /// Guests to refine: (name, graph, host).
@@ -63,7 +63,10 @@ fn refinement(c: &mut Criterion) {
         group.bench_function("k-way FM", |b| {
             b.iter_batched_ref(
                 || blocks.clone(),
-                |place| kway::refine(&g, &dist, place, cap, 8, None, &mut Rng::new(1, 2)),
+                |place| {
+                    let rules = kway::Rules::finest(Preset::Default);
+                    kway::refine(&g, &dist, place, cap, (8, rules), None, &mut Rng::new(1, 2))
+                },
                 BatchSize::LargeInput,
             )
         });
@@ -77,7 +80,16 @@ fn refinement(c: &mut Criterion) {
         group.bench_function("V-cycle", |b| {
             b.iter_batched_ref(
                 || blocks.clone(),
-                |place| vcycle::refine(&g, &dist, place, cap, None, &mut Rng::new(1, 4)),
+                |place| {
+                    vcycle::refine(
+                        &g,
+                        &dist,
+                        place,
+                        (cap, Preset::Default),
+                        None,
+                        &mut Rng::new(1, 4),
+                    )
+                },
                 BatchSize::LargeInput,
             )
         });

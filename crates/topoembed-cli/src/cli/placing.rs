@@ -153,12 +153,18 @@ pub struct MapArgs {
     #[arg(long, value_enum, default_value_t = MapObjective::HopBytes)]
     pub objective: MapObjective,
     /// How much each search spends, as KaHIP's and Mt-KaHyPar's presets:
-    /// default, or fast — fewer tries and FM passes in every bisection,
+    /// default; fast — fewer tries and FM passes in every bisection,
     /// half the annealing of the parts' layout, no V-cycle, 2 passes of
-    /// k-way FM and move/swap unless --passes says otherwise. Over
-    /// bench/mapper.sh's 38 pairs on one thread (2026-12-05): fast 16 s
-    /// and 0.82x Scotch's hop-bytes (geometric mean), the default 27 s and
-    /// 0.80x (scotch_gmap -Cd -b0.03: 9 s).
+    /// k-way FM and move/swap unless --passes says otherwise; or strong —
+    /// k-way FM seeded from every border vertex at every level, a search
+    /// locking only the moves it keeps (the default skips seeds whose best
+    /// move loses most of their volume, and below 10^5 vertices locks all
+    /// a search moved). Over bench/mapper.sh's 38 pairs on one thread
+    /// (2026-12-05): fast 16 s and 0.82x Scotch's hop-bytes (geometric
+    /// mean), the default 27 s and 0.80x (scotch_gmap -Cd -b0.03: 9 s);
+    /// 2026-12-07: strong 55 s and 0.790x, the default 23 s and 0.794x
+    /// (Scotch 8 s) — copter2 and mdual 3 % lower, 4elt, delaunay_n15 and
+    /// rgg_n_2_15_s0 0-0.6 %.
     #[arg(long, value_enum, default_value_t = MapPreset::Default)]
     pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of

@@ -470,8 +470,10 @@ def map_graph(
     ``summary``: its candidates and their predicted costs (``latency_bytes``:
     what one hop's latency is worth in bytes). ``passes`` and ``restarts``:
     0 (the default) chooses by guest size, structure and host, as
-    ``topoembed map`` does. ``preset``: ``"default"``, or ``"fast"`` for
-    about 40 % less time at about 3 % more hop-bytes (``map --preset``)."""
+    ``topoembed map`` does. ``preset``: ``"default"``, ``"fast"`` for
+    about 40 % less time at about 3 % more hop-bytes, or ``"strong"``: every
+    border vertex a k-way FM seed at every level, for 2-4x the time on
+    graphs of high degree or many levels (``map --preset``)."""
     if isinstance(graph_or_matrix, str):
         g = topology(graph_or_matrix)
     else:

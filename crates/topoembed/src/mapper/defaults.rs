@@ -50,21 +50,34 @@ pub enum Preset {
     /// About 40 % less time than the default on one core for about 3 %
     /// more hop-bytes.
     Fast,
+    /// The default with every border vertex a k-way FM search's seed at
+    /// every level, a search locking only the moves it keeps
+    /// ([`crate::mapper::refine::kway::Rules`]): 2–4x the default's time
+    /// where the refinement has work (graphs of high degree or many
+    /// levels), for hop-bytes no `--restarts` buys. Benchmark
+    /// (`PRESET=strong RUNS=1 bash bench/mapper.sh`, 2026-12-07): 0.7896x
+    /// Scotch's hop-bytes over the 38 pairs where the default gave 0.7942x,
+    /// 55.0 s on one thread against 22.8 s; copter2 onto torus:16x16
+    /// 120 103 in 7.0 s where the default's 124 182 took 1.6 s and four
+    /// restarts gave 124 182 in 4.4 s; mdual onto torus:8x8x8 75 053 in
+    /// 8.1 s, 77 586 in 3.0 s, 77 586 in 9.0 s.
+    Strong,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 2] = [Preset::Default, Preset::Fast];
+    pub const ALL: [Preset; 3] = [Preset::Default, Preset::Fast, Preset::Strong];
 
     /// The preset's name (`--preset NAME`).
     pub fn name(self) -> &'static str {
         match self {
             Preset::Default => "default",
             Preset::Fast => "fast",
+            Preset::Strong => "strong",
         }
     }
 
-    /// The preset of that name (`default`, `fast`), if any.
+    /// The preset of that name (`default`, `fast`, `strong`), if any.
     pub fn named(name: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -74,14 +87,15 @@ impl Preset {
         match self {
             Preset::Default => "",
             Preset::Fast => ", --preset fast",
+            Preset::Strong => ", --preset strong",
         }
     }
 
     /// Passes of k-way FM and move/swap when none are asked: [`auto_passes`]
-    /// at the default, 2 when fast.
+    /// at the default and strong, 2 when fast.
     pub fn passes(self, vertices: usize) -> usize {
         match self {
-            Preset::Default => auto_passes(vertices),
+            Preset::Default | Preset::Strong => auto_passes(vertices),
             Preset::Fast => FAST_PASSES,
         }
     }

@@ -90,7 +90,14 @@ pub fn place(
     }
     // Coarsest first; each level's placement projects onto the finer one
     // (the finest is left to the caller's refinement).
-    let (hosts, _) = vcycle::uncoarsen(levels, g.n(), dist, (hosts, None), bounds, &mut rng);
+    let (hosts, _) = vcycle::uncoarsen(
+        levels,
+        g.n(),
+        dist,
+        (hosts, None),
+        (bounds, preset),
+        &mut rng,
+    );
     Ok((hosts, coarsened))
 }
 

@@ -71,7 +71,7 @@ const FAST_ANNEAL_SHARE: f64 = 0.5;
 /// The share of its exchanges an annealing tries at `preset`.
 fn anneal_share(preset: Preset) -> f64 {
     match preset {
-        Preset::Default => 1.0,
+        Preset::Default | Preset::Strong => 1.0,
         Preset::Fast => FAST_ANNEAL_SHARE,
     }
 }
@@ -243,7 +243,7 @@ fn lay_out_halved(
     let coarse = HostDistance::new(halved.host.as_ref()).ok()?;
     let (blocks, block) = (halved.host.node_count(), halved.block);
     let chains = match (blocks <= COARSE_CHAINS_UP_TO, preset) {
-        (true, Preset::Default) => COARSE_CHAINS,
+        (true, Preset::Default | Preset::Strong) => COARSE_CHAINS,
         (true, Preset::Fast) => FAST_COARSE_CHAINS,
         (false, _) => 1,
     };

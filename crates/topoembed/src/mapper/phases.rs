@@ -217,7 +217,14 @@ pub(super) fn refine_placement(
     }
     if steps == Phases::All {
         gained += refinement(log, search, "V-cycle", || {
-            refine::vcycle::refine(g, dist, hosts, bounds, Some(before - gained), rng)
+            refine::vcycle::refine(
+                g,
+                dist,
+                hosts,
+                (bounds, options.preset),
+                Some(before - gained),
+                rng,
+            )
         });
     }
     // Onto a tleaf the pairs below are two leaves of one parent; the
@@ -242,7 +249,8 @@ pub(super) fn refine_placement(
     if !light {
         gained += refinement(log, search, "k-way FM", || {
             let known = Some(before - gained);
-            refine::kway::refine(g, dist, hosts, bounds, options.passes, known, rng)
+            let rules = refine::kway::Rules::finest(options.preset);
+            refine::kway::refine(g, dist, hosts, bounds, (options.passes, rules), known, rng)
         });
     }
     gained += refinement(log, search, "pairs (FM and flows)", || {

@@ -54,7 +54,7 @@ proptest! {
         loads in prop::collection::vec(1u64..4, 120),
         host in prop::sample::select(vec!["torus:4x4", "ring:6", "mesh:3x3", "cube:3", "tleaf:2x4:10,1"]),
         eps in prop::sample::select(vec![0.0, 0.03, 0.5]),
-        preset in prop::sample::select(vec![Preset::Default, Preset::Fast]),
+        preset in prop::sample::select(Preset::ALL.to_vec()),
     ) {
         let guest = random_graph(nodes, &raw, &loads);
         let host = topology::parse(host).unwrap();
@@ -96,6 +96,7 @@ proptest! {
         raw in prop::collection::vec((0u64..60, 0u64..60, 1u64..20), 1..150),
         start in prop::collection::vec(0u64..16, 60),
         seed in 0u64..1000,
+        preset in prop::sample::select(Preset::ALL.to_vec()),
     ) {
         let guest = random_graph(nodes, &raw, &[1; 60]);
         let host = topology::parse("torus:4x4").unwrap();
@@ -119,16 +120,17 @@ proptest! {
         sorted_before.sort_unstable();
         sorted_after.sort_unstable();
         prop_assert_eq!(sorted_before, sorted_after);
-        // The V-cycle, k-way FM, pairwise refinement, then the local
-        // search: exact gains, capacity kept.
+        // The V-cycle, k-way FM (their searches as each preset runs
+        // them), pairwise refinement, then the local search: exact gains,
+        // capacity kept.
         let lo = mapper::floor(nodes, 16, 0.25);
         let bounds = refine::Capacity { lo, hi: cap };
         for phase in 0..4 {
             let start_loads = loads(&place);
             let before = mapper::hop_bytes(&g, &dist, &place);
             let gained = match phase {
-                0 => refine::vcycle::refine(&g, &dist, &mut place, bounds, Some(before), &mut rng),
-                1 => refine::kway::refine(&g, &dist, &mut place, bounds, 4, Some(before), &mut rng),
+                0 => refine::vcycle::refine(&g, &dist, &mut place, (bounds, preset), Some(before), &mut rng),
+                1 => refine::kway::refine(&g, &dist, &mut place, bounds, (4, refine::kway::Rules::finest(preset)), Some(before), &mut rng),
                 2 => refine::pairs::refine(&g, &dist, &mut place, bounds, 2),
                 _ => refine::local::improve(&g, &dist, &mut place, bounds, (6, Some(before)), &mut rng, None),
             };
@@ -147,7 +149,7 @@ proptest! {
     /// Batched k-way FM and local search (searches of a batch on the
     /// placement as the batch found it, committed in order): exact gains,
     /// the capacity kept, and the same placement on one thread or three,
-    /// whichever vertices a commit locks.
+    /// whichever vertices a commit locks, with the seed floor or without.
     #[test]
     fn batched_refinement_is_exact_on_any_thread_count(
         nodes in 2u64..120,
@@ -156,8 +158,10 @@ proptest! {
         batch in 1usize..40,
         seed in 0u64..1000,
         kept in any::<bool>(),
+        seed_floor in any::<bool>(),
     ) {
         let lock = if kept { refine::kway::Lock::KeptMoves } else { refine::kway::Lock::Chains };
+        let rules = refine::kway::Rules { lock, seed_floor };
         let guest = random_graph(nodes, &raw, &[1; 120]);
         let host = topology::parse("torus:4x4").unwrap();
         let g = WGraph::from_topology(&guest).unwrap();
@@ -171,7 +175,7 @@ proptest! {
             pool.install(|| {
                 let mut place = first.clone();
                 let mut rng = Rng::new(seed, 0);
-                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, (4, batch, lock), None, &mut rng);
+                let fm = refine::kway::refine_in_batches(&g, &dist, &mut place, bounds, (4, batch, rules), None, &mut rng);
                 let after_fm = place.clone();
                 let local = refine::local::improve_in_batches(&g, &dist, &mut place, bounds, (4, batch), None, &mut rng);
                 (fm, after_fm, local, place)
@@ -259,6 +263,7 @@ fn seeds_reproduce_on_any_thread_count() {
         ("torus:4x4", Preset::Default),
         ("torus:4x4", Preset::Fast),
         ("tleaf:2x4x2:20,5,1", Preset::Fast),
+        ("torus:4x4", Preset::Strong),
     ] {
         let host = topology::parse(host).unwrap();
         let run = |threads: usize, seed: u64| {
@@ -324,6 +329,44 @@ fn the_fast_preset_stays_near_the_default() {
             "{}: fast {fast}, default {default}",
             host.spec()
         );
+    }
+}
+
+/// The strong preset on a larger chorded mesh (96x96, 600 chords): the
+/// capacity holds, the notes name it, and its searches — every border
+/// vertex a seed, every level — leave fewer hop-bytes than the default's
+/// onto a torus (4 299 against 4 455) and no more onto a hierarchy
+/// (22 335 against 22 398).
+#[test]
+fn the_strong_preset_is_no_worse_than_the_default() {
+    let guest = chorded_mesh(96, 600, 11);
+    let g = WGraph::from_topology(&guest).unwrap();
+    for host in ["torus:8x8", "tleaf:4x4x4:20,5,1"] {
+        let host = topology::parse(host).unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let placed = |preset: Preset| {
+            let options = MapOptions {
+                preset,
+                restarts: 1,
+                ..MapOptions::default()
+            };
+            mapper::map(&guest, host.as_ref(), &options).unwrap()
+        };
+        let (strong, default) = (placed(Preset::Strong), placed(Preset::Default));
+        let mut load = vec![0u64; 64];
+        for &h in strong.hosts() {
+            load[h as usize] += 1;
+        }
+        assert!(load.iter().all(|&l| l <= strong.capacity()), "{load:?}");
+        let note = &strong.notes()[0];
+        assert!(note.contains("--preset strong"), "{note}");
+        let cost = |hosts: &[u64]| mapper::hop_bytes(&g, &dist, hosts);
+        let (strong, default) = (cost(strong.hosts()), cost(default.hosts()));
+        let fewer = match host.spec().is_grid() {
+            true => strong < default,
+            false => strong <= default,
+        };
+        assert!(fewer, "{}: strong {strong}, default {default}", host.spec());
     }
 }
 

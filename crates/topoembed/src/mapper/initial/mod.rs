@@ -47,7 +47,7 @@ const FAST_PASSES: usize = 2;
 /// its coarsest graph, and FM passes per finer level.
 fn spend(preset: Preset) -> (u64, usize) {
     match preset {
-        Preset::Default => (TRIES, PASSES),
+        Preset::Default | Preset::Strong => (TRIES, PASSES),
         Preset::Fast => (FAST_TRIES, FAST_PASSES),
     }
 }

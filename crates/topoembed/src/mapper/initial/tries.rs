@@ -58,7 +58,7 @@ pub(super) fn bisections_tried(
 ) -> u64 {
     let top = d1.distance2(d2, dist) >= top_cost(dist);
     let lower = match preset {
-        Preset::Default => HIERARCHY_TRIES,
+        Preset::Default | Preset::Strong => HIERARCHY_TRIES,
         Preset::Fast => FAST_HIERARCHY_TRIES,
     };
     let few = few_parts(dist, vertices, preset);

@@ -11,7 +11,7 @@ use crate::mapper::coarsen::coarsen_graph;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
-use crate::mapper::LARGE_GUEST;
+use crate::mapper::Preset;
 
 use super::{kway, local, Capacity, Known};
 
@@ -21,13 +21,14 @@ const PASSES: usize = 4;
 const CLUSTER_SHARE: u64 = 8;
 
 /// Refines `place` (its hop-bytes `known` where the caller has them)
-/// through a V-cycle; returns the hop-bytes gained at the coarse levels
-/// (the finest level is left to the caller's local search).
+/// through a V-cycle, its k-way FM searches run as `preset` says
+/// ([`kway::Rules::coarse`]); returns the hop-bytes gained at the coarse
+/// levels (the finest level is left to the caller's local search).
 pub fn refine(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
-    cap: Capacity,
+    (cap, preset): (Capacity, Preset),
     known: Known,
     rng: &mut Rng,
 ) -> u128 {
@@ -50,37 +51,17 @@ pub fn refine(
     }
     // Every level has the hop-bytes of `place`: its matches join vertices
     // on one host node.
-    let (hosts, gained) = uncoarsen(levels, g.n(), dist, (hosts, known), cap, rng);
+    let (hosts, gained) = uncoarsen(levels, g.n(), dist, (hosts, known), (cap, preset), rng);
     place.copy_from_slice(&hosts);
     gained
-}
-
-/// What a committed k-way FM search locks at the coarse levels of a guest
-/// of `guest` vertices ([`kway::Lock`]): above [`LARGE_GUEST`] only the
-/// moves it keeps, so that every border vertex of a level seeds a search
-/// (the searches a rolled-back chain fenced off were where the gains
-/// were), below it the whole chain. Benchmark (two threads, seed 1;
-/// mdual, butterfly_14 and a shuffled random geometric graph of 2^17
-/// vertices onto torus:16x16, torus:8x8x8, ring:128, tleaf:4x8x8:100,10,1,
-/// mesh:32x16 and cube:8): 0.8513x Scotch's hop-bytes in 25.0 s with
-/// whole chains locked, 0.8420x in 29.7 s with the moves kept (before
-/// [`kway`]'s seed floor: 0.8507x in 30.5 s) — mdual onto torus:8x8x8
-/// 80 546 → 77 586, onto cube:8 56 060 → 53 917. Below it the moves kept
-/// took 0.2 % more off 4elt, delaunay_n15, rgg_n_2_15_s0, butterfly_12 and
-/// copter2 onto seven tori, meshes, cubes and a tleaf (seeds 1–2), none
-/// onto rings and lines, for 10–18 % more time.
-fn coarse_lock(guest: usize) -> kway::Lock {
-    match guest {
-        0..=LARGE_GUEST => kway::Lock::Chains,
-        _ => kway::Lock::KeptMoves,
-    }
 }
 
 /// The way up of a multilevel scheme: `hosts` places the coarsest of
 /// `levels` (coarse graph, each finer vertex's coarse vertex; finest
 /// first) at hop-bytes `known` where the caller has them; each level,
 /// coarsest first, is refined by k-way FM and local search ([`PASSES`]
-/// each, batched as for a guest of `guest` vertices) and its placement
+/// each, batched as for a guest of `guest` vertices, k-way FM's searches
+/// run as [`kway::Rules::coarse`] says for it at `preset`) and its placement
 /// projected onto the finer one, which keeps its hop-bytes (a coarse
 /// vertex's own edges are inside one host node): they are summed once, at
 /// the coarsest level. Returns the finest graph's placement (not refined
@@ -90,14 +71,14 @@ pub fn uncoarsen(
     guest: usize,
     dist: &HostDistance,
     (mut hosts, mut known): (Vec<u64>, Known),
-    cap: Capacity,
+    (cap, preset): (Capacity, Preset),
     rng: &mut Rng,
 ) -> (Vec<u64>, u128) {
     let mut gained = 0u128;
     while let Some((graph, map)) = levels.pop() {
         let batch = super::batch_size(guest, graph.n());
         let current = super::start_hop_bytes(&graph, dist, &hosts, known);
-        let plan = (PASSES, batch, coarse_lock(guest));
+        let plan = (PASSES, batch, kway::Rules::coarse(preset, guest));
         let by_fm =
             kway::refine_in_batches(&graph, dist, &mut hosts, cap, plan, Some(current), rng);
         let after_fm = Some(current - by_fm);

@@ -34,56 +34,16 @@ use crate::mapper::graph::{WGraph, BOUNDS_AHEAD};
 use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 
+mod rules;
+
+use rules::{least_distance, SEED_FLOOR};
+pub use rules::{Lock, Rules};
+
 use super::queue::VertexHeap;
 use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Pool, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
-/// A search does not start from a seed whose best move loses more than
-/// this share of the seed's volume at the host's least distance (a vertex
-/// with most of its volume at home: moving it lengthens more edges than it
-/// shortens): most border vertices of a part are, their searches rarely
-/// commit, and a rolled-back chain still fences off the vertices it moved
-/// ([`Lock::Chains`]) from the searches after it. Benchmark (two threads,
-/// seeds 1–2): 4elt, delaunay_n15,
-/// rgg_n_2_15_s0, butterfly_12 and copter2 onto torus:16x16, 8x8x4,
-/// 8x8x8, 4x4x4, mesh:16x16, cube:8 and tleaf:4x8x8:100,10,1 0.8766x →
-/// 0.8747x Scotch's hop-bytes (copter2 −0.6 %), onto five rings and lines
-/// 0.9048x → 0.9045x, in about the same time; mdual, butterfly_14 and a
-/// random geometric graph of 2^17 vertices onto six hosts the same
-/// hop-bytes (0.8507x → 0.8513x) in 18 % less time, most of the searches
-/// of their batches skipped.
-const SEED_FLOOR: f64 = 0.3;
-
-/// Which vertices a committed search leaves locked for the rest of its
-/// pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lock {
-    /// Every vertex the search moved, kept or rolled back: a pass's
-    /// searches then cover its border once, each in a region of its own.
-    Chains,
-    /// Only the moves kept: a search that rolls back leaves its vertices
-    /// to the searches after it, so every border vertex seeds one. More
-    /// searches run and more of them gain: at mdual's coarse levels onto
-    /// torus:8x8x8 a pass took 3–6x the hop-bytes off that one locking
-    /// whole chains did (its level of 21 487 vertices: 7 381 in the first
-    /// pass where whole chains took 1 218), for about twice the time
-    /// (the coarse levels of large guests: [`super::vcycle`]).
-    KeptMoves,
-}
-
-impl Lock {
-    /// Logs into `changed` the vertices a commit of `chain` that kept the
-    /// moves `kept` (vertex, host node it left) locked: what a copy of the
-    /// placement catches up on.
-    fn log(self, changed: &mut Vec<u32>, chain: &Chain, kept: &[(usize, u64)]) {
-        match self {
-            Lock::Chains => changed.extend(chain.moves.iter().map(|&(v, _)| v)),
-            Lock::KeptMoves => changed.extend(kept.iter().map(|&(v, _)| v as u32)),
-        }
-    }
-}
-
 /// Most moves of one search.
 const MAX_CHAIN: usize = 512;
 /// Pieces a batch's searches are cut into per thread. Every piece takes a
@@ -107,30 +67,22 @@ pub fn refine(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    passes: usize,
+    (passes, rules): (usize, Rules),
     known: Known,
     rng: &mut Rng,
 ) -> u128 {
     let batch = super::batch_size(g.n(), g.n());
-    refine_in_batches(
-        g,
-        dist,
-        place,
-        cap,
-        (passes, batch, Lock::Chains),
-        known,
-        rng,
-    )
+    refine_in_batches(g, dist, place, cap, (passes, batch, rules), known, rng)
 }
 
 /// [`refine`] with `batch` searches per batch (at least 1) whatever the
-/// graph's size, a committed search locking `lock`.
+/// graph's size, its searches run by `rules`.
 pub fn refine_in_batches(
     g: &WGraph,
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
-    (passes, batch, lock): (usize, usize, Lock),
+    (passes, batch, rules): (usize, usize, Rules),
     known: Known,
     rng: &mut Rng,
 ) -> u128 {
@@ -171,7 +123,7 @@ pub fn refine_in_batches(
                 dist,
                 cap,
                 pass,
-                unit,
+                floor: rules.seed_floor.then_some(unit),
             };
             let lease = || {
                 let mut lease =
@@ -207,8 +159,8 @@ pub fn refine_in_batches(
                     undo: &mut undo,
                 };
                 for chain in &chains {
-                    gained += live.commit(chain, lock) as u128;
-                    lock.log(&mut changed, chain, live.undo);
+                    gained += live.commit(chain, rules.lock) as u128;
+                    rules.lock.log(&mut changed, chain, live.undo);
                     // The moves kept: their vertices and neighbours may have
                     // crossed onto or off the border.
                     for &(v, _) in live.undo.iter() {
@@ -295,24 +247,9 @@ struct Frozen<'a> {
     dist: &'a HostDistance<'a>,
     cap: Capacity,
     pass: u32,
-    /// The host's least distance ([`least_distance`]).
-    unit: u64,
-}
-
-/// The distance from host node 0 to the nearest other node (1 where the
-/// host has one node), which is one of its neighbours where distances are
-/// shortest paths: the least distance between two host nodes on a host
-/// that looks alike from every node (grids, tleafs), and on any host the
-/// scale of [`SEED_FLOOR`].
-fn least_distance(dist: &HostDistance) -> u64 {
-    let host = dist.host();
-    host.neighbors(0)
-        .into_iter()
-        .filter(|&b| b != 0)
-        .map(|b| dist.d(0, b))
-        .min()
-        .unwrap_or(1)
-        .max(1)
+    /// The host's least distance ([`least_distance`]) where seeds below
+    /// [`SEED_FLOOR`] are skipped; `None`: every border vertex a seed.
+    floor: Option<u64>,
 }
 
 /// One search's moves: (vertex, host node it went to), in order; the
@@ -384,10 +321,9 @@ impl Scratch {
         self.push_best(f, s);
         // The seed floor: a vertex whose best move loses more than
         // SEED_FLOOR of its volume at one least distance starts nothing.
-        let volume: u64 = f.g.edges(s).map(|(_, w)| w).sum();
-        let floor = SEED_FLOOR * volume as f64 * f.unit as f64;
-        if let Some((gain, _, _)) = self.heap.peek_key() {
-            if (gain as f64) < -floor {
+        if let (Some(unit), Some((gain, _, _))) = (f.floor, self.heap.peek_key()) {
+            let volume: u64 = f.g.edges(s).map(|(_, w)| w).sum();
+            if (gain as f64) < -(SEED_FLOOR * volume as f64 * unit as f64) {
                 self.heap.clear();
                 return Chain {
                     moves: Vec::new(),
@@ -613,7 +549,7 @@ mod tests {
                 dist: &dist,
                 cap: Capacity { lo, hi: 10 },
                 pass: 1,
-                unit: 1,
+                floor: Some(1),
             };
             let mut scratch = Scratch::new(&place, &load, &locked, 0);
             for v in 0..32 {
@@ -633,8 +569,9 @@ mod tests {
 
     /// The seed floor: a vertex whose best move loses more than
     /// [`SEED_FLOOR`] of its volume at the host's least distance starts no
-    /// search; one whose best move loses less starts one; and the floor
-    /// scales with the least distance (blocks of 4 of a path of 16 onto
+    /// search; one whose best move loses less starts one; the floor
+    /// scales with the least distance, and without it (`None`,
+    /// [`Preset::Strong`]) every seed starts one (blocks of 4 of a path of 16 onto
     /// torus:2x2, vertex 3 holding 5 of its 6 volume at home: its best
     /// move loses 4).
     #[test]
@@ -645,50 +582,34 @@ mod tests {
         let place: Vec<u64> = (0..16).map(|v| v / 4).collect();
         let load = vec![4u64; 4];
         let locked = vec![0u32; 16];
-        let chain_from = |s: usize, unit: u64| {
+        let chain_from = |s: usize, floor: Option<u64>| {
             let frozen = Frozen {
                 g: &g,
                 dist: &dist,
                 cap: Capacity { lo: 3, hi: 5 },
                 pass: 1,
-                unit,
+                floor,
             };
             Scratch::new(&place, &load, &locked, 0)
                 .grow(&frozen, s)
                 .moves
         };
-        assert!(chain_from(3, 1).is_empty(), "4 lost of 6 volume: no search");
         assert!(
-            !chain_from(4, 1).is_empty(),
+            chain_from(3, Some(1)).is_empty(),
+            "4 lost of 6 volume: no search"
+        );
+        assert!(
+            !chain_from(3, None).is_empty(),
+            "without the floor every seed starts one"
+        );
+        assert!(
+            !chain_from(4, Some(1)).is_empty(),
             "a move that loses nothing starts one"
         );
         assert!(
-            !chain_from(3, 4).is_empty(),
+            !chain_from(3, Some(4)).is_empty(),
             "at 4 a hop the floor is 7.2: vertex 3 starts one"
         );
-    }
-
-    /// The least distance is the least between any two distinct host
-    /// nodes on hosts that look alike from every node.
-    #[test]
-    fn the_least_distance_is_the_nearest_pair() {
-        for spec in [
-            "torus:4x4",
-            "line:5",
-            "tleaf:4x4:10,5",
-            "tleaf:2x3x2:7,3,2",
-            "cube:3",
-        ] {
-            let host = topology::parse(spec).unwrap();
-            let dist = HostDistance::new(host.as_ref()).unwrap();
-            let p = host.node_count();
-            let brute = (0..p)
-                .flat_map(|a| (0..p).filter(move |&b| b != a).map(move |b| (a, b)))
-                .map(|(a, b)| dist.d(a, b))
-                .min()
-                .unwrap();
-            assert_eq!(least_distance(&dist), brute, "{spec}");
-        }
     }
 
     /// What makes the batches thread-independent: a search leaves its copy
@@ -730,7 +651,7 @@ mod tests {
             dist: &dist,
             cap,
             pass: 1,
-            unit: 1,
+            floor: Some(1),
         };
         let mut gained = 0;
         let mut moved_in_chains = 0;
