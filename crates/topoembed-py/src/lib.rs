@@ -529,8 +529,9 @@ fn map_graph<'py>(
             )))
         }
     };
-    let preset = topoembed::mapper::Preset::named(preset)
-        .ok_or_else(|| PyValueError::new_err(format!("preset '{preset}': default, fast or strong")))?;
+    let preset = topoembed::mapper::Preset::named(preset).ok_or_else(|| {
+        PyValueError::new_err(format!("preset '{preset}': default, fast or strong"))
+    })?;
     let options = options(0.0, 1.0, traffic)?;
     let (g, h) = (guest.get(), host.get());
     let (hosts, measured, others, capacity, seconds, chosen) = py
