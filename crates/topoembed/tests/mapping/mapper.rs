@@ -302,20 +302,9 @@ fn the_fast_preset_stays_near_the_default() {
     for host in ["torus:8x8", "tleaf:4x4x4:20,5,1"] {
         let host = topology::parse(host).unwrap();
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let placed = |preset: Preset| {
-            let options = MapOptions {
-                preset,
-                restarts: 1,
-                ..MapOptions::default()
-            };
-            mapper::map(&guest, host.as_ref(), &options).unwrap()
-        };
+        let placed = |preset| one_search(&guest, host.as_ref(), preset);
         let (fast, default) = (placed(Preset::Fast), placed(Preset::Default));
-        let mut load = vec![0u64; 64];
-        for &h in fast.hosts() {
-            load[h as usize] += 1;
-        }
-        assert!(load.iter().all(|&l| l <= fast.capacity()), "{load:?}");
+        assert_within_capacity(&fast, 64);
         let note = &fast.notes()[0];
         assert!(note.contains("--preset fast"), "{note}");
         assert!(!note.contains("V-cycle"), "{note}");
@@ -344,20 +333,9 @@ fn the_strong_preset_is_no_worse_than_the_default() {
     for host in ["torus:8x8", "tleaf:4x4x4:20,5,1"] {
         let host = topology::parse(host).unwrap();
         let dist = HostDistance::new(host.as_ref()).unwrap();
-        let placed = |preset: Preset| {
-            let options = MapOptions {
-                preset,
-                restarts: 1,
-                ..MapOptions::default()
-            };
-            mapper::map(&guest, host.as_ref(), &options).unwrap()
-        };
+        let placed = |preset| one_search(&guest, host.as_ref(), preset);
         let (strong, default) = (placed(Preset::Strong), placed(Preset::Default));
-        let mut load = vec![0u64; 64];
-        for &h in strong.hosts() {
-            load[h as usize] += 1;
-        }
-        assert!(load.iter().all(|&l| l <= strong.capacity()), "{load:?}");
+        assert_within_capacity(&strong, 64);
         let note = &strong.notes()[0];
         assert!(note.contains("--preset strong"), "{note}");
         let cost = |hosts: &[u64]| mapper::hop_bytes(&g, &dist, hosts);
@@ -368,6 +346,25 @@ fn the_strong_preset_is_no_worse_than_the_default() {
         };
         assert!(fewer, "{}: strong {strong}, default {default}", host.spec());
     }
+}
+
+/// One search of `guest` onto `host` at `preset`.
+fn one_search(guest: &Graph, host: &dyn Topology, preset: Preset) -> mapper::Placement {
+    let options = MapOptions {
+        preset,
+        restarts: 1,
+        ..MapOptions::default()
+    };
+    mapper::map(guest, host, &options).unwrap()
+}
+
+/// No node of a host of `nodes` nodes holds more than the capacity.
+fn assert_within_capacity(placed: &mapper::Placement, nodes: usize) {
+    let mut load = vec![0u64; nodes];
+    for &h in placed.hosts() {
+        load[h as usize] += 1;
+    }
+    assert!(load.iter().all(|&l| l <= placed.capacity()), "{load:?}");
 }
 
 /// A `side` x `side` mesh with up to `chords` random chords drawn from
