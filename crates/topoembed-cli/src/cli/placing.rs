@@ -159,12 +159,12 @@ pub struct MapArgs {
     /// k-way FM seeded from every border vertex at every level, a search
     /// locking only the moves it keeps (the default skips seeds whose best
     /// move loses most of their volume, and below 10^5 vertices locks all
-    /// a search moved). Over bench/mapper.sh's 38 pairs on one thread
-    /// (2026-12-05): fast 16 s and 0.82x Scotch's hop-bytes (geometric
-    /// mean), the default 27 s and 0.80x (scotch_gmap -Cd -b0.03: 9 s);
-    /// 2026-12-07: strong 55 s and 0.790x, the default 23 s and 0.794x
-    /// (Scotch 8 s) — copter2 and mdual 3 % lower, 4elt, delaunay_n15 and
-    /// rgg_n_2_15_s0 0-0.6 %.
+    /// a search moved), and the parts laid out 4 times, the best kept.
+    /// Over bench/mapper.sh's 38 pairs on one thread (2026-12-05): fast
+    /// 16 s and 0.82x Scotch's hop-bytes (geometric mean), the default
+    /// 27 s and 0.80x (scotch_gmap -Cd -b0.03: 9 s); 2026-12-07: strong
+    /// 65 s and 0.788x, the default 23 s and 0.794x (Scotch 8 s) —
+    /// copter2 and mdual 2-3 % lower, delaunay_n15 and 4elt 1-4 %.
     #[arg(long, value_enum, default_value_t = MapPreset::Default)]
     pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of

@@ -472,8 +472,8 @@ def map_graph(
     0 (the default) chooses by guest size, structure and host, as
     ``topoembed map`` does. ``preset``: ``"default"``, ``"fast"`` for
     about 40 % less time at about 3 % more hop-bytes, or ``"strong"``: every
-    border vertex a k-way FM seed at every level, for 2-4x the time on
-    graphs of high degree or many levels (``map --preset``)."""
+    border vertex a k-way FM seed at every level and the parts laid out four
+    times, for 2-4x the time (``map --preset``)."""
     if isinstance(graph_or_matrix, str):
         g = topology(graph_or_matrix)
     else:

@@ -52,15 +52,19 @@ pub enum Preset {
     Fast,
     /// The default with every border vertex a k-way FM search's seed at
     /// every level, a search locking only the moves it keeps
-    /// ([`crate::mapper::refine::kway::Rules`]): 2–4x the default's time
-    /// where the refinement has work (graphs of high degree or many
-    /// levels), for hop-bytes no `--restarts` buys. Benchmark
-    /// (`PRESET=strong RUNS=1 bash bench/mapper.sh`, 2026-12-07): 0.7896x
-    /// Scotch's hop-bytes over the 38 pairs where the default gave 0.7942x,
-    /// 55.0 s on one thread against 22.8 s; copter2 onto torus:16x16
-    /// 120 103 in 7.0 s where the default's 124 182 took 1.6 s and four
-    /// restarts gave 124 182 in 4.4 s; mdual onto torus:8x8x8 75 053 in
-    /// 8.1 s, 77 586 in 3.0 s, 77 586 in 9.0 s.
+    /// ([`crate::mapper::refine::kway::Rules`]), and the parts laid out 4
+    /// times, the best layout kept ([`crate::mapper::partmap::layouts`]):
+    /// 2–4x the default's time where the refinement has work (graphs of
+    /// high degree or many levels), for hop-bytes no `--restarts` buys.
+    /// Benchmark (`PRESET=strong RUNS=1 bash bench/mapper.sh`, 2026-12-07,
+    /// noon): 0.7896x Scotch's hop-bytes over the 38 pairs where the
+    /// default gave 0.7942x, 55.0 s on one thread against 22.8 s; copter2
+    /// onto torus:16x16 120 103 in 7.0 s where the default's 124 182 took
+    /// 1.6 s and four restarts gave 124 182 in 4.4 s; mdual onto
+    /// torus:8x8x8 75 053 in 8.1 s, 77 586 in 3.0 s, 77 586 in 9.0 s. With
+    /// the 4 layouts (the same day, afternoon, against 0.7896x in 55.4 s
+    /// that hour): 0.7877x in 65.3 s (delaunay_n15 onto the tori −0.6 to
+    /// −3.1 %, 4elt −1.7 to −1.9 %, copter2 onto torus:16x16 +1.8 %).
     Strong,
 }
 

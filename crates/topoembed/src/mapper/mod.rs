@@ -608,7 +608,8 @@ fn search(
                         partmap::partition(g, p, capacity, (seed, options.preset), options.progress)
                     });
                     let hosts = phases::placement(log, r, "laying out the parts", || {
-                        partmap::lay_out(g, &parts, dist, p, (seed, 1), options.preset)
+                        let chains = partmap::layouts(options.preset);
+                        partmap::lay_out(g, &parts, dist, p, (seed, chains), options.preset)
                     });
                     (hosts, false)
                 }

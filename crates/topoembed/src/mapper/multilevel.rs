@@ -41,7 +41,8 @@ const CLUSTER_SHARE: u64 = 8;
 /// (72 853 → 66 410 on seed 3), torus:32x16 −1.4 %, torus:8x8x4 +0.5 %
 /// (the better quotient is not always the better placement once refined);
 /// the same time on two threads, 0.27 s more on one. Two chains of half
-/// the steps each lost 1–3 %.
+/// the steps each lost 1–3 %. (The strong preset tries more:
+/// [`partmap::layouts`].)
 const CHAINS: u64 = 2;
 
 /// Places `g` on host nodes `0..p` under `cap` (the capacity) and `bounds`
@@ -81,7 +82,7 @@ pub fn place(
         dist,
         p,
         (cap, imbalance),
-        (seed, CHAINS),
+        (seed, CHAINS.max(partmap::layouts(preset))),
         preset,
         progress,
     );

@@ -76,6 +76,35 @@ fn anneal_share(preset: Preset) -> f64 {
     }
 }
 
+/// Independent layouts of the parts a search tries at the strong preset
+/// ([`Preset::Strong`]; one at the others), the one of least hop-bytes
+/// kept ([`lay_out`]): the first is the default's own layout, so the
+/// quotient is never laid out worse than there. Where the quotient folds
+/// onto a torus is each annealing's draw (copter2's 256 parts onto
+/// torus:16x16 came out at 154 620 and 157 901 hop-bytes on seeds 1 and
+/// 2), and longer annealing did not narrow the draw: with 4x the
+/// exchanges seed 1 came out at 157 412. Benchmark (2026-12-07, 4elt,
+/// delaunay_n15, rgg_n_2_15_s0, butterfly_12 and copter2 onto torus:16x16,
+/// torus:8x8x4 and torus:8x8x8, seeds 1–2, one thread, `--preset strong`,
+/// hop-bytes as the geometric mean of the ratios to Scotch's): one layout
+/// 0.8589x in 58.8 s, 4 layouts 0.8496x in 74.4 s (at most 1.8 % above
+/// one layout's placement), 8 0.8445x in 93.4 s; 4x the exchanges of one
+/// layout instead 0.8482x in 73.7 s but 6.1 % above on copter2 onto
+/// torus:8x8x4; both 4 layouts and 4x the exchanges 0.8398x in 134.7 s.
+/// (A hierarchy's quotient is not annealed, and laying it out again
+/// changes nothing there.)
+const STRONG_LAYOUTS: u64 = 4;
+
+/// Independent layouts of the parts a search tries at `preset`
+/// ([`STRONG_LAYOUTS`] at strong, one at the others): the `chains` of
+/// [`lay_out`].
+pub fn layouts(preset: Preset) -> u64 {
+    match preset {
+        Preset::Strong => STRONG_LAYOUTS,
+        Preset::Default | Preset::Fast => 1,
+    }
+}
+
 /// Most blocks laid out by [`COARSE_CHAINS`] chains: the coarsest layouts
 /// (8x8 and 4x4x4 blocks), whose annealing is cheap; a larger one (the
 /// 16x16 blocks of torus:32x32, halved again) takes one.
@@ -354,6 +383,37 @@ fn quotient(g: &WGraph, parts: &[u64], p: u64) -> WGraph {
 mod tests {
     use super::*;
     use crate::topology;
+
+    /// Each preset anneals and lays out for its budget: fast tries half
+    /// the exchanges, and they buy hop-bytes — a shuffled mesh:12x12 laid
+    /// out on torus:12x12 from scratch, summed over seeds 1–4, lands lower
+    /// at the default's exchanges than at fast's; strong tries more
+    /// layouts than the default's one.
+    #[test]
+    fn the_presets_anneal_and_lay_out_for_their_budgets() {
+        let (fast, default) = (anneal_share(Preset::Fast), anneal_share(Preset::Default));
+        assert!(fast < default, "{fast} {default}");
+        assert_eq!(layouts(Preset::Default), 1);
+        assert_eq!(layouts(Preset::Fast), 1);
+        assert!(layouts(Preset::Strong) > 1);
+        let q = WGraph::from_topology(topology::parse("mesh:12x12").unwrap().as_ref()).unwrap();
+        let host = topology::parse("torus:12x12").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let summed = |preset: Preset| -> u128 {
+            (1..=4)
+                .map(|seed| {
+                    let mut rng = Rng::new(seed, 0);
+                    let mut on: Vec<u64> =
+                        rng.permutation(144).into_iter().map(u64::from).collect();
+                    let schedule = Schedule::FROM_SCRATCH.sharing(anneal_share(preset));
+                    refine::anneal::anneal_from(&q, &dist, &mut on, 144, &mut rng, schedule);
+                    super::super::hop_bytes(&q, &dist, &on)
+                })
+                .sum()
+        };
+        let (fast, default) = (summed(Preset::Fast), summed(Preset::Default));
+        assert!(default < fast, "{default} {fast}");
+    }
 
     /// One vertex per host node: the parts are the vertices, so the
     /// placement is a bijection as it comes out (no repair needed) — the
