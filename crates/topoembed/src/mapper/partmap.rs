@@ -91,8 +91,8 @@ fn anneal_share(preset: Preset) -> f64 {
 /// one layout's placement), 8 0.8445x in 93.4 s; 4x the exchanges of one
 /// layout instead 0.8482x in 73.7 s but 6.1 % above on copter2 onto
 /// torus:8x8x4; both 4 layouts and 4x the exchanges 0.8398x in 134.7 s.
-/// (A hierarchy's quotient is not annealed, and laying it out again
-/// changes nothing there.)
+/// (Onto a hierarchy, where a quotient is bipartitioned and not annealed,
+/// the layouts are as many bipartitionings' draws.)
 const STRONG_LAYOUTS: u64 = 4;
 
 /// Independent layouts of the parts a search tries at `preset`
