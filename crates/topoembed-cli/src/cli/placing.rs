@@ -163,8 +163,9 @@ pub struct MapArgs {
     /// Over bench/mapper.sh's 38 pairs on one thread (2026-12-05): fast
     /// 16 s and 0.82x Scotch's hop-bytes (geometric mean), the default
     /// 27 s and 0.80x (scotch_gmap -Cd -b0.03: 9 s); 2026-12-07: strong
-    /// 65 s and 0.788x, the default 23 s and 0.794x (Scotch 8 s) —
-    /// copter2 and mdual 2-3 % lower, delaunay_n15 and 4elt 1-4 %.
+    /// 65 s and 0.788x (Scotch 7.8 s), the default 23-29 s and 0.794x
+    /// (Scotch 8.5-10.5 s) — copter2 and mdual 1.6-3.3 % lower onto the
+    /// tori, delaunay_n15 and 4elt 0.6-3.1 %.
     #[arg(long, value_enum, default_value_t = MapPreset::Default)]
     pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of
