@@ -407,7 +407,7 @@ mod tests {
                         rng.permutation(144).into_iter().map(u64::from).collect();
                     let schedule = Schedule::FROM_SCRATCH.sharing(anneal_share(preset));
                     refine::anneal::anneal_from(&q, &dist, &mut on, 144, &mut rng, schedule);
-                    super::super::hop_bytes(&q, &dist, &on)
+                    crate::mapper::hop_bytes(&q, &dist, &on)
                 })
                 .sum()
         };
