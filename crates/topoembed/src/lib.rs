@@ -41,7 +41,6 @@
 // the code a reader needs; `cargo doc --document-private-items` links them).
 #![allow(rustdoc::private_intra_doc_links)]
 
-mod awake;
 pub mod bits;
 pub mod closed_form;
 pub mod device_mesh;
@@ -62,6 +61,7 @@ pub mod runtime;
 pub mod simulate;
 pub mod spec;
 mod stream;
+mod team;
 pub mod topology;
 pub mod traffic;
 pub mod virtual_topology;

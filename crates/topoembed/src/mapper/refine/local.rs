@@ -8,20 +8,21 @@
 //! (and the partner's, for a swap, less the edge between them, whose
 //! distance a swap keeps).
 
-use std::sync::Mutex;
-
-use rayon::prelude::*;
-
-use crate::awake::keep_the_pool_awake;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
 use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::progress::{self, Progress};
+use crate::team::{with_team, Team};
 
-use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Pool, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Known, Tally};
 
 /// Most partners tried on one target node for a swap.
+/// Vertices a thread of a batch's team rates at a time
+/// ([`crate::team::Team::run`]): a vertex's best step takes a few hundred
+/// nanoseconds, about what claiming it from the shared counter costs when
+/// its cache line is on the other core.
+const GRAIN: usize = 16;
 const SWAP_PARTNERS: usize = 12;
 /// Partners taken from the target's list beyond v's own neighbours there.
 const FIRST_PARTNERS: usize = 3;
@@ -109,9 +110,6 @@ fn improve_with(
     let mut current = super::start_hop_bytes(g, dist, place, known);
     let batch = batch.max(1);
     let hosts = load.len();
-    let mut scratch = Scratch::new(hosts);
-    // The batches' buffers, one a thread, kept from batch to batch.
-    let pool: Pool<Scratch> = Mutex::new(Vec::new());
     // Whether each vertex has a neighbour on another host node, kept up to
     // date step by step: a vertex without one has no step
     // ([`Frozen::best_step`] finds every neighbour at home), so it is not
@@ -124,49 +122,38 @@ fn improve_with(
     let mut moved_in: Vec<u32> = vec![0; n];
     // (Passes beyond u32::MAX: as many as the gain rule allows.)
     let max_passes = max_passes.min(u32::MAX as usize) as u32;
-    for pass in 1..=max_passes {
-        let mut gained = 0u128;
-        let order = rng.permutation(n);
-        let mut chunks = order.chunks(batch).enumerate();
-        let mut more = next_rated(
-            &mut chunks,
-            &mut rated,
-            (&border, &moved_in),
-            pass,
-            (g, &order),
-        );
-        while more {
-            let vertices = rated.as_slice();
-            let frozen = Frozen {
-                g,
-                dist,
-                cap,
-                place,
-                on: &on,
-                load: &load,
-            };
-            let steps: Vec<Option<Step>> = match vertices {
-                [v] => vec![frozen.best_step(*v as usize, &mut scratch)],
-                _ => vertices
-                    .par_iter()
-                    .enumerate()
-                    .map_init(
-                        || Lease::take(&pool, || Scratch::new(hosts)),
-                        |scratch, (i, &v)| {
-                            // A thread rates a run of the batch in turn.
-                            g.prefetch_ahead(vertices, i, |v| {
-                                prefetch(place.as_ptr().wrapping_add(v))
-                            });
-                            frozen.best_step(v as usize, scratch.get())
-                        },
-                    )
-                    .collect(),
-            };
-            // The steps taken and the next batch found: serial, and short
-            // enough that idle threads would fall asleep and have to be
-            // woken for the next batch ([`keep_the_pool_awake`]); batches
-            // of one run no parallel loop to keep them awake for.
-            let step = || {
+    // Every thread's buffers ([`Scratch`]), made where it first rates a
+    // vertex and kept for every batch.
+    with_team(batch > 1, |team: &mut Team<'_, Option<Scratch>>| {
+        for pass in 1..=max_passes {
+            let mut gained = 0u128;
+            let order = rng.permutation(n);
+            let mut chunks = order.chunks(batch).enumerate();
+            let mut more = next_rated(
+                &mut chunks,
+                &mut rated,
+                (&border, &moved_in),
+                pass,
+                (g, &order),
+            );
+            while more {
+                let vertices = rated.as_slice();
+                let frozen = Frozen {
+                    g,
+                    dist,
+                    cap,
+                    place,
+                    on: &on,
+                    load: &load,
+                };
+                let steps: Vec<Option<Step>> = team.run((vertices.len(), GRAIN), |scratch, i| {
+                    // A thread rates a run of the batch in turn.
+                    g.prefetch_ahead(vertices, i, |v| prefetch(place.as_ptr().wrapping_add(v)));
+                    let scratch = scratch.get_or_insert_with(|| Scratch::new(hosts));
+                    frozen.best_step(vertices[i] as usize, scratch)
+                });
+                // The steps taken and the next batch found: serial, the
+                // team's other threads spinning meanwhile.
                 for step in steps.into_iter().flatten() {
                     gained += take(
                         step,
@@ -177,26 +164,22 @@ fn improve_with(
                         (&mut border, &mut moved_in),
                     );
                 }
-                next_rated(
+                more = next_rated(
                     &mut chunks,
                     &mut rated,
                     (&border, &moved_in),
                     pass,
                     (g, &order),
-                )
-            };
-            more = match batch {
-                1 => step(),
-                _ => keep_the_pool_awake(step),
-            };
+                );
+            }
+            progress::advance(progress, n as u64);
+            total_gain += gained;
+            current -= gained.min(current);
+            if gained * 1000 <= current {
+                break;
+            }
         }
-        progress::advance(progress, n as u64);
-        total_gain += gained;
-        current -= gained.min(current);
-        if gained * 1000 <= current {
-            break;
-        }
-    }
+    });
     total_gain
 }
 

@@ -16,8 +16,6 @@ mod queue;
 pub mod tree;
 pub mod vcycle;
 
-use std::sync::Mutex;
-
 use rayon::prelude::*;
 
 use crate::mapper::distance::HostDistance;
@@ -192,61 +190,6 @@ impl Tally {
     }
 }
 
-/// [`Lease`]'s pool: the buffers given back, each with the thread that
-/// gave it back.
-type Pool<T> = Mutex<Vec<(Option<usize>, T)>>;
-
-/// Buffers taken from a pool for one run of a batch on one thread (a
-/// piece of a parallel loop) and given back when dropped, so that a
-/// refinement allocates them once a thread rather than once a piece: k-way
-/// FM's scratch copies of the placement, move/swap's tallies. Each is
-/// given back tagged with its thread (rayon's index; `None` off the pool)
-/// and a thread takes its own back where it can: a copy that moves to the
-/// other core brings none of its cache lines along. The buffers are alike
-/// (a copy catches up before use), so no placement depends on which is
-/// taken. Benchmark (two threads, two sets of 9 interleaved runs,
-/// medians): butterfly_14 onto torus:8x8x8 1.771 → 1.718 s and 1.708 →
-/// 1.670 s, mdual onto torus:8x8x8 1.461 → 1.446 s and 1.427 → 1.424 s.
-struct Lease<'a, T> {
-    pool: &'a Pool<T>,
-    item: Option<T>,
-}
-
-impl<'a, T> Lease<'a, T> {
-    /// One of `pool`'s — the last this thread gave back, else the last
-    /// given back — or `new()` where the pool is empty.
-    fn take(pool: &'a Pool<T>, new: impl FnOnce() -> T) -> Lease<'a, T> {
-        let me = rayon::current_thread_index();
-        let mut items = pool.lock().unwrap_or_else(|e| e.into_inner());
-        let taken = match items.iter().rposition(|(owner, _)| *owner == me) {
-            Some(k) => Some(items.remove(k).1),
-            None => items.pop().map(|(_, item)| item),
-        };
-        drop(items);
-        Lease {
-            pool,
-            item: Some(taken.unwrap_or_else(new)),
-        }
-    }
-
-    fn get(&mut self) -> &mut T {
-        self.item
-            .as_mut()
-            .expect("a lease holds its item until dropped")
-    }
-}
-
-impl<T> Drop for Lease<'_, T> {
-    fn drop(&mut self) {
-        if let Some(item) = self.item.take() {
-            self.pool
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((rayon::current_thread_index(), item));
-        }
-    }
-}
-
 /// Every host node's load under `place`, indexed by node up to the highest
 /// node placed (refinement moves vertices only to their neighbours' nodes,
 /// all within it).
@@ -284,38 +227,6 @@ impl Capacity {
 mod tests {
     use super::*;
 
-    /// Every thread of a pool takes back the buffer it gave back, and a
-    /// buffer given back off the pool goes to whoever asks.
-    #[test]
-    fn a_lease_goes_back_to_its_thread() {
-        let threads = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let pool: Pool<usize> = Mutex::new(Vec::new());
-        // Three leases at once (none given back before all are taken):
-        // three buffers, each made by its thread.
-        let all_taken = std::sync::Barrier::new(3);
-        threads.broadcast(|_| {
-            let lease = Lease::take(&pool, || rayon::current_thread_index().unwrap());
-            all_taken.wait();
-            drop(lease);
-        });
-        assert_eq!(pool.lock().unwrap().len(), 3);
-        for _ in 0..4 {
-            let owners = threads.broadcast(|ctx| {
-                let mut lease = Lease::take(&pool, || usize::MAX);
-                (ctx.index(), *lease.get())
-            });
-            assert!(
-                owners.iter().all(|&(thread, item)| thread == item),
-                "{owners:?}"
-            );
-        }
-        let off: Pool<usize> = Mutex::new(Vec::new());
-        drop(Lease::take(&off, || 7));
-        assert_eq!(*threads.install(|| Lease::take(&off, || 8)).get(), 7);
-    }
     use proptest::prelude::*;
 
     /// What the tally replaced: a linear search of the nodes met so far.

@@ -24,15 +24,11 @@
 //! sequential FM exactly), so the same seed gives the same placement on
 //! any number of threads.
 
-use std::sync::Mutex;
-
-use rayon::prelude::*;
-
-use crate::awake::keep_the_pool_awake;
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::{WGraph, BOUNDS_AHEAD};
 use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
+use crate::team::{with_team, Team};
 
 mod rules;
 
@@ -40,24 +36,21 @@ use rules::{least_distance, SEED_FLOOR};
 pub use rules::{Lock, Rules};
 
 use super::queue::VertexHeap;
-use super::{border_flags, node_loads, refresh_border, Capacity, Known, Lease, Pool, Tally};
+use super::{border_flags, node_loads, refresh_border, Capacity, Known, Tally};
 
 /// A search stops after this many moves without a new best.
 const FRUITLESS: usize = 16;
 /// Most moves of one search.
 const MAX_CHAIN: usize = 512;
-/// Pieces a batch's searches are cut into per thread. Every piece takes a
-/// copy and first catches it up on every move committed since that copy
-/// was last used ([`Scratch::catch_up`]), so each copy replays the whole
-/// pass: left to rayon's adaptive splitting, a batch of 1024 searches ran
-/// as hundreds of pieces on 16 threads — over the 10^6-vertex stencil's
-/// k-way FM onto torus:16x16x16, 682 009 copies taken, 6.1 s of catching
-/// up against 3.4 s of searching, the phase 1.16 s against 3.53 s on one
-/// thread (16-core Xeon, 2026-12-04). At 16 searches a piece (four pieces
-/// a thread) 0.62 s, at one piece a thread 0.60 s; two leave work to steal
-/// where one search runs long. The pieces change no placement: every
-/// search starts from the placement as its batch found it.
-const PIECES_PER_THREAD: usize = 2;
+/// Claims a thread of the team makes per batch at most
+/// ([`crate::team::Team::run`]): a batch's searches are claimed in runs of
+/// 1/(64 × threads) of the batch. A seed that starts no search (below the
+/// seed floor) takes a fraction of a microsecond, about what a claim costs
+/// when the counter's cache line is on the other core; one search a claim
+/// made k-way FM on the 10^6-vertex stencil onto torus:16x16x16 (batches
+/// of 1024, two threads) 0.96–1.00 s where runs of 8 took 0.77–0.81 s
+/// (mdual, batches of 167–1010: 0.24 and 0.22–0.23 s at its finest level).
+const CLAIMS_PER_THREAD: usize = 64;
 /// Improves `place` (host node per vertex, every host node's load within
 /// `cap`; its hop-bytes `known` where the caller has them) in up to
 /// `passes` passes, stopping when a pass gains under 0.1 %. Returns the
@@ -96,58 +89,51 @@ pub fn refine_in_batches(
     // time on the 10^6-vertex stencil, and none of it parallel).
     let mut border = border_flags(g, place);
     let batch = batch.max(1);
-    // Scratch overlays, one per search running at once (at most one per
-    // thread), kept for the next batch.
-    let mut pool: Pool<Scratch> = Mutex::new(Vec::new());
     let current = super::start_hop_bytes(g, dist, place, known);
     let mut total = 0u128;
     let mut seeds: Vec<u32> = Vec::with_capacity(batch);
-    // Vertices the pass's batches moved or locked, in order, for the
-    // scratch copies: a copy catches up when it is next taken
-    // ([`Scratch::catch_up`]), on the thread that takes it.
-    let mut changed: Vec<u32> = Vec::new();
+    // Vertices the batches moved or locked, in order, pass after pass
+    // (each pass's first at `log.starts`), for the scratch copies: a copy
+    // catches up when it next runs a search ([`Scratch::catch_up`]), on
+    // its own thread.
+    let mut log = Log::default();
     let mut undo: Vec<(usize, u64)> = Vec::new();
     let unit = least_distance(dist);
-    for pass in 1..=passes as u32 {
-        let mut gained = 0u128;
-        let order = rng.permutation(n);
-        let mut scan = Scan {
-            order: &order,
-            next: 0,
-            batch,
-        };
-        scan.seeds(&mut seeds, &locked, &border, g, pass);
-        while !seeds.is_empty() {
-            let frozen = Frozen {
-                g,
-                dist,
-                cap,
-                pass,
-                floor: rules.seed_floor.then_some(unit),
+    // Every thread's scratch copy ([`Scratch`]), made where it first runs
+    // a search and kept for every pass.
+    with_team(batch > 1, |team: &mut Team<'_, Option<Scratch>>| {
+        for pass in 1..=passes as u32 {
+            let mut gained = 0u128;
+            let order = rng.permutation(n);
+            let mut scan = Scan {
+                order: &order,
+                next: 0,
+                batch,
             };
-            let lease = || {
-                let mut lease =
-                    Lease::take(&pool, || Scratch::new(place, &load, &locked, changed.len()));
-                lease.get().catch_up(g, &changed, place, pass);
-                lease
-            };
-            let chains: Vec<Chain> = match seeds.as_slice() {
-                [s] => vec![lease().get().grow(&frozen, *s as usize)],
-                _ => seeds
-                    .par_iter()
-                    .with_min_len(
-                        seeds
-                            .len()
-                            .div_ceil(PIECES_PER_THREAD * rayon::current_num_threads()),
-                    )
-                    .map_init(lease, |lease, &s| lease.get().grow(&frozen, s as usize))
-                    .collect(),
-            };
-            // The commits and the next batch's seeds: serial, and short
-            // enough that idle threads would fall asleep and have to be
-            // woken for the next batch ([`keep_the_pool_awake`]); batches
-            // of one run no parallel loop to keep them awake for.
-            let mut step = || {
+            log.starts.push(log.changed.len());
+            scan.seeds(&mut seeds, &locked, &border, g, pass);
+            while !seeds.is_empty() {
+                let frozen = Frozen {
+                    g,
+                    dist,
+                    cap,
+                    pass,
+                    floor: rules.seed_floor.then_some(unit),
+                };
+                let chains: Vec<Chain> = {
+                    let (place, load, locked, log) = (&*place, &load, &locked, &log);
+                    let grain = seeds
+                        .len()
+                        .div_ceil(CLAIMS_PER_THREAD * rayon::current_num_threads());
+                    team.run((seeds.len(), grain), |scratch, i| {
+                        let scratch =
+                            scratch.get_or_insert_with(|| Scratch::new(place, load, locked, log));
+                        scratch.catch_up(g, log, place);
+                        scratch.grow(&frozen, seeds[i] as usize)
+                    })
+                };
+                // The commits and the next batch's seeds: serial, the
+                // team's other threads spinning meanwhile.
                 let mut live = Live {
                     g,
                     dist,
@@ -160,7 +146,7 @@ pub fn refine_in_batches(
                 };
                 for chain in &chains {
                     gained += live.commit(chain, rules.lock) as u128;
-                    rules.lock.log(&mut changed, chain, live.undo);
+                    rules.lock.log(&mut log.changed, chain, live.undo);
                     // The moves kept: their vertices and neighbours may have
                     // crossed onto or off the border.
                     for &(v, _) in live.undo.iter() {
@@ -168,29 +154,13 @@ pub fn refine_in_batches(
                     }
                 }
                 scan.seeds(&mut seeds, &locked, &border, g, pass);
-            };
-            match batch {
-                1 => step(),
-                _ => keep_the_pool_awake(step),
+            }
+            total += gained;
+            if gained * 1000 <= current - total.min(current) {
+                break;
             }
         }
-        // Every copy caught up on its own thread (serially they were a
-        // twentieth of the phase on two threads, mdual), the pass's log
-        // then cleared.
-        let place = &*place;
-        pool.get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .par_iter_mut()
-            .for_each(|(_, scratch)| {
-                scratch.catch_up(g, &changed, place, pass);
-                scratch.seen = 0;
-            });
-        changed.clear();
-        total += gained;
-        if gained * 1000 <= current - total.min(current) {
-            break;
-        }
-    }
+    });
     total
 }
 
@@ -278,15 +248,23 @@ struct Scratch {
     around: Vec<(u32, u64)>,
     /// What sums `around`.
     tally: Tally,
-    /// How much of the pass's log of changed vertices the copy has caught
-    /// up on.
+    /// How much of the log of changed vertices ([`Log`]) the copy has
+    /// caught up on.
     seen: usize,
 }
 
+/// The vertices committed chains moved or locked, in order, over every
+/// pass of one refinement: the scratch copies catch up on it.
+#[derive(Default)]
+struct Log {
+    changed: Vec<u32>,
+    /// Where each pass's entries begin (pass k's at `starts[k - 1]`).
+    starts: Vec<usize>,
+}
+
 impl Scratch {
-    /// A copy of the placement as it stands, `seen` vertices of the
-    /// pass's log of changed vertices already in it.
-    fn new(place: &[u64], load: &[u64], locked: &[u32], seen: usize) -> Scratch {
+    /// A copy of the placement as it stands, every vertex of `log` in it.
+    fn new(place: &[u64], load: &[u64], locked: &[u32], log: &Log) -> Scratch {
         Scratch {
             place: place.iter().map(|&h| h as u32).collect(),
             load: load.to_vec(),
@@ -295,23 +273,30 @@ impl Scratch {
             heap: VertexHeap::new(place.len()),
             around: Vec::new(),
             tally: Tally::new(load.len(), MAX_TALLIED_HOSTS),
-            seen,
+            seen: log.changed.len(),
         }
     }
 
-    /// Brings the copy up to date: the vertices of the pass's log
-    /// `changed` it has not seen now sit on `place[v]` and are locked.
-    /// A copy catches up when it is taken for a batch's searches, not
-    /// after every batch: a second parallel loop per batch woke the
+    /// Brings the copy up to date: the vertices of `log` it has not seen
+    /// now sit on `place[v]` and are locked in the pass that logged them.
+    /// A copy catches up when it runs a batch's search, on its own thread,
+    /// not after every batch: a second parallel loop per batch woke the
     /// threads and waited for them twice as often (mdual onto torus:8x8x8,
-    /// two threads: 1 173 batches).
-    fn catch_up(&mut self, g: &WGraph, changed: &[u32], place: &[u64], pass: u32) {
-        for &v in &changed[self.seen..] {
-            let v = v as usize;
-            self.apply(g, v, place[v] as u32);
-            self.locked[v] = pass;
+    /// two threads: 1 173 batches). A copy that ran no search in a pass
+    /// catches up on it in a later one.
+    fn catch_up(&mut self, g: &WGraph, log: &Log, place: &[u64]) {
+        let end = log.changed.len();
+        while self.seen < end {
+            // The pass of entry `seen`: the last to start at or before it.
+            let pass = log.starts.partition_point(|&s| s <= self.seen);
+            let until = log.starts.get(pass).copied().unwrap_or(end).min(end);
+            for &v in &log.changed[self.seen..until] {
+                let v = v as usize;
+                self.apply(g, v, place[v] as u32);
+                self.locked[v] = pass as u32;
+            }
+            self.seen = until;
         }
-        self.seen = changed.len();
     }
 
     /// One search from seed `s`; the copy is as it was when it returns.
@@ -551,7 +536,7 @@ mod tests {
                 pass: 1,
                 floor: Some(1),
             };
-            let mut scratch = Scratch::new(&place, &load, &locked, 0);
+            let mut scratch = Scratch::new(&place, &load, &locked, &Log::default());
             for v in 0..32 {
                 scratch.push_best(&frozen, v);
             }
@@ -590,7 +575,7 @@ mod tests {
                 pass: 1,
                 floor,
             };
-            Scratch::new(&place, &load, &locked, 0)
+            Scratch::new(&place, &load, &locked, &Log::default())
                 .grow(&frozen, s)
                 .moves
         };
@@ -614,10 +599,11 @@ mod tests {
 
     /// What makes the batches thread-independent: a search leaves its copy
     /// as it found it, and after a commit the copy caught up is the live
-    /// placement again — however many batches it missed — so any copy
-    /// serves any search of the next batch; whichever [`Lock`], the copies
-    /// lock what the live placement locked, and with [`Lock::KeptMoves`]
-    /// that is only vertices that moved.
+    /// placement again — however many batches it missed, in this pass or
+    /// an earlier one — so any copy serves any search of the next batch;
+    /// whichever [`Lock`], the copies lock in the pass what the live
+    /// placement locked in it, and with [`Lock::KeptMoves`] that is only
+    /// vertices that moved.
     #[test]
     fn copies_come_back_clean_and_catch_up() {
         for lock in [Lock::Chains, Lock::KeptMoves] {
@@ -640,26 +626,43 @@ mod tests {
         }
         let mut locked = vec![0u32; 96];
         let cap = Capacity { lo: 4, hi: 8 };
-        let mut scratch = Scratch::new(&place, &load, &locked, 0);
-        // A copy taken for no search of the batches in between catches up
-        // on all of them at once when it is next taken.
-        let mut late = Scratch::new(&place, &load, &locked, 0);
-        let mut changed: Vec<u32> = Vec::new();
+        let mut log = Log::default();
+        let mut scratch = Scratch::new(&place, &load, &locked, &log);
+        // A copy that runs no search of the batches in between catches up
+        // on all of them at once when it next runs one; the one made late
+        // starts from the placement as it then stands.
+        let mut late = Scratch::new(&place, &load, &locked, &log);
+        let mut made_late: Option<Scratch> = None;
         let mut undo: Vec<(usize, u64)> = Vec::new();
-        let frozen = Frozen {
-            g: &g,
-            dist: &dist,
-            cap,
-            pass: 1,
-            floor: Some(1),
-        };
         let mut gained = 0;
         let mut moved_in_chains = 0;
-        for (i, s) in [3usize, 40, 77, 12, 55].into_iter().enumerate() {
+        let mut ever_moved = [false; 96];
+        let seeds = [
+            (1, 3usize),
+            (1, 40),
+            (1, 77),
+            (1, 12),
+            (1, 55),
+            (2, 20),
+            (2, 3),
+            (2, 90),
+            (2, 61),
+        ];
+        for (i, (pass, s)) in seeds.into_iter().enumerate() {
+            if log.starts.len() < pass as usize {
+                log.starts.push(log.changed.len());
+            }
             // A pass seeds no vertex locked in it.
-            if locked[s] == 1 {
+            if locked[s] == pass {
                 continue;
             }
+            let frozen = Frozen {
+                g: &g,
+                dist: &dist,
+                cap,
+                pass,
+                floor: Some(1),
+            };
             let before = scratch.place.clone();
             let chain = scratch.grow(&frozen, s);
             assert_eq!(
@@ -675,46 +678,64 @@ mod tests {
                 place: &mut place,
                 load: &mut load,
                 locked: &mut locked,
-                pass: 1,
+                pass,
                 undo: &mut undo,
             };
             let old = crate::mapper::hop_bytes(&g, &dist, live.place);
             let gain = live.commit(&chain, lock);
             assert!(gain >= 0);
-            lock.log(&mut changed, &chain, live.undo);
+            lock.log(&mut log.changed, &chain, live.undo);
+            for &(v, _) in live.undo.iter() {
+                ever_moved[v] = true;
+            }
             assert_eq!(
                 old - gain as u128,
                 crate::mapper::hop_bytes(&g, &dist, &place)
             );
             gained += gain;
-            scratch.catch_up(&g, &changed, &place, 1);
+            scratch.catch_up(&g, &log, &place);
             let mut copies = vec![&scratch];
-            if i % 2 == 1 {
-                late.catch_up(&g, &changed, &place, 1);
+            // The late copy sits out the last two of pass 1 and the first
+            // of pass 2.
+            if !(3..=5).contains(&i) {
+                late.catch_up(&g, &log, &place);
                 copies.push(&late);
             }
+            if i == 2 {
+                made_late = Some(Scratch::new(&place, &load, &locked, &log));
+            }
+            if let Some(made) = made_late.as_mut() {
+                made.catch_up(&g, &log, &place);
+                copies.push(made);
+            }
             for copy in copies {
-                assert_eq!(copy.seen, changed.len());
+                assert_eq!(copy.seen, log.changed.len());
                 let on: Vec<u64> = copy.place.iter().map(|&h| u64::from(h)).collect();
                 assert_eq!(on, place);
                 assert_eq!(copy.load, load);
-                assert_eq!(copy.locked, locked, "{lock:?}");
+                // Locked in this pass (a search frees what it rolls back to
+                // 0, which is free in every later pass as an earlier
+                // pass's lock is).
+                let this_pass = |l: &[u32]| -> Vec<bool> { l.iter().map(|&l| l == pass).collect() };
+                assert_eq!(this_pass(&copy.locked), this_pass(&locked), "{lock:?}");
+            }
+            if i == 5 {
+                assert!(
+                    (1..=2).all(|p| locked.contains(&p)),
+                    "both passes locked vertices"
+                );
             }
         }
-        assert!(
-            late.seen < changed.len(),
-            "the late copy skipped the last batch"
-        );
         assert!(
             gained > 0,
             "a scrambled placement gives FM something to gain"
         );
-        let locked_now = locked.iter().filter(|&&l| l == 1).count();
+        let locked_now = locked.iter().filter(|&&l| l >= 1).count();
         match lock {
             Lock::Chains => assert!(locked_now > 0),
             Lock::KeptMoves => {
                 assert!(
-                    (0..96).all(|v| locked[v] != 1 || place[v] != start[v]),
+                    (0..96).all(|v| locked[v] == 0 || ever_moved[v]),
                     "a vertex locked that did not move"
                 );
                 assert!(
