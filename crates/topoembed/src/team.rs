@@ -74,14 +74,13 @@ pub struct Team<'a, S> {
 /// Runs `body` with a team of the current rayon pool's threads: the
 /// other threads join where they are idle (one busy elsewhere joins when it
 /// is done, or never) and leave when `body` returns or panics. Outside a
-/// pool, in a pool of one thread, or where `shared` is false (batches of
+/// pool, in a pool of one thread, or where `helped` is false (batches of
 /// one item, whose loop would only keep threads from other work),
 /// [`Team::run`] runs every item on the caller's thread.
 pub fn with_team<S: Default + Send, R>(
-    shared: bool,
+    helped: bool,
     body: impl FnOnce(&mut Team<'_, S>) -> R,
 ) -> R {
-    let helped = shared;
     let shared = Shared {
         job: AtomicPtr::new(std::ptr::null_mut()),
         published: AtomicU64::new(0),
@@ -271,16 +270,17 @@ mod tests {
 
     /// Every item runs once, results in item order, batch after batch
     /// with serial steps between them, on pools of 1 to 4 threads and
-    /// outside any pool; each state sees only its own thread's items.
+    /// outside any pool; a state stays with the thread that made it.
     #[test]
     fn every_item_once_in_order() {
         let check = || {
-            with_team(true, |team: &mut Team<'_, Vec<usize>>| {
+            with_team(true, |team: &mut Team<'_, Option<Option<usize>>>| {
                 let mut total = 0;
                 for batch in 0..300usize {
                     let len = batch % 37;
-                    let got = team.run((len, 1 + batch % 3), |seen, i| {
-                        seen.push(i);
+                    let got = team.run((len, 1 + batch % 3), |owner, i| {
+                        let me = rayon::current_thread_index();
+                        assert_eq!(*owner.get_or_insert(me), me, "a state changed threads");
                         (batch, i * i)
                     });
                     let want: Vec<(usize, usize)> = (0..len).map(|i| (batch, i * i)).collect();

@@ -17,12 +17,12 @@ use crate::team::{with_team, Team};
 
 use super::{border_flags, node_loads, refresh_border, Capacity, Known, Tally};
 
-/// Most partners tried on one target node for a swap.
 /// Vertices a thread of a batch's team rates at a time
 /// ([`crate::team::Team::run`]): a vertex's best step takes a few hundred
 /// nanoseconds, about what claiming it from the shared counter costs when
 /// its cache line is on the other core.
 const GRAIN: usize = 16;
+/// Most partners tried on one target node for a swap.
 const SWAP_PARTNERS: usize = 12;
 /// Partners taken from the target's list beyond v's own neighbours there.
 const FIRST_PARTNERS: usize = 3;
