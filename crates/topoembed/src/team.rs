@@ -61,8 +61,8 @@ struct Shared {
 
 /// The caller's handle on its team: [`Team::run`] runs a batch on every
 /// thread that joined and on the caller's own, each with a state of its own
-/// (`S`, made by `Default` where a thread first takes an item and kept
-/// for the team's life).
+/// (`S`, made by `Default` where a thread joins — cheaply: the callers' is
+/// an `Option` filled at the first item — and kept for the team's life).
 pub struct Team<'a, S> {
     shared: &'a Shared,
     /// The caller's own state.
@@ -213,7 +213,7 @@ fn work<S>(shared: &Shared, job: &Job<'_, S>, state: &mut S) {
 /// A thread of the team: runs the items of every batch published while it
 /// is free, until the loop is over.
 fn help<S: Default>(shared: &Shared) {
-    let mut state: Option<S> = None;
+    let mut state = S::default();
     let mut seen = 0;
     while !shared.stop.load(Ordering::Acquire) {
         let published = shared.published.load(Ordering::Acquire);
@@ -230,8 +230,7 @@ fn help<S: Default>(shared: &Shared) {
             // thread raised `inside` before reading `job`, so the batch it
             // read is alive until `inside` is lowered below.
             let job = unsafe { &*job };
-            let state = state.get_or_insert_with(S::default);
-            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| work(shared, job, state))) {
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| work(shared, job, &mut state))) {
                 let mut first = shared.panic.lock().unwrap_or_else(|e| e.into_inner());
                 first.get_or_insert(payload);
             }
@@ -317,6 +316,12 @@ mod tests {
         assert_eq!(threads.len(), 2, "threads that ran items: {threads:?}");
     }
 
+    /// Whether `body`, run with a team on `pool`, panicked (the panic
+    /// caught on the caller's thread).
+    fn panics_on(pool: &rayon::ThreadPool, body: impl FnOnce(&mut Team<'_, ()>) + Send) -> bool {
+        pool.install(|| catch_unwind(AssertUnwindSafe(|| with_team(true, body))).is_err())
+    }
+
     /// A panic in an item, on whatever thread, comes through on the
     /// caller's, and the team's threads are freed (a hang here would stall
     /// the test run); the pool still works afterwards.
@@ -324,19 +329,15 @@ mod tests {
     fn a_panic_comes_through_and_frees_the_team() {
         let pool = pool(3);
         for round in 0..40 {
-            let caught = pool.install(|| {
-                catch_unwind(|| {
-                    with_team(true, |team: &mut Team<'_, ()>| {
-                        team.run((16, 1), |_, i| {
-                            if i == round % 16 {
-                                panic!("item {i} failed");
-                            }
-                            i
-                        })
-                    })
-                })
+            let caught = panics_on(&pool, |team| {
+                team.run((16, 1), |_, i| {
+                    if i == round % 16 {
+                        panic!("item {i} failed");
+                    }
+                    i
+                });
             });
-            assert!(caught.is_err(), "round {round}");
+            assert!(caught, "round {round}");
         }
         let sum: u64 = pool.install(|| {
             use rayon::prelude::*;
@@ -350,15 +351,10 @@ mod tests {
     fn a_panic_between_batches_frees_the_team() {
         let pool = pool(2);
         for _ in 0..20 {
-            let caught = pool.install(|| {
-                catch_unwind(|| {
-                    with_team(true, |team: &mut Team<'_, ()>| {
-                        team.run((4, 1), |_, i| i);
-                        panic!("step failed");
-                    })
-                })
-            });
-            assert!(caught.is_err());
+            assert!(panics_on(&pool, |team| {
+                team.run((4, 1), |_, i| i);
+                panic!("step failed");
+            }));
         }
     }
 }
