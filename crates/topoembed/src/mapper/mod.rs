@@ -609,7 +609,8 @@ fn search(
                     });
                     let hosts = phases::placement(log, r, "laying out the parts", || {
                         let chains = partmap::layouts(options.preset);
-                        partmap::lay_out(g, &parts, dist, p, (seed, chains), options.preset)
+                        let budget = partmap::Budget::partitioned_first(g.n(), p, options.preset);
+                        partmap::lay_out(g, &parts, dist, p, (seed, chains), budget)
                     });
                     (hosts, false)
                 }

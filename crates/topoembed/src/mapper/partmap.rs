@@ -57,6 +57,29 @@ const MIN_HALVED_IN_EIGHTS: u64 = 64;
 /// 0.7463), 52.5 s against 50.2 s over the set on one thread.
 const COARSE_CHAINS: u64 = 2;
 
+/// Share of its exchanges the annealing from scratch tries at the coarsest
+/// level of a halved host (the 64 blocks of torus:16x16, the 32 of
+/// torus:8x8x4) where the parts are partitioning first's of a guest that
+/// the refinement then works on ([`Budget::partitioned_first`]). The coarse
+/// layout of 64 blocks took 2 chains × 2.56 million exchanges, 0.2 s of
+/// delaunay_n15's 0.75 s onto torus:16x16, and the refinement after it
+/// undid what the longer search bought. Where the parts are the guest's own
+/// vertices (a quotient graph, an MPI job's ranks one a node) the layout is
+/// the result, and where they are the multilevel search's coarsest
+/// clusters its fold outlived the levels' refinement: both try the whole
+/// share.
+/// Benchmark (2026-12-07, night; 4elt, delaunay_n15, rgg_n_2_15_s0,
+/// butterfly_12 and copter2 onto torus:16x16, torus:8x8x4 and
+/// torus:8x8x8, one thread, hop-bytes against the whole share as the
+/// geometric mean of the ratios): a quarter 0.9984x on seeds 1–2 and
+/// 0.9993x on seeds 3–4, in 6 % and 9 % less time; onto torus:32x32,
+/// mesh:16x16, torus:16x16x16, cube:8 and torus:16x8 1.0014x in 7 % less;
+/// a tenth 1.0032x in 14 % less. On delaunay_n15's 256- and 1024-part
+/// quotients onto torus:16x16 and torus:32x32 (one vertex a node) a
+/// quarter lost 2–7 % on 7 of 8 seeds; on mdual onto torus:16x16 (the
+/// multilevel search) 1.0176x over seeds 1–7, up to 5.5 % above.
+const REFINED_COARSEST_SHARE: f64 = 0.25;
+
 /// [`COARSE_CHAINS`] at the fast preset ([`Preset::Fast`]): one chain.
 const FAST_COARSE_CHAINS: u64 = 1;
 
@@ -160,7 +183,7 @@ pub fn place(
     progress: Option<&Progress>,
 ) -> Vec<u64> {
     let parts = partition(g, p, (cap, imbalance), (seed, preset), progress);
-    lay_out(g, &parts, dist, p, (seed, chains), preset)
+    lay_out(g, &parts, dist, p, (seed, chains), Budget::whole(preset))
 }
 
 /// The first half of [`place`]: `g` cut into `p` parts (part per vertex),
@@ -200,16 +223,56 @@ pub fn partition(
     }
 }
 
+/// What a layout spends: the preset's, and the share of the exchanges an
+/// annealing from scratch tries at this level (`scratch`) and at the
+/// coarsest level of a halved host (`coarsest`; [`REFINED_COARSEST_SHARE`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    preset: Preset,
+    scratch: f64,
+    coarsest: f64,
+}
+
+impl Budget {
+    /// The budget of laying out partitioning first's parts of a guest of
+    /// `n` vertices on `p` host nodes: the whole share at the top, a quarter
+    /// at the coarsest level of a halved host ([`REFINED_COARSEST_SHARE`])
+    /// where the parts are many vertices' that the refinement goes on to
+    /// work on, the whole where they are the guest's own vertices.
+    pub fn partitioned_first(n: usize, p: u64, preset: Preset) -> Budget {
+        let coarsest = match n as u64 > p {
+            true => REFINED_COARSEST_SHARE,
+            false => 1.0,
+        };
+        Budget {
+            preset,
+            scratch: 1.0,
+            coarsest,
+        }
+    }
+
+    /// Every annealing's whole share at `preset` (the multilevel search's
+    /// coarsest clusters: their layout's fold outlives the levels'
+    /// refinement, see [`REFINED_COARSEST_SHARE`]).
+    pub fn whole(preset: Preset) -> Budget {
+        Budget {
+            preset,
+            scratch: 1.0,
+            coarsest: 1.0,
+        }
+    }
+}
+
 /// The second half of [`place`]: the quotient graph of `parts` laid out on
-/// the host by `chains` chains at `preset`'s budget; returns every vertex's
-/// host node.
+/// the host by `chains` chains within `budget`; returns every vertex's host
+/// node.
 pub fn lay_out(
     g: &WGraph,
     parts: &[u64],
     dist: &HostDistance,
     p: u64,
     (seed, chains): (u64, u64),
-    preset: Preset,
+    budget: Budget,
 ) -> Vec<u64> {
     let q = quotient(g, parts, quotient_size(g, parts, dist, p));
     let lay_out = |chain: u64| {
@@ -222,12 +285,12 @@ pub fn lay_out(
         // (A quotient of fewer parts than nodes, a small guest's, is laid
         // out as it is: halving it spread its few parts over blocks.)
         let halved = match q.n() as u64 == p {
-            true => lay_out_halved(&q, dist, p, &mut rng, preset),
+            true => lay_out_halved(&q, dist, p, &mut rng, budget),
             false => None,
         };
         let mut on = match halved {
             Some(on) => on,
-            None => bipartitioned_and_annealed(&q, dist, p, &mut rng, preset),
+            None => bipartitioned_and_annealed(&q, dist, p, &mut rng, budget),
         };
         refine::parts::swap(&q, dist, &mut on, 16, None, &mut rng);
         (super::hop_bytes(&q, dist, &on), on)
@@ -259,8 +322,9 @@ fn lay_out_halved(
     dist: &HostDistance,
     p: u64,
     rng: &mut Rng,
-    preset: Preset,
+    budget: Budget,
 ) -> Option<Vec<u64>> {
+    let preset = budget.preset;
     let halved = Halved::of(dist.host())?;
     let least = match halved.block >= 8 || halved.is_cube() {
         true => MIN_HALVED_IN_EIGHTS,
@@ -276,8 +340,13 @@ fn lay_out_halved(
         (true, Preset::Fast) => FAST_COARSE_CHAINS,
         (false, _) => 1,
     };
-    let chains = (rng.next_u64(), chains);
-    let mut on_block = place(q, &coarse, blocks, (block, 0.0), chains, preset, None);
+    let (seed, chains) = (rng.next_u64(), chains);
+    let parts = partition(q, blocks, (block, 0.0), (seed, preset), None);
+    let coarser = Budget {
+        scratch: budget.coarsest,
+        ..budget
+    };
+    let mut on_block = lay_out(q, &parts, &coarse, blocks, (seed, chains), coarser);
     refine::balance::restore(q, &coarse, &mut on_block, blocks, block).ok()?;
     // Every block holds exactly `block` vertices (p of them in p / block
     // blocks, none above `block`): the k-th vertex of a block to its k-th node.
@@ -311,8 +380,9 @@ fn bipartitioned_and_annealed(
     dist: &HostDistance,
     p: u64,
     rng: &mut Rng,
-    preset: Preset,
+    budget: Budget,
 ) -> Vec<u64> {
+    let preset = budget.preset;
     let seed = rng.next_u64();
     let seeded = (seed, preset, false);
     let mut on = initial::place(q, dist, (0..p).collect(), (1, 0.0), seeded, None);
@@ -323,7 +393,7 @@ fn bipartitioned_and_annealed(
     // Onto a hierarchy the bipartitioned quotient is where annealing never
     // gained (9 of 9 benchmark pairs, 0.13 s each): it is skipped there.
     if !dist.host().spec().is_hierarchy() {
-        let schedule = Schedule::FROM_SCRATCH.sharing(anneal_share(preset));
+        let schedule = Schedule::FROM_SCRATCH.sharing(anneal_share(preset) * budget.scratch);
         refine::anneal::anneal_from(q, dist, &mut on, p, rng, schedule);
     }
     on
@@ -413,6 +483,38 @@ mod tests {
         };
         let (fast, default) = (summed(Preset::Fast), summed(Preset::Default));
         assert!(default < fast, "{default} {fast}");
+    }
+
+    /// A guest's parts, refined afterwards, are laid out on a halved host's
+    /// coarsest level with a quarter of the exchanges; a guest of one vertex
+    /// a node (the layout is its placement) with all of them, at every level
+    /// — the same placement as the whole budget's.
+    #[test]
+    fn only_parts_refined_afterwards_are_laid_out_coarsely_cheaper() {
+        const { assert!(REFINED_COARSEST_SHARE < 1.0) };
+        for preset in [Preset::Fast, Preset::Default, Preset::Strong] {
+            let parted = Budget::partitioned_first(1000, 256, preset);
+            assert_eq!(parted.scratch, 1.0);
+            assert_eq!(parted.coarsest, REFINED_COARSEST_SHARE);
+            for n in [100, 256] {
+                let own = Budget::partitioned_first(n, 256, preset);
+                assert_eq!((own.scratch, own.coarsest), (1.0, 1.0), "{n}");
+            }
+        }
+        let g = WGraph::from_topology(topology::parse("torus:16x16").unwrap().as_ref()).unwrap();
+        let host = topology::parse("torus:16x16").unwrap();
+        let dist = HostDistance::new(host.as_ref()).unwrap();
+        let mut rng = Rng::new(5, 0);
+        let parts: Vec<u64> = rng.permutation(256).into_iter().map(u64::from).collect();
+        let (own, whole) = (
+            Budget::partitioned_first(256, 256, Preset::Default),
+            Budget::whole(Preset::Default),
+        );
+        assert_eq!(own, whole);
+        assert_eq!(
+            lay_out(&g, &parts, &dist, 256, (5, 1), own),
+            lay_out(&g, &parts, &dist, 256, (5, 1), whole)
+        );
     }
 
     /// One vertex per host node: the parts are the vertices, so the
@@ -520,8 +622,14 @@ mod tests {
             let p = host.node_count();
             let dist = HostDistance::new(host.as_ref()).unwrap();
             for seed in 1..=3 {
-                let halved = lay_out_halved(&g, &dist, p, &mut Rng::new(seed, 0), Preset::Default)
-                    .unwrap_or_else(|| panic!("{} is halved", host.spec()));
+                let halved = lay_out_halved(
+                    &g,
+                    &dist,
+                    p,
+                    &mut Rng::new(seed, 0),
+                    Budget::whole(Preset::Default),
+                )
+                .unwrap_or_else(|| panic!("{} is halved", host.spec()));
                 let mut sorted = halved.clone();
                 sorted.sort_unstable();
                 assert_eq!(
@@ -535,7 +643,7 @@ mod tests {
                     &dist,
                     p,
                     &mut Rng::new(seed, 0),
-                    Preset::Default,
+                    Budget::whole(Preset::Default),
                 );
                 let (a, b) = (
                     crate::mapper::hop_bytes(&g, &dist, &halved),
@@ -560,7 +668,14 @@ mod tests {
             let dist = HostDistance::new(host.as_ref()).unwrap();
             let p = host.node_count();
             assert!(
-                lay_out_halved(&g, &dist, p, &mut Rng::new(1, 0), Preset::Default).is_none(),
+                lay_out_halved(
+                    &g,
+                    &dist,
+                    p,
+                    &mut Rng::new(1, 0),
+                    Budget::whole(Preset::Default)
+                )
+                .is_none(),
                 "{}",
                 host.spec()
             );
@@ -569,8 +684,14 @@ mod tests {
             let g = WGraph::from_topology(topology::parse("mesh:8x8").unwrap().as_ref()).unwrap();
             let host = topology::parse(host).unwrap();
             let dist = HostDistance::new(host.as_ref()).unwrap();
-            let mut on = lay_out_halved(&g, &dist, 64, &mut Rng::new(1, 0), Preset::Default)
-                .unwrap_or_else(|| panic!("{} is halved", host.spec()));
+            let mut on = lay_out_halved(
+                &g,
+                &dist,
+                64,
+                &mut Rng::new(1, 0),
+                Budget::whole(Preset::Default),
+            )
+            .unwrap_or_else(|| panic!("{} is halved", host.spec()));
             on.sort_unstable();
             assert_eq!(on, (0..64).collect::<Vec<u64>>(), "{}", host.spec());
         }
