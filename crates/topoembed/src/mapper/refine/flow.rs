@@ -176,16 +176,21 @@ fn corridor(b: &Bip, side: &[u8], seed: &[bool], budget: [u64; 2]) -> Vec<u32> {
     region
 }
 
-/// One arc of a [`Network`]: its head, its partner's index and its residual
-/// capacity, side by side — the blocking flow and the residual searches
-/// read all three of every arc they pass (three arrays were three cache
-/// misses per arc).
+/// One arc of a [`Network`]: its head, its partner's index, its residual
+/// capacity and its partner's, side by side — the blocking flow and the
+/// residual searches read them of every arc they pass (three arrays were
+/// three cache misses per arc). The partner's residual is kept here too
+/// (`back`) for the searches that walk toward the sink: each phase's
+/// labelling from the sink read it from the partner, elsewhere in the
+/// array, a cache miss per arc where every other read was in sequence.
 #[derive(Debug, Clone, Copy)]
 struct Arc {
     to: u32,
     /// The partner arc (head → tail).
     rev: u32,
     cap: u64,
+    /// The partner's residual capacity (`arc[rev].cap`).
+    back: u64,
 }
 
 /// A flow network on the corridor in CSR form: nodes 0..r are its
@@ -253,7 +258,8 @@ impl Network {
             Arc {
                 to: 0,
                 rev: 0,
-                cap: 0
+                cap: 0,
+                back: 0
             };
             arcs
         ];
@@ -265,11 +271,13 @@ impl Network {
                 to: y,
                 rev: f as u32,
                 cap: xy,
+                back: yx,
             };
             arc[f] = Arc {
                 to: x,
                 rev: e as u32,
                 cap: yx,
+                back: xy,
             };
         }
         Some(Network {
@@ -330,10 +338,11 @@ impl Network {
             queue.push_back(self.sink);
             'bfs: while let Some(y) = queue.pop_front() {
                 for e in self.arcs(y) {
-                    // The partner of y's arc e is the arc x → y.
-                    let Arc { to, rev, .. } = self.arc[e];
+                    // The partner of y's arc e is the arc x → y: its residual
+                    // is `back`.
+                    let Arc { to, back, .. } = self.arc[e];
                     let x = to as usize;
-                    if label[x] == u32::MAX && self.arc[rev as usize].cap > 0 {
+                    if label[x] == u32::MAX && back > 0 {
                         label[x] = label[y] + 1;
                         if x == self.source {
                             break 'bfs;
@@ -364,8 +373,10 @@ impl Network {
                 let mut cut_at = path.len();
                 for (i, &e) in path.iter().enumerate() {
                     self.arc[e].cap -= f;
+                    self.arc[e].back += f;
                     let rev = self.arc[e].rev as usize;
                     self.arc[rev].cap += f;
+                    self.arc[rev].back -= f;
                     if self.arc[e].cap == 0 && cut_at == path.len() {
                         cut_at = i;
                     }
@@ -529,12 +540,8 @@ impl Network {
         while let Some(x) = queue.pop_front() {
             for e in self.arcs(x) {
                 // Forward: the arc x → y; backward: its partner y → x.
-                let Arc { to, rev, cap } = self.arc[e];
-                let residual = if forward {
-                    cap
-                } else {
-                    self.arc[rev as usize].cap
-                };
+                let Arc { to, cap, back, .. } = self.arc[e];
+                let residual = if forward { cap } else { back };
                 let y = to as usize;
                 if residual > 0 && !seen[y] {
                     seen[y] = true;
