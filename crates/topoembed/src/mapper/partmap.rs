@@ -77,7 +77,7 @@ const COARSE_CHAINS: u64 = 2;
 /// a tenth 1.0032x in 14 % less. On delaunay_n15's 256- and 1024-part
 /// quotients onto torus:16x16 and torus:32x32 (one vertex a node) a
 /// quarter lost 2–7 % on 7 of 8 seeds; on mdual onto torus:16x16 (the
-/// multilevel search) 1.0176x over seeds 1–7, up to 5.5 % above.
+/// multilevel search) 1.020x over seeds 1–7, up to 5.5 % above.
 const REFINED_COARSEST_SHARE: f64 = 0.25;
 
 /// Fewest nodes of a coarsest level annealed with [`REFINED_COARSEST_SHARE`]:
