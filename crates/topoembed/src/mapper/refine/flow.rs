@@ -623,8 +623,9 @@ mod tests {
 
         /// On a network over every vertex (random external costs and sides
         /// fixing nothing), the maximum flow is the cheapest of all 2^n
-        /// source sides (brute force), and the most balanced cut found is
-        /// one of that cost, its load as reported.
+        /// source sides (brute force), every arc still knows its partner's
+        /// residual, and the most balanced cut found is one of that cost,
+        /// its load as reported.
         #[test]
         fn max_flow_is_the_minimum_cut(
             n in 2usize..12,
@@ -644,6 +645,10 @@ mod tests {
                 .unwrap();
             let flow = net.max_flow();
             prop_assert_eq!(flow, cheapest);
+            // Every arc's copy of its partner's residual kept up with it.
+            for a in &net.arc {
+                prop_assert_eq!(a.back, net.arc[a.rev as usize].cap);
+            }
             let (load0, on_source) = net.most_balanced_cut(|k| b.g.vw[k], 0, |l| l);
             prop_assert_eq!(net.cost_of(|k| on_source[k]), cheapest);
             let counted: u64 = (0..n).filter(|&k| on_source[k]).map(|k| b.g.vw[k]).sum();
