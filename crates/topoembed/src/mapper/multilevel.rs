@@ -83,7 +83,7 @@ pub fn place(
         p,
         (cap, imbalance),
         (seed, CHAINS.max(partmap::layouts(preset))),
-        preset,
+        partmap::Budget::whole(preset),
         progress,
     );
     if coarsened {
@@ -151,7 +151,7 @@ mod tests {
                 16,
                 (cap, 0.03),
                 (5, CHAINS),
-                Preset::Default,
+                partmap::Budget::whole(Preset::Default),
                 None
             )
         );

@@ -178,7 +178,7 @@ const FINE_IN_EIGHTS: Schedule = Schedule {
 /// Places `g` on host nodes `0..p`, no host node above `cap` load; the
 /// parts' quotient graph is laid out by `chains` independent chains
 /// (bipartitioning, annealing, part swaps; in parallel), the one of least
-/// hop-bytes kept (the first on ties), every step at `preset`'s budget:
+/// hop-bytes kept (the first on ties), every step within `budget`:
 /// [`partition`], then [`lay_out`].
 pub fn place(
     g: &WGraph,
@@ -186,11 +186,11 @@ pub fn place(
     p: u64,
     (cap, imbalance): (u64, f64),
     (seed, chains): (u64, u64),
-    preset: Preset,
+    budget: Budget,
     progress: Option<&Progress>,
 ) -> Vec<u64> {
-    let parts = partition(g, p, (cap, imbalance), (seed, preset), progress);
-    lay_out(g, &parts, dist, p, (seed, chains), Budget::whole(preset))
+    let parts = partition(g, p, (cap, imbalance), (seed, budget.preset), progress);
+    lay_out(g, &parts, dist, p, (seed, chains), budget)
 }
 
 /// The first half of [`place`]: `g` cut into `p` parts (part per vertex),
@@ -347,13 +347,12 @@ fn lay_out_halved(
         (true, Preset::Fast) => FAST_COARSE_CHAINS,
         (false, _) => 1,
     };
-    let (seed, chains) = (rng.next_u64(), chains);
-    let parts = partition(q, blocks, (block, 0.0), (seed, preset), None);
+    let chains = (rng.next_u64(), chains);
     let coarser = Budget {
         scratch: budget.coarsest,
         ..budget
     };
-    let mut on_block = lay_out(q, &parts, &coarse, blocks, (seed, chains), coarser);
+    let mut on_block = place(q, &coarse, blocks, (block, 0.0), chains, coarser, None);
     refine::balance::restore(q, &coarse, &mut on_block, blocks, block).ok()?;
     // Every block holds exactly `block` vertices (p of them in p / block
     // blocks, none above `block`): the k-th vertex of a block to its k-th node.
@@ -533,7 +532,15 @@ mod tests {
             let host = topology::parse(host).unwrap();
             let p = host.node_count();
             let dist = HostDistance::new(host.as_ref()).unwrap();
-            let mut placed = place(&g, &dist, p, (1, 0.03), (3, 1), Preset::Default, None);
+            let mut placed = place(
+                &g,
+                &dist,
+                p,
+                (1, 0.03),
+                (3, 1),
+                Budget::whole(Preset::Default),
+                None,
+            );
             placed.sort_unstable();
             assert_eq!(
                 placed,
@@ -564,7 +571,7 @@ mod tests {
                     64,
                     (cap, 0.03),
                     (seed, chains),
-                    Preset::Default,
+                    Budget::whole(Preset::Default),
                     None,
                 )
             })
