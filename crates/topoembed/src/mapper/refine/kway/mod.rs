@@ -33,8 +33,10 @@ use crate::mapper::rng::Rng;
 use crate::prefetch::prefetch;
 use crate::team::{with_team, Team};
 
+mod key;
 mod rules;
 
+use key::{gains_fit_i64, MoveKey, Packed, Wide};
 use rules::{least_distance, SEED_FLOOR};
 pub use rules::{Lock, Rules};
 
@@ -84,6 +86,22 @@ pub fn refine_in_batches(
     dist: &HostDistance,
     place: &mut [u64],
     cap: Capacity,
+    plan: (usize, usize, Rules),
+    known: Known,
+    rng: &mut Rng,
+) -> u128 {
+    match gains_fit_i64(g, dist) {
+        true => batches::<Packed>(g, dist, place, cap, plan, known, rng),
+        false => batches::<Wide>(g, dist, place, cap, plan, known, rng),
+    }
+}
+
+/// [`refine_in_batches`] with the searches' queues keyed by `K`.
+fn batches<K: MoveKey>(
+    g: &WGraph,
+    dist: &HostDistance,
+    place: &mut [u64],
+    cap: Capacity,
     (passes, batch, rules): (usize, usize, Rules),
     known: Known,
     rng: &mut Rng,
@@ -110,7 +128,7 @@ pub fn refine_in_batches(
     let unit = least_distance(dist);
     // Every thread's scratch copy ([`Scratch`]), made where it first runs
     // a search and kept for every pass.
-    with_team(batch > 1, |team: &mut Team<'_, Option<Scratch>>| {
+    with_team(batch > 1, |team: &mut Team<'_, Option<Scratch<K>>>| {
         for pass in 1..=passes as u32 {
             let mut gained = 0u128;
             let order = rng.permutation(n);
@@ -241,7 +259,7 @@ struct Chain {
 /// A search's own copy of the placement as the batch found it (brought up
 /// to date after every batch), reused search after search: a search moves
 /// vertices in it and moves them all back before it returns.
-struct Scratch {
+struct Scratch<K> {
     /// Host node per vertex, in 32 bits (hosts have at most 2^24 nodes):
     /// half the cache lines of the caller's placement, read at every
     /// neighbour of every rated vertex.
@@ -251,8 +269,8 @@ struct Scratch {
     locked: Vec<u32>,
     /// Moves of the current search: (vertex, host node it left).
     log: Vec<(u32, u32)>,
-    /// Each queued vertex's best move, keyed (gain, vertex, target).
-    heap: VertexHeap<(i128, u32, u32)>,
+    /// Each queued vertex's best move ([`MoveKey`]: gain, vertex, target).
+    heap: VertexHeap<K>,
     /// (host node, volume) around the vertex being rated.
     around: Vec<(u32, u64)>,
     /// What sums `around`.
@@ -271,9 +289,9 @@ struct Log {
     starts: Vec<usize>,
 }
 
-impl Scratch {
+impl<K: MoveKey> Scratch<K> {
     /// A copy of the placement as it stands, every vertex of `log` in it.
-    fn new(place: &[u64], load: &[u64], locked: &[u32], log: &Log) -> Scratch {
+    fn new(place: &[u64], load: &[u64], locked: &[u32], log: &Log) -> Scratch<K> {
         Scratch {
             place: place.iter().map(|&h| h as u32).collect(),
             load: load.to_vec(),
@@ -315,7 +333,8 @@ impl Scratch {
         self.push_best(f, s);
         // The seed floor: a vertex whose best move loses more than
         // SEED_FLOOR of its volume at one least distance starts nothing.
-        if let (Some(unit), Some((gain, _, _))) = (f.floor, self.heap.peek_key()) {
+        if let (Some(unit), Some(key)) = (f.floor, self.heap.peek_key()) {
+            let gain = key.gain();
             let volume: u64 = f.g.edges(s).map(|(_, w)| w).sum();
             if (gain as f64) < -(SEED_FLOOR * volume as f64 * unit as f64) {
                 self.heap.clear();
@@ -327,8 +346,8 @@ impl Scratch {
         }
         let (mut sum, mut best, mut best_len, mut since) = (0i128, 0i128, 0usize, 0usize);
         // Locked vertices are never queued: every vertex popped is free.
-        while let Some(((gain, _, t), v)) = self.heap.pop() {
-            let v = v as usize;
+        while let Some((key, v)) = self.heap.pop() {
+            let (gain, t, v) = (key.gain(), key.target(), v as usize);
             if !self.fits(f, self.place[v], t, f.g.vw[v]) {
                 // The target filled up since: look again.
                 self.push_best(f, v);
@@ -435,7 +454,7 @@ impl Scratch {
             }
         }
         match best {
-            Some((gain, t)) => self.heap.set(v as u32, (gain, v as u32, t)),
+            Some((gain, t)) => self.heap.set(v as u32, K::new(gain, v as u32, t)),
             None => self.heap.remove(v as u32),
         }
     }
@@ -525,6 +544,46 @@ mod tests {
     use crate::mapper::coarsen::tests::bip;
     use crate::topology;
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// The packed keys and the wide ones pop the same order: the same
+        /// placement and the same gain, one search at a time and in
+        /// batches, on random graphs whose gains fit 64 bits, from random
+        /// placements within the capacity onto torus:4x4.
+        #[test]
+        fn packed_and_wide_keys_refine_alike(
+            n in 16usize..120,
+            extra in proptest::collection::vec((0usize..120, 0usize..120, 1u64..9), 0..240),
+            start in proptest::collection::vec(0u64..16, 120),
+            batch in 1usize..6,
+            seed in 0u64..1000,
+        ) {
+            let g = bip(n, &extra, &[1], &[[0, 0]]).g;
+            let host = topology::parse("torus:4x4").unwrap();
+            let dist = HostDistance::new(host.as_ref()).unwrap();
+            proptest::prop_assert!(gains_fit_i64(&g, &dist));
+            let cap = Capacity { lo: 0, hi: n.div_ceil(16) as u64 + 2 };
+            // The start within the capacity: each vertex on its drawn node
+            // or the next with room.
+            let mut load = [0u64; 16];
+            let start: Vec<u64> = start[..n]
+                .iter()
+                .map(|&h| {
+                    let h = (0..16).map(|k| (h + k) % 16).find(|&x| load[x as usize] < cap.hi).unwrap();
+                    load[h as usize] += 1;
+                    h
+                })
+                .collect();
+            let plan = (3, batch, Rules { lock: Lock::KeptMoves, seed_floor: false });
+            let (mut packed, mut wide) = (start.clone(), start);
+            let by_packed = batches::<Packed>(&g, &dist, &mut packed, cap, plan, None, &mut Rng::new(seed, 0));
+            let by_wide = batches::<Wide>(&g, &dist, &mut wide, cap, plan, None, &mut Rng::new(seed, 0));
+            proptest::prop_assert_eq!(packed, wide);
+            proptest::prop_assert_eq!(by_packed, by_wide);
+        }
+    }
+
     /// A vertex on a host node at the load floor is not queued, whatever
     /// its neighbours offer; one floor lower, the border vertices are,
     /// each toward its neighbour's node (a path of 32 vertices in blocks of
@@ -545,13 +604,14 @@ mod tests {
                 pass: 1,
                 floor: Some(1),
             };
-            let mut scratch = Scratch::new(&place, &load, &locked, &Log::default());
+            let mut scratch: Scratch<Packed> =
+                Scratch::new(&place, &load, &locked, &Log::default());
             for v in 0..32 {
                 scratch.push_best(&frozen, v);
             }
             let mut out = Vec::new();
-            while let Some(((_, _, t), v)) = scratch.heap.pop() {
-                out.push((v, t));
+            while let Some((key, v)) = scratch.heap.pop() {
+                out.push((v, key.target()));
             }
             out.sort_unstable();
             out
@@ -584,7 +644,7 @@ mod tests {
                 pass: 1,
                 floor,
             };
-            Scratch::new(&place, &load, &locked, &Log::default())
+            Scratch::<Packed>::new(&place, &load, &locked, &Log::default())
                 .grow(&frozen, s)
                 .moves
         };
@@ -636,12 +696,12 @@ mod tests {
         let mut locked = vec![0u32; 96];
         let cap = Capacity { lo: 4, hi: 8 };
         let mut log = Log::default();
-        let mut scratch = Scratch::new(&place, &load, &locked, &log);
+        let mut scratch: Scratch<Wide> = Scratch::new(&place, &load, &locked, &log);
         // A copy that runs no search of the batches in between catches up
         // on all of them at once when it next runs one; the one made late
         // starts from the placement as it then stands.
         let mut late = Scratch::new(&place, &load, &locked, &log);
-        let mut made_late: Option<Scratch> = None;
+        let mut made_late: Option<Scratch<Wide>> = None;
         let mut undo: Vec<(usize, u64)> = Vec::new();
         let mut gained = 0;
         let mut moved_in_chains = 0;
