@@ -19,7 +19,9 @@ use crate::mapper::graph::WGraph;
 pub(super) trait MoveKey: Copy + Ord + Send + Sync {
     /// Moving `v` to host node `t` gains `gain`.
     fn new(gain: i128, v: u32, t: u32) -> Self;
+    /// The gain the key was made with.
     fn gain(self) -> i128;
+    /// The host node the move goes to.
     fn target(self) -> u32;
 }
 
