@@ -8,7 +8,7 @@
 
 use std::cmp::Reverse;
 
-use super::queue::VertexHeap;
+use super::queue::{gain_bits, gain_of_bits, VertexHeap};
 use crate::mapper::coarsen::Bip;
 
 /// Fewest moves without a new best before a pass gives up (n / 50 on
@@ -150,9 +150,6 @@ trait Gain:
     fn of_key(key: Self::Key) -> Self;
 }
 
-/// The sign bit of an i64 gain packed into a key.
-const SIGN: u64 = 1 << 63;
-
 impl Gain for i64 {
     /// The gain in the high 64 bits, its sign bit flipped (the unsigned
     /// order is the signed one), and the vertex's complement below: one
@@ -170,12 +167,12 @@ impl Gain for i64 {
 
     #[inline]
     fn key(self, v: u32) -> u128 {
-        u128::from(self as u64 ^ SIGN) << 64 | u128::from(!v)
+        u128::from(gain_bits(self)) << 64 | u128::from(!v)
     }
 
     #[inline]
     fn of_key(key: u128) -> i64 {
-        ((key >> 64) as u64 ^ SIGN) as i64
+        gain_of_bits((key >> 64) as u64)
     }
 }
 

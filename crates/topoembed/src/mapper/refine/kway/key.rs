@@ -14,6 +14,7 @@
 
 use crate::mapper::distance::HostDistance;
 use crate::mapper::graph::WGraph;
+use crate::mapper::refine::queue::{gain_bits, gain_of_bits};
 
 /// A best move as the queue orders it.
 pub(super) trait MoveKey: Copy + Ord + Send + Sync {
@@ -30,20 +31,17 @@ pub(super) trait MoveKey: Copy + Ord + Send + Sync {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Packed(u128);
 
-/// The sign bit of the packed gain.
-const SIGN: u64 = 1 << 63;
-
 impl MoveKey for Packed {
     #[inline]
     fn new(gain: i128, v: u32, t: u32) -> Packed {
         debug_assert!(i64::try_from(gain).is_ok(), "gain {gain} beyond 64 bits");
-        let high = (gain as i64 as u64) ^ SIGN;
+        let high = gain_bits(gain as i64);
         Packed(u128::from(high) << 64 | u128::from(v) << 32 | u128::from(t))
     }
 
     #[inline]
     fn gain(self) -> i128 {
-        i128::from(((self.0 >> 64) as u64 ^ SIGN) as i64)
+        i128::from(gain_of_bits((self.0 >> 64) as u64))
     }
 
     #[inline]
