@@ -414,6 +414,9 @@ fn run(
             best_step,
         } = chain;
         let entered = *step;
+        // The temperature in a local of the loop: through the chain it was
+        // stored and loaded again around every step's calls.
+        let mut temperature = *t;
         for _ in 0..count {
             if stop
                 && patience.stalled(
@@ -424,15 +427,17 @@ fn run(
                 break;
             }
             *step += 1;
-            *t *= factor;
+            temperature *= factor;
+            // (Divided here, while the exchange is priced, not after it.)
+            let scale = metropolis::per_unit(temperature);
             let Some((a, y)) = propose(on, rng) else {
                 continue;
             };
             let change = exchange_delta(on, cost, at, a, y);
             // Worse by over 30 temperatures: e^-30 < 10^-13, never taken.
             if change > 0
-                && (change as f64 > metropolis::MOST * *t
-                    || !metropolis::takes(change as f64 / *t, rng.unit()))
+                && (change as f64 > metropolis::MOST * temperature
+                    || !metropolis::takes_worse(change as f64, temperature, scale, rng.unit()))
             {
                 continue;
             }
@@ -478,6 +483,7 @@ fn run(
                 kept.keep(on);
             }
         }
+        *t = temperature;
     };
     let start = Chain {
         kept: Best::new(&on),
