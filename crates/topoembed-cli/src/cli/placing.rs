@@ -77,49 +77,19 @@ pub struct MapArgs {
     pub passes: usize,
     /// Independent searches from different random streams, run in
     /// parallel; the least hop-bytes is kept (more: better and slower).
-    /// 0 (default): 8 for guests up to 2048 vertices (each takes
-    /// milliseconds, and on a small guest one bisection's draw decides:
-    /// KaHIP's 132-vertex weighted example onto cube:4 4 086 hop-bytes
-    /// where 2 gave 5 044); 2 up to 4096 vertices (one partitioning
-    /// first, one bipartitioning guest and host together); up to 100 000
-    /// vertices, 2 onto a ring or line, both bipartitioning (each orders
-    /// its parts along the axis as it cuts them, and every split is also
-    /// searched with its vertices' pull toward their neighbours doubled,
-    /// the cheaper kept: 4elt, copter2, butterfly_12, delaunay_n15 and
-    /// rgg_n_2_15_s0 onto rings and lines of 64 to 256 nodes 2.3 % lower
-    /// in geometric mean than the four searches without it before, above
-    /// Scotch on 12 of 80 pair-seeds where those were on 16, in 25 % less
-    /// time), 2 onto a host graph, onto a torus, mesh or cube
-    /// of at most 9 nodes (whether the parts meet as its nodes do is each
-    /// search's draw: above Scotch on 17 of 140 runs onto seven such hosts
-    /// where one search was on 25), and onto a torus, mesh
-    /// or cube when a grid is found in the guest (the bipartitioning folds
-    /// a guest onto a host of fewer axes: a 24^3 stencil onto torus:16x16
-    /// 12 % lower, delaunay_n15 onto ring:64 12 %), else 1, partitioning
-    /// first (the same hop-bytes on 123 of 131 pair-seeds measured, up to
-    /// 2.9 % more on the others, in 18 % less time on one core and 18-31 %
-    /// less on two), and onto a hierarchy — tleaf, fat
-    /// tree, dragonfly, hwloc, nodes — 1, the bipartitioning, which wins
-    /// there; 1 above 100 000 (onto a host that is not a hierarchy,
-    /// multilevel: the guest coarsened once, refined level by level), but 2
-    /// onto a ring or line up to 500 000, that one and a bipartitioning (mdual and
-    /// butterfly_14 onto rings and lines of 64 to 256 nodes: above Scotch
-    /// on 8 of 20 pair-seeds where the one was on 13, for 18 % more
-    /// time) — and
-    /// there a grid found in the guest, on a ring, torus, mesh or cube
-    /// host, has its closed form refined instead of a search, as has a grid
-    /// of any size whose edges carry one volume and whose closed form cuts
-    /// only edges one hop long, a 9- or 27-point stencil of one volume onto
-    /// a host of two axes or more whose closed form stretches no edge
-    /// beyond the grid under it, and, onto a tleaf, a grid of one volume
-    /// cut by the tleaf's levels into equal boxes (or into any above
-    /// 100 000 vertices, but a 27-point stencil's); 1 for one guest node of load 1 per host
-    /// node onto a host that is not a hierarchy (partitioning first, which
-    /// wins there: MPI ranks onto their slots, quotient graphs); any N >= 1
-    /// runs N searches. With at most one guest node per host node, none
-    /// where a closed form puts every edge one hop long (a grid inside a
-    /// larger grid or cube: optimal), and none after the first search to
-    /// meet that bound.
+    /// Any N >= 1 runs N searches. 0 (default): as many as pay for the
+    /// guest and host — 8 up to 2 048 guest vertices; 2 up to 4 096 (one
+    /// partitioning first, one bipartitioning guest and host together);
+    /// onto a ring or line 2 up to 500 000; up to 100 000 onto a host
+    /// graph, a grid host of at most 9 nodes, or when a grid is found in
+    /// the guest, 2; else 1 (partitioning first, multilevel above 100 000;
+    /// onto a hierarchy the bipartitioning). One guest node per host node
+    /// onto a machine that is no hierarchy (MPI ranks onto their slots):
+    /// 1. A grid the closed forms place well is refined from its closed
+    /// form instead; with at most one guest node per host node, a closed
+    /// form that puts every edge one hop long runs no search, and the
+    /// first search to do so ends the rest. Every case and the benchmark
+    /// behind it: the manual's "How many searches" (docs/src/mapper.md).
     #[arg(long, default_value_t = 0)]
     pub restarts: usize,
     /// The machine's slots for a launch format (rankfile, seq,
