@@ -428,8 +428,6 @@ fn run(
             }
             *step += 1;
             temperature *= factor;
-            // (Divided here, while the exchange is priced, not after it.)
-            let scale = metropolis::per_unit(temperature);
             let Some((a, y)) = propose(on, rng) else {
                 continue;
             };
@@ -437,7 +435,7 @@ fn run(
             // Worse by over 30 temperatures: e^-30 < 10^-13, never taken.
             if change > 0
                 && (change as f64 > metropolis::MOST * temperature
-                    || !metropolis::takes_worse(change as f64, temperature, scale, rng.unit()))
+                    || !metropolis::takes(change as f64 / temperature, rng.unit()))
             {
                 continue;
             }
