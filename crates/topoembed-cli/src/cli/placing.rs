@@ -84,8 +84,8 @@ pub struct MapArgs {
     /// graph, a grid host of at most 9 nodes, or when a grid is found in
     /// the guest, 2; else 1 (partitioning first, multilevel above 100 000;
     /// onto a hierarchy the bipartitioning). One guest node per host node
-    /// onto a machine that is no hierarchy (MPI ranks onto their slots):
-    /// 1. A grid the closed forms place well is refined from its closed
+    /// onto a machine that is no hierarchy (MPI ranks onto their slots): one
+    /// search. A grid the closed forms place well is refined from its closed
     /// form instead; with at most one guest node per host node, a closed
     /// form that puts every edge one hop long runs no search, and the
     /// first search to do so ends the rest. Every case and the benchmark
