@@ -9,7 +9,6 @@ pub mod flow;
 pub mod fm;
 pub mod kway;
 pub mod local;
-mod metropolis;
 pub mod pairs;
 pub mod parts;
 mod queue;

@@ -37,7 +37,7 @@ pub enum Lock {
     /// torus:8x8x8 a pass took 3–6x the hop-bytes off that one locking
     /// whole chains did (its level of 21 487 vertices: 7 381 in the first
     /// pass where whole chains took 1 218), for about twice the time
-    /// (the coarse levels of large guests: [`super::vcycle`]).
+    /// (the coarse levels of large guests: [`super::super::vcycle`]).
     KeptMoves,
 }
 
