@@ -373,8 +373,8 @@ fn run(
             best_step,
         } = chain;
         let entered = *step;
-        // The temperature in a local of the loop: through the chain it was
-        // stored and loaded again around every step's calls.
+        // The temperature in a local of the loop: through `chain` it was
+        // stored and loaded again every step.
         let mut temperature = *t;
         for _ in 0..count {
             if stop

@@ -120,7 +120,7 @@ impl<D: Fn(u64, u64) -> i64> SparseSums<'_, D> {
 
 /// How a chain prices an exchange: each vertex's cost where it sits, with
 /// the other end's distances read edge by edge, or every vertex's cost on
-/// every host node ([`super::cost_table`]) in 16 or 32 bits.
+/// every host node ([`super::super::cost_table`]) in 16 or 32 bits.
 #[derive(Clone)]
 pub(super) enum Priced<'t> {
     Sums(Vec<i64>),
