@@ -122,20 +122,11 @@ pub struct MapArgs {
     /// moves and swaps that never raise the most loaded link.
     #[arg(long, value_enum, default_value_t = MapObjective::HopBytes)]
     pub objective: MapObjective,
-    /// How much each search spends, as KaHIP's and Mt-KaHyPar's presets:
-    /// default; fast — fewer tries and FM passes in every bisection,
-    /// half the annealing of the parts' layout, no V-cycle, 2 passes of
-    /// k-way FM and move/swap unless --passes says otherwise; or strong —
-    /// k-way FM seeded from every border vertex at every level, a search
-    /// locking only the moves it keeps (the default skips seeds whose best
-    /// move loses most of their volume, and below 10^5 vertices locks all
-    /// a search moved), and the parts laid out 4 times, the best kept.
-    /// Over bench/mapper.sh's 38 pairs on one thread (2026-12-05): fast
-    /// 16 s and 0.82x Scotch's hop-bytes (geometric mean), the default
-    /// 27 s and 0.80x (scotch_gmap -Cd -b0.03: 9 s); 2026-12-07: strong
-    /// 65 s and 0.788x (Scotch 7.8 s), the default 23-29 s and 0.794x
-    /// (Scotch 8.5-10.5 s) — copter2 and mdual 1.6-3.3 % lower onto the
-    /// tori, delaunay_n15 and 4elt 0.6-3.1 %.
+    /// How much each search spends, as KaHIP's and Mt-KaHyPar's presets.
+    /// Over bench/mapper.sh's 38 pairs on one thread: the default 0.794x
+    /// Scotch's hop-bytes (geometric mean), fast 0.82x in about 0.6x the
+    /// default's time, strong 0.788x in 2-4x it. What each changes and the
+    /// benchmarks: the manual's "Fast" and "Strong" (docs/src/mapper.md).
     #[arg(long, value_enum, default_value_t = MapPreset::Default)]
     pub preset: MapPreset,
     /// table: metrics beside the baselines; json: `map` (host node of

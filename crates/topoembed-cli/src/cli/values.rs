@@ -259,9 +259,17 @@ pub enum MapObjective {
 pub enum MapPreset {
     /// Every phase at the budget the benchmarks set for hop-bytes.
     Default,
-    /// About 40 % less time on one core for about 3 % more hop-bytes.
+    /// Fewer tries and FM passes in every bisection, half the annealing of
+    /// the parts' layout, no V-cycle, 2 passes of k-way FM and move/swap
+    /// (unless --passes says otherwise): about 40 % less time on one core
+    /// for about 3 % more hop-bytes.
     Fast,
-    /// Every border vertex a k-way FM seed at every level, a search locking only the moves it keeps, and the parts laid out 4 times: 2-4x the default's time, for hop-bytes more restarts do not buy (mdual -> torus:8x8x8 on one thread, 2026-12-07: 75 053 in 8.2 s, the default 77 586 in 3.4 s, --restarts 4 77 586 in 9.0 s).
+    /// Every border vertex a k-way FM seed at every level, a search locking
+    /// only the moves it keeps, and the parts laid out 4 times, the best
+    /// kept: 2-4x the default's time for 0.6-3.3 % fewer hop-bytes on
+    /// copter2, mdual, delaunay_n15 and 4elt onto tori, which more restarts
+    /// do not buy (mdual -> torus:8x8x8, one thread: 75 053 in 8.2 s, the
+    /// default 77 586 in 3.4 s, --restarts 4 77 586 in 9.0 s).
     Strong,
 }
 

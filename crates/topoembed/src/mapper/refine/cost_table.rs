@@ -1,5 +1,5 @@
 //! Every vertex's cost on every host node, for the annealing of a small
-//! quotient ([`super::anneal`]): C[v][h] = Σ volume × d(h, node of c) over
+//! quotient ([`super::anneal`]): C\[v\]\[h\] = Σ volume × d(h, node of c) over
 //! v's edges (v, c), the hop-bytes v's edges would weigh were v on h. An
 //! exchange of a (on x) and b (on y) then costs four entries of C and the
 //! volume between a and b — O(1) where reading the distances of both ends'
